@@ -1,0 +1,1 @@
+"""Python SDK, bots and terminal player for serai."""

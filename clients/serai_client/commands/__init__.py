@@ -1,0 +1,1 @@
+"""serai subcommands that are clients of a running server."""

@@ -1,0 +1,46 @@
+"""The ``serai`` console script: one subcommand per module, each with its own help."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Each entry names a module offering add_parser(subparsers); see serai.commands.
+COMMAND_MODULES = (
+    "serai.commands.games",
+    "serai.commands.serve",
+    "serai.commands.replay",
+    "serai_client.commands.play",
+    "serai_client.commands.bot",
+    "serai_client.commands.arena",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="serai",
+        description="serai: a game server for turn-based card games with hidden information.",
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise  # a real import error inside an existing command must not be hidden
+            continue  # that command is not part of this build yet
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,307 @@
+"""The plugin contract: what a game gives the framework, and nothing more.
+
+A game is a pure, deterministic state machine. It never does I/O, never reads the clock and never
+touches the global ``random`` module: every shuffle draws from :func:`seeded_rng`, keyed by the
+match seed and a label that the state itself records (the round number, the reshuffle count), so
+the same seed and moves give the same match, byte for byte.
+
+Seats are ``0 .. players - 1``. ``None`` as a viewer means a spectator.
+
+A plugin subclasses :class:`Game`; the framework only ever calls the methods below. Example::
+
+    game = registry.load()["jaipur"]
+    state = game.setup(players=2, seed=7, options=game.resolve_options({}))
+    seat = game.to_act(state)[0]
+    move = game.legal_moves(state, seat)[0]
+    state = game.apply(state, seat, move)        # the old state is unchanged
+    game.view_to_proto(game.view(state, seat))   # what that seat may know, as protobuf
+
+Plugins import ``google.protobuf`` for their typed messages, never grpc or redis.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from google.protobuf.message import Message
+
+Seat = int
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+ViewT = TypeVar("ViewT")
+OptionValue = bool | int | str
+
+
+class GameError(Exception):
+    """Base of every error a plugin raises on purpose. ``str(err)`` is meant for a person."""
+
+
+class IllegalMove(GameError):
+    """The move breaks a rule (or it is not this seat's turn). The reason names the rule."""
+
+
+class MalformedMove(IllegalMove):
+    """The move cannot even be read: a wrong message type, missing fields, unknown values.
+
+    A subclass of :class:`IllegalMove`, so callers that only care "was it accepted" catch one type,
+    while the service can answer INVALID_ARGUMENT instead of FAILED_PRECONDITION.
+    """
+
+
+class InvalidOptions(GameError):
+    """Match options or player count the game does not accept."""
+
+
+class NotPlayable(GameError):
+    """The game is registered (metadata, rules summary) but cannot be played yet."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One match option a game accepts. The type of ``default`` is the option's type."""
+
+    name: str
+    description: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Metadata shown by ListGames and ``serai games``."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    version: str
+    summary: str
+    playable: bool = True
+    options: tuple[OptionSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished match.
+
+    ``scores`` are per seat in the game's own unit (seals, rupees, points); ``ranks`` are per seat,
+    0 for the winner(s), equal ranks for a shared place. ``summary`` is one line for a person.
+    """
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    summary: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 0)
+
+
+def seeded_rng(seed: int, *labels: object) -> random.Random:
+    """A generator determined by the match seed and the labels, on every platform and run.
+
+    String seeds go through SHA-512 inside ``random.Random``, unaffected by PYTHONHASHSEED.
+    """
+    return random.Random(":".join(str(part) for part in (seed, *labels)))
+
+
+class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
+    """A game plugin. States, moves and views are the plugin's own immutable values.
+
+    Moves must be hashable and compare by value, so that ``legal_moves`` can be checked for
+    duplicates and a submitted move can be matched against the list.
+    """
+
+    info: GameInfo
+
+    # --- the rules -------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def setup(self, players: int, seed: int, options: Mapping[str, OptionValue]) -> StateT:
+        """The initial state. Raises InvalidOptions or NotPlayable."""
+
+    @abc.abstractmethod
+    def to_act(self, state: StateT) -> tuple[Seat, ...]:
+        """The seats that must act now; empty once the match is over."""
+
+    @abc.abstractmethod
+    def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
+        """Every legal move of ``seat``, each once, in a deterministic order; empty if none."""
+
+    @abc.abstractmethod
+    def apply(self, state: StateT, seat: Seat, move: MoveT) -> StateT:
+        """The state after ``seat`` plays ``move``. Raises IllegalMove; never mutates ``state``."""
+
+    @abc.abstractmethod
+    def view(self, state: StateT, seat: Seat | None) -> ViewT:
+        """What ``seat`` may know (``None``: a spectator), and nothing more."""
+
+    @abc.abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """The result once the match is over, else None."""
+
+    @abc.abstractmethod
+    def players(self, state: StateT) -> int:
+        """The number of seats in the match."""
+
+    def announcements(self, before: StateT, after: StateT) -> Sequence[str]:
+        """Public news a move caused, beyond the move itself ("round 1: seat 0 wins 68 to 65")."""
+        return ()
+
+    def determinize(self, view: ViewT, rng: random.Random) -> StateT:
+        """A full state consistent with ``view``, the hidden part sampled from ``rng``.
+
+        For search bots that must not cheat. Optional: the default says it is not offered.
+        """
+        raise NotImplementedError(f"{self.info.name} offers no determinize")
+
+    # --- words and bytes -------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def label(self, move: MoveT) -> str:
+        """A short public description of the move for people: "sell 3 cloth"."""
+
+    @abc.abstractmethod
+    def encode_state(self, state: StateT) -> bytes:
+        """Bytes for storage; equal states give equal bytes."""
+
+    @abc.abstractmethod
+    def decode_state(self, data: bytes) -> StateT:
+        """The inverse of :meth:`encode_state`."""
+
+    @abc.abstractmethod
+    def move_to_proto(self, move: MoveT) -> Message:
+        """The move as the game's typed protobuf message."""
+
+    @abc.abstractmethod
+    def move_from_proto(self, message: Message) -> MoveT:
+        """The move a typed message describes. Raises MalformedMove; legality is apply's job."""
+
+    @abc.abstractmethod
+    def view_to_proto(self, view: ViewT) -> Message:
+        """The view as the game's typed protobuf message."""
+
+    @property
+    @abc.abstractmethod
+    def move_message(self) -> type[Message]:
+        """The protobuf class of this game's moves, for unpacking ``google.protobuf.Any``."""
+
+    @property
+    @abc.abstractmethod
+    def view_message(self) -> type[Message]:
+        """The protobuf class of this game's views."""
+
+    # --- shared helpers ----------------------------------------------------------------------------
+
+    def resolve_options(self, given: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
+        """Defaults filled in, strings from the wire converted, unknown names refused."""
+        specs = {spec.name: spec for spec in self.info.options}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(sorted(specs)) or "none"
+            raise InvalidOptions(
+                f"unknown option(s) {', '.join(unknown)}; {self.info.name} accepts: {known}"
+            )
+        resolved: dict[str, OptionValue] = {}
+        for name, spec in specs.items():
+            value = _coerce_option(spec, given[name]) if name in given else spec.default
+            if spec.choices and value not in spec.choices:
+                allowed = ", ".join(str(choice) for choice in spec.choices)
+                raise InvalidOptions(f"option {name}={value!r} is not one of: {allowed}")
+            resolved[name] = value
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        """Raise InvalidOptions unless the game takes this many players."""
+        info = self.info
+        if not info.min_players <= players <= info.max_players:
+            span = (
+                str(info.min_players)
+                if info.min_players == info.max_players
+                else f"{info.min_players} to {info.max_players}"
+            )
+            raise InvalidOptions(f"{info.title} is played by {span} players, not {players}")
+
+
+def _coerce_option(spec: OptionSpec, raw: str | OptionValue) -> OptionValue:
+    kind = type(spec.default)
+    if isinstance(raw, kind) and not (kind is int and isinstance(raw, bool)):
+        return raw
+    text = str(raw).strip()
+    try:
+        if kind is bool:
+            lowered = text.lower()
+            if lowered in ("true", "1", "yes", "on"):
+                return True
+            if lowered in ("false", "0", "no", "off"):
+                return False
+            raise ValueError(text)
+        if kind is int:
+            return int(text)
+    except ValueError:
+        raise InvalidOptions(f"option {spec.name}={raw!r} is not a {kind.__name__}") from None
+    return text
+
+
+class UnplayableGame(Game[None, None, None]):
+    """Base for a registered game whose rules are not written yet: metadata only.
+
+    Every rules method answers NotPlayable, so ListGames can show the game and CreateMatch can say
+    clearly why it cannot start one.
+    """
+
+    def _refuse(self) -> NotPlayable:
+        return NotPlayable(f"{self.info.title} is registered but not playable yet")
+
+    def setup(self, players: int, seed: int, options: Mapping[str, OptionValue]) -> None:
+        self.check_players(players)
+        raise self._refuse()
+
+    def to_act(self, state: None) -> tuple[Seat, ...]:
+        raise self._refuse()
+
+    def legal_moves(self, state: None, seat: Seat) -> Sequence[None]:
+        raise self._refuse()
+
+    def apply(self, state: None, seat: Seat, move: None) -> None:
+        raise self._refuse()
+
+    def view(self, state: None, seat: Seat | None) -> None:
+        raise self._refuse()
+
+    def outcome(self, state: None) -> Outcome | None:
+        raise self._refuse()
+
+    def players(self, state: None) -> int:
+        raise self._refuse()
+
+    def label(self, move: None) -> str:
+        raise self._refuse()
+
+    def encode_state(self, state: None) -> bytes:
+        raise self._refuse()
+
+    def decode_state(self, data: bytes) -> None:
+        raise self._refuse()
+
+    def move_to_proto(self, move: None) -> Message:
+        raise self._refuse()
+
+    def move_from_proto(self, message: Message) -> None:
+        raise self._refuse()
+
+    def view_to_proto(self, view: None) -> Message:
+        raise self._refuse()
+
+    @property
+    def move_message(self) -> type[Message]:
+        raise self._refuse()
+
+    @property
+    def view_message(self) -> type[Message]:
+        raise self._refuse()

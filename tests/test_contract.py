@@ -1,0 +1,79 @@
+"""The plugin contract's shared helpers: options, player counts, seeded generators."""
+
+import pytest
+from serai.game import (
+    GameInfo,
+    InvalidOptions,
+    NotPlayable,
+    OptionSpec,
+    Outcome,
+    UnplayableGame,
+    seeded_rng,
+)
+
+
+class Sample(UnplayableGame):
+    info = GameInfo(
+        name="sample",
+        title="Sample",
+        min_players=2,
+        max_players=4,
+        version="1",
+        summary="a test game",
+        playable=False,
+        options=(
+            OptionSpec("rounds", "rounds to play", 3, choices=(1, 3, 5)),
+            OptionSpec("deluxe", "the deluxe deck", False),
+            OptionSpec("variant", "rules variant", "base"),
+        ),
+    )
+
+
+def test_options_take_their_defaults_when_not_given():
+    assert Sample().resolve_options({}) == {"rounds": 3, "deluxe": False, "variant": "base"}
+
+
+def test_options_from_the_wire_are_converted_to_their_type():
+    resolved = Sample().resolve_options({"rounds": "5", "deluxe": "true", "variant": "x"})
+    assert resolved == {"rounds": 5, "deluxe": True, "variant": "x"}
+
+
+def test_an_unknown_option_is_refused_with_the_known_names():
+    with pytest.raises(
+        InvalidOptions, match="unknown option.*colour.*accepts: deluxe, rounds, variant"
+    ):
+        Sample().resolve_options({"colour": "red"})
+
+
+def test_an_option_outside_its_choices_is_refused():
+    with pytest.raises(InvalidOptions, match="rounds=2 is not one of: 1, 3, 5"):
+        Sample().resolve_options({"rounds": "2"})
+
+
+def test_an_option_of_the_wrong_type_is_refused():
+    with pytest.raises(InvalidOptions, match="not a int"):
+        Sample().resolve_options({"rounds": "many"})
+    with pytest.raises(InvalidOptions, match="not a bool"):
+        Sample().resolve_options({"deluxe": "perhaps"})
+
+
+def test_player_count_outside_the_range_is_refused():
+    with pytest.raises(InvalidOptions, match="2 to 4 players, not 5"):
+        Sample().check_players(5)
+    Sample().check_players(3)
+
+
+def test_an_unplayable_game_says_so_on_setup():
+    with pytest.raises(NotPlayable, match="Sample is registered but not playable yet"):
+        Sample().setup(2, seed=1, options={})
+
+
+def test_seeded_generators_repeat_for_the_same_seed_and_labels():
+    first = [seeded_rng(7, "round", 1).random() for _ in range(3)]
+    assert first[0] == first[1] == first[2]
+    assert seeded_rng(7, "round", 1).random() != seeded_rng(7, "round", 2).random()
+    assert seeded_rng(7, "round", 1).random() != seeded_rng(8, "round", 1).random()
+
+
+def test_outcome_winners_are_the_seats_ranked_first():
+    assert Outcome(scores=(2, 2, 1), ranks=(0, 0, 2), summary="tie").winners == (0, 1)
