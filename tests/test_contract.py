@@ -40,7 +40,7 @@ def test_options_from_the_wire_are_converted_to_their_type():
 
 def test_an_unknown_option_is_refused_with_the_known_names():
     with pytest.raises(
-        InvalidOptions, match="unknown option.*colour.*accepts: deluxe, rounds, variant"
+        InvalidOptions, match=r"unknown option.*colour.*accepts: deluxe, rounds, variant"
     ):
         Sample().resolve_options({"colour": "red"})
 

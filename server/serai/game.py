@@ -196,7 +196,7 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def view_message(self) -> type[Message]:
         """The protobuf class of this game's views."""
 
-    # --- shared helpers ----------------------------------------------------------------------------
+    # --- shared helpers --------------------------------------------------------------------
 
     def resolve_options(self, given: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
         """Defaults filled in, strings from the wire converted, unknown names refused."""
