@@ -1,0 +1,342 @@
+from google.protobuf import any_pb2 as _any_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
+    MATCH_STATUS_OPEN: _ClassVar[MatchStatus]
+    MATCH_STATUS_RUNNING: _ClassVar[MatchStatus]
+    MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+MATCH_STATUS_UNSPECIFIED: MatchStatus
+MATCH_STATUS_OPEN: MatchStatus
+MATCH_STATUS_RUNNING: MatchStatus
+MATCH_STATUS_FINISHED: MatchStatus
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "title", "min_players", "max_players", "version", "summary", "playable", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    PLAYABLE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    version: str
+    summary: str
+    playable: bool
+    options: _containers.RepeatedCompositeFieldContainer[GameOption]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., version: _Optional[str] = ..., summary: _Optional[str] = ..., playable: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ...) -> None: ...
+
+class GameOption(_message.Message):
+    __slots__ = ("name", "description", "default_value", "choices")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    default_value: str
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("game", "seats", "options", "seed", "client_id")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_ID_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seats: int
+    options: _containers.ScalarMap[str, str]
+    seed: int
+    client_id: str
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ...) -> None: ...
+
+class CreateMatchResponse(_message.Message):
+    __slots__ = ("match",)
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
+
+class JoinMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "player_name")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    player_name: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ...) -> None: ...
+
+class JoinMatchResponse(_message.Message):
+    __slots__ = ("seat", "seat_token", "match")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    seat_token: str
+    match: MatchSummary
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("status", "game", "limit")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    status: MatchStatus
+    game: str
+    limit: int
+    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., game: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches",)
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "player_name", "joined", "resigned")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    player_name: str
+    joined: bool
+    resigned: bool
+    def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., joined: _Optional[bool] = ..., resigned: _Optional[bool] = ...) -> None: ...
+
+class MatchSummary(_message.Message):
+    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    status: MatchStatus
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    version: int
+    options: _containers.ScalarMap[str, str]
+    created_at_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ...) -> None: ...
+
+class Outcome(_message.Message):
+    __slots__ = ("scores", "ranks", "winners", "summary")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    summary: str
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
+
+class MatchSnapshot(_message.Message):
+    __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    viewer_seat: int
+    version: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    view: _any_pb2.Any
+    outcome: Outcome
+    last_event_id: str
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., last_event_id: _Optional[str] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class LegalMove(_message.Message):
+    __slots__ = ("id", "label", "payload")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    label: str
+    payload: _any_pb2.Any
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+
+class ListLegalMovesRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class ListLegalMovesResponse(_message.Message):
+    __slots__ = ("seat", "version", "moves")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    version: int
+    moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token", "expected_version", "move_id", "payload", "request_id")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    expected_version: int
+    move_id: str
+    payload: _any_pb2.Any
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., move_id: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("snapshot", "label", "replayed")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    snapshot: MatchSnapshot
+    label: str
+    replayed: bool
+    def __init__(self, snapshot: _Optional[_Union[MatchSnapshot, _Mapping]] = ..., label: _Optional[str] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token", "after_event_id")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    after_event_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ...) -> None: ...
+
+class MatchEvent(_message.Message):
+    __slots__ = ("event_id", "version", "created", "joined", "started", "move", "announcement", "resigned", "finished", "snapshot")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    ANNOUNCEMENT_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    version: int
+    created: MatchCreated
+    joined: SeatJoined
+    started: MatchStarted
+    move: MovePlayed
+    announcement: Announcement
+    resigned: SeatResigned
+    finished: MatchFinished
+    snapshot: MatchSnapshot
+    def __init__(self, event_id: _Optional[str] = ..., version: _Optional[int] = ..., created: _Optional[_Union[MatchCreated, _Mapping]] = ..., joined: _Optional[_Union[SeatJoined, _Mapping]] = ..., started: _Optional[_Union[MatchStarted, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., announcement: _Optional[_Union[Announcement, _Mapping]] = ..., resigned: _Optional[_Union[SeatResigned, _Mapping]] = ..., finished: _Optional[_Union[MatchFinished, _Mapping]] = ..., snapshot: _Optional[_Union[MatchSnapshot, _Mapping]] = ...) -> None: ...
+
+class MatchCreated(_message.Message):
+    __slots__ = ("game", "seats")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seats: int
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
+
+class SeatJoined(_message.Message):
+    __slots__ = ("seat", "player_name")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    player_name: str
+    def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ...) -> None: ...
+
+class MatchStarted(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class MovePlayed(_message.Message):
+    __slots__ = ("seat", "label")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    label: str
+    def __init__(self, seat: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
+
+class Announcement(_message.Message):
+    __slots__ = ("text",)
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    def __init__(self, text: _Optional[str] = ...) -> None: ...
+
+class SeatResigned(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class MatchFinished(_message.Message):
+    __slots__ = ("outcome",)
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    outcome: Outcome
+    def __init__(self, outcome: _Optional[_Union[Outcome, _Mapping]] = ...) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
