@@ -1,0 +1,188 @@
+"""What the sync and the asyncio clients share: requests, wrapping answers, retry timing."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import Message
+from serai.api import match_service_pb2 as pb
+
+from serai_client.errors import SeraiError
+from serai_client.types import (
+    Decoder,
+    Event,
+    LegalMove,
+    LegalMoves,
+    SeatHandle,
+    Snapshot,
+    SubmitResult,
+)
+
+DEFAULT_TARGET = "localhost:50051"
+
+# A dropped connection shows up as one of these on a stream; the watch reconnects and resumes.
+RESUMABLE_CODES = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.CANCELLED,
+    }
+)
+
+
+@dataclass
+class Backoff:
+    """Exponential backoff with jitter, from ``first`` to ``cap`` seconds, for ``give_up`` in all.
+
+    ``rng`` is the caller's generator (the SDK never touches the global one).
+    """
+
+    first: float = 0.05
+    cap: float = 2.0
+    give_up: float = 30.0
+    rng: random.Random | None = None
+    _next: float = 0.0
+    _spent: float = 0.0
+
+    def reset(self) -> None:
+        self._next = 0.0
+        self._spent = 0.0
+
+    def delay(self) -> float | None:
+        """The next wait in seconds, or None when the time to give up has come."""
+        if self._spent >= self.give_up:
+            return None
+        self._next = self.first if self._next == 0.0 else min(self._next * 2, self.cap)
+        jitter = (self.rng or random.Random()).uniform(0.8, 1.2)
+        wait = min(self._next * jitter, self.give_up - self._spent)
+        self._spent += wait
+        return wait
+
+
+class ClientCore:
+    """Request building and answer wrapping, with no I/O."""
+
+    def __init__(self, decoder: Decoder | None, client_id: str) -> None:
+        self.decoder = decoder or Decoder()
+        self.client_id = client_id
+
+    # --- answers ---------------------------------------------------------------------------------
+
+    def snapshot(self, proto: pb.MatchSnapshot) -> Snapshot:
+        return Snapshot(proto, self.decoder.view(proto.match.game, proto.view))
+
+    def event(self, proto: pb.MatchEvent) -> Event:
+        has = proto.HasField("snapshot")
+        return Event(proto, self.snapshot(proto.snapshot) if has else None)
+
+    def legal_moves(self, game: str, proto: pb.ListLegalMovesResponse) -> LegalMoves:
+        moves = tuple(
+            LegalMove(m.id, m.label, self.decoder.move(game, m.payload), m) for m in proto.moves
+        )
+        return LegalMoves(proto.seat, proto.version, moves)
+
+    def submit_result(self, proto: pb.SubmitMoveResponse, attempts: int) -> SubmitResult:
+        return SubmitResult(self.snapshot(proto.snapshot), proto.label, proto.replayed, attempts)
+
+    def handle(self, proto: pb.JoinMatchResponse, player_name: str) -> SeatHandle:
+        return SeatHandle(
+            match_id=proto.match.match_id,
+            seat=proto.seat,
+            token=proto.seat_token,
+            game=proto.match.game,
+            player_name=player_name,
+        )
+
+    # --- requests --------------------------------------------------------------------------------
+
+    def create_request(
+        self,
+        game: str,
+        seats: int,
+        options: Mapping[str, object] | None,
+        seed: int | None,
+    ) -> pb.CreateMatchRequest:
+        request = pb.CreateMatchRequest(
+            game=game,
+            seats=seats,
+            options={k: _option_text(v) for k, v in (options or {}).items()},
+            client_id=self.client_id,
+        )
+        if seed is not None:
+            request.seed = seed
+        return request
+
+    def submit_request(
+        self,
+        seat: SeatHandle,
+        *,
+        move_id: str | None,
+        move: object | None,
+        expected_version: int,
+        request_id: str | None,
+    ) -> pb.SubmitMoveRequest:
+        if (move_id is None) == (move is None):
+            raise ValueError("submit takes exactly one of move_id and move")
+        request = pb.SubmitMoveRequest(
+            match_id=seat.match_id,
+            seat_token=seat.token,
+            expected_version=expected_version,
+            request_id=request_id or new_request_id(),
+        )
+        if move_id is not None:
+            request.move_id = move_id
+        else:
+            request.payload.CopyFrom(self.pack_move(seat.game, move))
+        return request
+
+    def pack_move(self, game: str, move: object) -> any_pb2.Any:
+        """A typed move as an Any: a game Move message, an Any, or the plugin's own move value."""
+        if isinstance(move, any_pb2.Any):
+            return move
+        if not isinstance(move, Message):
+            plugin = self.decoder.game(game)
+            if plugin is None:
+                raise ValueError(f"game {game!r} is not installed here: pass its Move message")
+            move = plugin.move_to_proto(move)
+        packed = any_pb2.Any()
+        packed.Pack(move)
+        return packed
+
+    def chosen_id(self, choice: LegalMove | str, moves: LegalMoves) -> str:
+        move_id = choice if isinstance(choice, str) else choice.id
+        moves.by_id(move_id)  # a choice function must pick one of the moves it was given
+        return move_id
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def token_of(match: SeatHandle | str) -> tuple[str, str]:
+    """(match id, seat token) for a seat handle, or a match id with no token (a spectator)."""
+    if isinstance(match, SeatHandle):
+        return match.match_id, match.token
+    return match, ""
+
+
+def not_to_act(error: SeraiError, snapshot: Snapshot, seat: int) -> SeraiError:
+    """The error to raise when a retry finds the seat no longer has to act."""
+    version = snapshot.version
+    error.details = f"{error.details} (seat {seat} no longer has to act at version {version})"
+    return error
+
+
+Json = dict[str, Any]

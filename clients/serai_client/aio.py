@@ -1,0 +1,232 @@
+"""The asyncio Python client: the same calls as :class:`SeraiClient`, awaited.
+
+Example::
+
+    async with AsyncSeraiClient("localhost:50051") as client:
+        match = await client.create_match("jaipur")
+        me = await client.join(match.match_id)
+        async for event in client.watch(me):
+            print(event.describe())
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import grpc
+from grpc import aio
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+
+from serai_client._core import (
+    DEFAULT_TARGET,
+    RESUMABLE_CODES,
+    Backoff,
+    ClientCore,
+    new_request_id,
+    not_to_act,
+    token_of,
+)
+from serai_client.errors import SeraiError, StaleVersionError, UnavailableError, from_rpc_error
+from serai_client.types import (
+    Decoder,
+    Event,
+    LegalMove,
+    LegalMoves,
+    SeatHandle,
+    Snapshot,
+    SubmitResult,
+    event_is_after,
+)
+
+T = TypeVar("T")
+
+AsyncChoice = Callable[[Snapshot, LegalMoves], "LegalMove | str | Awaitable[LegalMove | str]"]
+"""A choice function for the asyncio client; it may be a coroutine function."""
+
+
+class AsyncSeraiClient:
+    """An asyncio connection to one server; see :class:`serai_client.SeraiClient`."""
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float = 10.0,
+        unavailable_for: float = 30.0,
+        decoder: Decoder | None = None,
+        client_id: str = "serai-python-aio",
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.unavailable_for = unavailable_for
+        self._core = ClientCore(decoder, client_id)
+        self._channel = aio.insecure_channel(target)
+        self._stub = pb_grpc.MatchServiceStub(self._channel)
+
+    @property
+    def decoder(self) -> Decoder:
+        return self._core.decoder
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def __aenter__(self) -> AsyncSeraiClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def list_games(self) -> list[pb.GameInfo]:
+        return list((await self._call(self._stub.ListGames, pb.ListGamesRequest())).games)
+
+    async def list_matches(
+        self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", limit: int = 0
+    ) -> list[pb.MatchSummary]:
+        request = pb.ListMatchesRequest(status=status, game=game, limit=limit)  # type: ignore[arg-type]
+        return list((await self._call(self._stub.ListMatches, request)).matches)
+
+    async def create_match(
+        self,
+        game: str,
+        seats: int = 2,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+    ) -> pb.MatchSummary:
+        request = self._core.create_request(game, seats, options, seed)
+        return (await self._call(self._stub.CreateMatch, request)).match
+
+    async def join(
+        self, match_id: str, seat: int | None = None, player_name: str = ""
+    ) -> SeatHandle:
+        request = pb.JoinMatchRequest(match_id=match_id, player_name=player_name)
+        if seat is not None:
+            request.seat = seat
+        return self._core.handle(await self._call(self._stub.JoinMatch, request), player_name)
+
+    async def get_match(self, match: SeatHandle | str) -> Snapshot:
+        match_id, token = token_of(match)
+        request = pb.GetMatchRequest(match_id=match_id, seat_token=token)
+        return self._core.snapshot(await self._call(self._stub.GetMatch, request))
+
+    async def legal_moves(self, seat: SeatHandle) -> LegalMoves:
+        request = pb.ListLegalMovesRequest(match_id=seat.match_id, seat_token=seat.token)
+        answer = await self._call(self._stub.ListLegalMoves, request)
+        return self._core.legal_moves(seat.game, answer)
+
+    async def submit(
+        self,
+        seat: SeatHandle,
+        move_id: str | None = None,
+        *,
+        move: object | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+        choose: AsyncChoice | None = None,
+        max_attempts: int = 5,
+    ) -> SubmitResult:
+        """See :meth:`SeraiClient.submit`: ABORTED is retried through ``choose`` when given."""
+        request = self._core.submit_request(
+            seat,
+            move_id=move_id,
+            move=move,
+            expected_version=expected_version,
+            request_id=request_id,
+        )
+        attempt = 1
+        while True:
+            try:
+                answer = await self._call(self._stub.SubmitMove, request)
+                return self._core.submit_result(answer, attempt)
+            except StaleVersionError as error:
+                if choose is None or attempt >= max_attempts:
+                    raise
+                snapshot = await self.get_match(seat)
+                if not snapshot.acts(seat.seat):
+                    raise not_to_act(error, snapshot, seat.seat) from None
+                moves = await self.legal_moves(seat)
+                chosen = self._core.chosen_id(await _resolve(choose(snapshot, moves)), moves)
+                request = pb.SubmitMoveRequest(
+                    match_id=seat.match_id,
+                    seat_token=seat.token,
+                    expected_version=moves.version,
+                    move_id=chosen,
+                    request_id=new_request_id(),
+                )
+                attempt += 1
+
+    async def play(
+        self, seat: SeatHandle, choose: AsyncChoice, *, max_attempts: int = 5
+    ) -> SubmitResult:
+        snapshot = await self.get_match(seat)
+        moves = await self.legal_moves(seat)
+        chosen = self._core.chosen_id(await _resolve(choose(snapshot, moves)), moves)
+        return await self.submit(
+            seat, chosen, expected_version=moves.version, choose=choose, max_attempts=max_attempts
+        )
+
+    async def resign(self, seat: SeatHandle) -> Snapshot:
+        request = pb.ResignRequest(match_id=seat.match_id, seat_token=seat.token)
+        return self._core.snapshot(await self._call(self._stub.Resign, request))
+
+    async def watch(
+        self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
+    ) -> AsyncIterator[Event]:
+        """See :meth:`SeraiClient.watch`: resumes after a dropped connection, no event twice."""
+        match_id, token = token_of(match)
+        last = after_event_id
+        finished = False
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            request = pb.WatchRequest(match_id=match_id, seat_token=token, after_event_id=last)
+            call = self._stub.Watch(request)
+            try:
+                async for proto in call:
+                    if not event_is_after(proto.event_id, last):
+                        continue
+                    last = proto.event_id
+                    backoff.reset()
+                    event = self._core.event(proto)
+                    finished = finished or event.kind == "finished"
+                    yield event
+                if finished or await self._finished(match):
+                    return
+                error: SeraiError = UnavailableError("the server ended the watch early")
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not resume or rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            finally:
+                call.cancel()
+            if not resume:
+                return
+            wait = backoff.delay()
+            if wait is None:
+                raise error
+            await asyncio.sleep(wait)
+
+    async def _finished(self, match: SeatHandle | str) -> bool:
+        try:
+            return (await self.get_match(match)).finished
+        except SeraiError:
+            return False
+
+    async def _call(self, method: Callable[..., Any], request: Any) -> Any:
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            try:
+                return await method(request, timeout=self.timeout)
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not isinstance(error, UnavailableError):
+                    raise error from None
+                wait = backoff.delay()
+                if wait is None:
+                    raise error from None
+                await asyncio.sleep(wait)
+
+
+async def _resolve(value: Any) -> Any:
+    return await value if asyncio.iscoroutine(value) else value

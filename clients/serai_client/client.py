@@ -1,0 +1,254 @@
+"""The synchronous Python client of a serai server.
+
+Example — create a Jaipur match, take both seats, play the first legal move::
+
+    with SeraiClient("localhost:50051") as client:
+        match = client.create_match("jaipur", seed=7)
+        me = client.join(match.match_id, player_name="ada")
+        other = client.join(match.match_id)
+        snapshot = client.get_match(me)          # snapshot.view is a typed JaipurView
+        mover = me if snapshot.acts(me.seat) else other
+        client.play(mover, lambda snap, moves: moves.moves[0])
+        for event in client.watch(me):           # resumes by itself after a dropped connection
+            print(event.describe())
+
+Every failure raises one :class:`serai_client.errors.SeraiError` subclass per status code.
+Unary calls retry UNAVAILABLE with backoff (SubmitMove keeps its request id, so a retry never
+plays a move twice); a watch reconnects and resumes after the last event it delivered.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import grpc
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+
+from serai_client._core import (
+    DEFAULT_TARGET,
+    RESUMABLE_CODES,
+    Backoff,
+    ClientCore,
+    new_request_id,
+    not_to_act,
+    token_of,
+)
+from serai_client.errors import SeraiError, StaleVersionError, UnavailableError, from_rpc_error
+from serai_client.types import (
+    Choice,
+    Decoder,
+    Event,
+    LegalMoves,
+    SeatHandle,
+    Snapshot,
+    SubmitResult,
+    event_is_after,
+)
+
+T = TypeVar("T")
+
+
+class SeraiClient:
+    """A connection to one server. Thread-safe for calls; close it (or use ``with``) when done.
+
+    ``timeout`` bounds each unary call; ``unavailable_for`` is how long unary calls and watches
+    keep retrying while the server cannot be reached before raising UnavailableError.
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float = 10.0,
+        unavailable_for: float = 30.0,
+        decoder: Decoder | None = None,
+        client_id: str = "serai-python",
+        channel: grpc.Channel | None = None,
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.unavailable_for = unavailable_for
+        self._core = ClientCore(decoder, client_id)
+        self._channel = channel or grpc.insecure_channel(target)
+        self._stub = pb_grpc.MatchServiceStub(self._channel)
+
+    @property
+    def decoder(self) -> Decoder:
+        return self._core.decoder
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> SeraiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- calls -----------------------------------------------------------------------------------
+
+    def list_games(self) -> list[pb.GameInfo]:
+        return list(self._call(self._stub.ListGames, pb.ListGamesRequest()).games)
+
+    def list_matches(
+        self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", limit: int = 0
+    ) -> list[pb.MatchSummary]:
+        request = pb.ListMatchesRequest(status=status, game=game, limit=limit)  # type: ignore[arg-type]
+        return list(self._call(self._stub.ListMatches, request).matches)
+
+    def create_match(
+        self,
+        game: str,
+        seats: int = 2,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+    ) -> pb.MatchSummary:
+        request = self._core.create_request(game, seats, options, seed)
+        return self._call(self._stub.CreateMatch, request).match
+
+    def join(self, match_id: str, seat: int | None = None, player_name: str = "") -> SeatHandle:
+        """Claim a seat (the lowest free one when ``seat`` is None); keep the handle's token."""
+        request = pb.JoinMatchRequest(match_id=match_id, player_name=player_name)
+        if seat is not None:
+            request.seat = seat
+        return self._core.handle(self._call(self._stub.JoinMatch, request), player_name)
+
+    def get_match(self, match: SeatHandle | str) -> Snapshot:
+        """The match as this seat sees it (a match id alone: as a spectator)."""
+        match_id, token = token_of(match)
+        request = pb.GetMatchRequest(match_id=match_id, seat_token=token)
+        return self._core.snapshot(self._call(self._stub.GetMatch, request))
+
+    def legal_moves(self, seat: SeatHandle) -> LegalMoves:
+        request = pb.ListLegalMovesRequest(match_id=seat.match_id, seat_token=seat.token)
+        return self._core.legal_moves(seat.game, self._call(self._stub.ListLegalMoves, request))
+
+    def submit(
+        self,
+        seat: SeatHandle,
+        move_id: str | None = None,
+        *,
+        move: object | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+        choose: Choice | None = None,
+        max_attempts: int = 5,
+    ) -> SubmitResult:
+        """Play a move by id (from :meth:`legal_moves`) or typed (``move``: the game's message).
+
+        With ``choose``, a stale ``expected_version`` (ABORTED) is retried: the SDK fetches the
+        fresh snapshot and moves, asks ``choose`` again and submits its answer, up to
+        ``max_attempts`` in all. Without it, StaleVersionError reaches the caller.
+        """
+        request = self._core.submit_request(
+            seat,
+            move_id=move_id,
+            move=move,
+            expected_version=expected_version,
+            request_id=request_id,
+        )
+        attempt = 1
+        while True:
+            try:
+                answer = self._call(self._stub.SubmitMove, request)
+                return self._core.submit_result(answer, attempt)
+            except StaleVersionError as error:
+                if choose is None or attempt >= max_attempts:
+                    raise
+                snapshot = self.get_match(seat)
+                if not snapshot.acts(seat.seat):
+                    raise not_to_act(error, snapshot, seat.seat) from None
+                moves = self.legal_moves(seat)
+                chosen = self._core.chosen_id(choose(snapshot, moves), moves)
+                request = pb.SubmitMoveRequest(
+                    match_id=seat.match_id,
+                    seat_token=seat.token,
+                    expected_version=moves.version,
+                    move_id=chosen,
+                    request_id=new_request_id(),
+                )
+                attempt += 1
+
+    def play(self, seat: SeatHandle, choose: Choice, *, max_attempts: int = 5) -> SubmitResult:
+        """Choose on the current snapshot and moves, and submit; ABORTED chooses again."""
+        snapshot = self.get_match(seat)
+        moves = self.legal_moves(seat)
+        chosen = self._core.chosen_id(choose(snapshot, moves), moves)
+        return self.submit(
+            seat,
+            chosen,
+            expected_version=moves.version,
+            choose=choose,
+            max_attempts=max_attempts,
+        )
+
+    def resign(self, seat: SeatHandle) -> Snapshot:
+        request = pb.ResignRequest(match_id=seat.match_id, seat_token=seat.token)
+        return self._core.snapshot(self._call(self._stub.Resign, request))
+
+    def watch(
+        self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
+    ) -> Iterator[Event]:
+        """Events after ``after_event_id`` ("" for all), then new ones as they come.
+
+        A dropped connection (a server restart, a network blip) is survived: the watch reconnects
+        with backoff and asks for the events after the last one it delivered, so none is missed
+        or repeated. It ends after the match finishes, or raises once the server stays out of
+        reach for ``unavailable_for`` seconds. Closing the iterator cancels the stream.
+        """
+        match_id, token = token_of(match)
+        last = after_event_id
+        finished = False
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            request = pb.WatchRequest(match_id=match_id, seat_token=token, after_event_id=last)
+            call = self._stub.Watch(request)
+            try:
+                for proto in call:
+                    if not event_is_after(proto.event_id, last):
+                        continue  # already delivered before the reconnect
+                    last = proto.event_id
+                    backoff.reset()
+                    event = self._core.event(proto)
+                    finished = finished or event.kind == "finished"
+                    yield event
+                if finished or self._finished(match):
+                    return
+                error: SeraiError = UnavailableError("the server ended the watch early")
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not resume or rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            finally:
+                call.cancel()
+            if not resume:
+                return
+            wait = backoff.delay()
+            if wait is None:
+                raise error
+            time.sleep(wait)
+
+    # --- plumbing --------------------------------------------------------------------------------
+
+    def _finished(self, match: SeatHandle | str) -> bool:
+        try:
+            return self.get_match(match).finished
+        except SeraiError:
+            return False
+
+    def _call(self, method: Callable[..., T], request: Any) -> T:
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            try:
+                return method(request, timeout=self.timeout)
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not isinstance(error, UnavailableError):
+                    raise error from None
+                wait = backoff.delay()
+                if wait is None:
+                    raise error from None
+                time.sleep(wait)
