@@ -1,19 +1,90 @@
-"""Nile (Minion Games, 2009): registered, not playable yet.
+"""Nile (Minion Games, 2009) as a serai game plugin: 2-5 players, DeLuxor crops as an option.
 
-Rules: ../shared/rules/nile.md. The full game replaces this stub (issue: Nile as a second plugin).
+Rules: ``/work/shared/rules/nile.md`` (Board Game Arena's help page, checked against the BGA
+implementation). Modules, one job each: :mod:`.cards` (crops, faces, the deck), :mod:`.state`,
+:mod:`.moves` (move types and labels), :mod:`.rules` (setup, legal moves, apply, scoring),
+:mod:`.views` (what a seat knows, determinize), :mod:`.codec` (stored bytes, protobuf).
+
+A turn is a sequence of moves by the active seat: any number of trades, then a plant, a
+speculation or a pass, which ends the turn. Everything without a decision runs inside ``apply``:
+the draw of 2, then the next seat's flood (speculation payouts, locusts) and every seat's harvest.
+So ``to_act`` is always the active seat, and ``setup`` already holds seat 0's first flood.
+
+Readings chosen where the rules leave room (each has a test in ``tests/nile``):
+
+- **Storehouse cards in a trade are named by crop.** The owner knows its storehouse; the cards
+  go face up to the discard pile, which is public, so the label names them
+  ("market: discard lettuce + flax from storehouse").
+- **A trade never ends the trade phase**, and there is no separate "end trading" move: plant,
+  speculate and pass are offered alongside trades and end the turn.
+- **Plant forms** (BGA's check): every card goes into a field you already have (form c, any
+  number, even one); otherwise either 2+ cards of a single crop (form a) or exactly two cards of
+  different crops (form b, each starting or joining a field). A lone card never starts a field,
+  forms are not combined. Starting a field of a crop an opponent grows takes strictly more cards
+  than their field holds; their field is discarded.
+- **Reshuffle as on BGA**: the moment a card leaves the deck and the deck is empty with passes
+  left, the discard pile and the whole flood pile (including the card just revealed) become the
+  new deck, shuffled by ``seeded_rng(seed, "reshuffle", pass)``. The crops flooded this turn
+  still forbid planting; the state keeps them apart from the pile.
+- **The end**: the match ends the moment the deck runs out on its last pass. A draw that wanted
+  more cards gets what was left. If the last card was a flood card (or a speculation payout of
+  that flood took it), the flood still finishes: its payouts (empty), locusts and harvest resolve.
+  A plague that was the last card resolves, but no flood card replaces it.
+- **Speculation payouts** go seat by seat from the active seat clockwise, 3 cards per winning
+  card, a plague among them resolved after all payouts and before the harvest. Then every
+  speculation card on the table is discarded.
+- **A plague as the flood card** is discarded and resolved, then the next card is revealed: that
+  card's crops are flooded and it resolves the speculation cards.
+- **The plague never sits in a hand**, so where it is (deck or discard) is public.
+- **Scoring**: piles sorted smallest first, compared pile by pile; identical profiles share a
+  rank. ``Outcome.scores`` is the smallest pile.
+
+DeLuxor (option ``deluxor``): its rulebook plays 5 crops with 2-4 players, 6 with 5 (grapes
+added) and 7 with 6 (grapes and onions), with a speculation card for every pair of crops in play;
+monuments and stones are not implemented. With ``deluxor`` off the game is exactly base Nile, so
+the option changes nothing for 2-4 players. ``GameInfo.max_players`` is static and stays 5 (the
+base game); ``setup`` itself accepts 6 players when ``deluxor`` is on, so a caller that checks the
+count through :meth:`Game.check_players` before ``setup`` must leave a 6-seat match to ``setup``.
 """
 
-from serai.game import GameInfo, UnplayableGame
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from google.protobuf.message import Message
+from serai.game import Game, GameInfo, InvalidOptions, OptionSpec, OptionValue, Outcome, Seat
+
+from . import codec, nile_pb2, rules, views
+from .cards import Card, Crop, base_crops, deluxor_crops
+from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, label
+from .state import NileState
+from .views import NileView
+
+__all__ = [
+    "Card",
+    "Crop",
+    "Market",
+    "NileGame",
+    "NileMove",
+    "NileState",
+    "NileView",
+    "Offering",
+    "Pass",
+    "Plant",
+    "Speculate",
+]
+
+DELUXOR_MAX_PLAYERS = 6
 
 
-class NileGame(UnplayableGame):
+class NileGame(Game[NileState, NileMove, NileView]):
     info = GameInfo(
         name="nile",
         title="Nile",
         min_players=2,
         max_players=5,
-        version="0.0.1",
-        playable=False,
+        version="1.0.0",
         summary=(
             "Farmers on the banks of the Nile plant papyrus, wheat, lettuce, castor and flax. "
             "Each turn a flood card decides which crops every player harvests into a hidden "
@@ -22,4 +93,81 @@ class NileGame(UnplayableGame):
             "flood. Locusts destroy the largest fields. When the deck has been gone through once "
             "per player, your score is your smallest storehouse pile over the five crops."
         ),
+        options=(
+            OptionSpec(
+                "deluxor",
+                "Nile DeLuxor crops: grapes join with 5 players, grapes and onions with 6 "
+                "(up to 6 players); no monuments",
+                False,
+            ),
+        ),
     )
+
+    # --- the rules -------------------------------------------------------------------------------
+
+    def setup(self, players: int, seed: int, options: Mapping[str, OptionValue]) -> NileState:
+        resolved = self.resolve_options(options)
+        if resolved["deluxor"]:
+            if not 2 <= players <= DELUXOR_MAX_PLAYERS:
+                raise InvalidOptions(f"Nile DeLuxor is played by 2 to 6 players, not {players}")
+            crops = deluxor_crops(players)
+        else:
+            if players == DELUXOR_MAX_PLAYERS:
+                raise InvalidOptions("Nile is played by 2 to 5 players, or 6 with deluxor=true")
+            self.check_players(players)
+            crops = base_crops()
+        return rules.setup(players, seed, crops)
+
+    def to_act(self, state: NileState) -> tuple[Seat, ...]:
+        return () if state.finished else (state.active,)
+
+    def legal_moves(self, state: NileState, seat: Seat) -> Sequence[NileMove]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: NileState, seat: Seat, move: NileMove) -> NileState:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: NileState, seat: Seat | None) -> NileView:
+        return views.make_view(state, seat)
+
+    def outcome(self, state: NileState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def players(self, state: NileState) -> int:
+        return state.players
+
+    def announcements(self, before: NileState, after: NileState) -> Sequence[str]:
+        """The public news of the step from ``before`` to ``after``: floods, harvests, locusts,
+        payouts, reshuffles, the end. Recorded by ``apply`` in the new state."""
+        return after.events
+
+    def determinize(self, view: NileView, rng: random.Random) -> NileState:
+        return views.determinize(view, rng)
+
+    # --- words and bytes -------------------------------------------------------------------------
+
+    def label(self, move: NileMove) -> str:
+        return label(move)
+
+    def encode_state(self, state: NileState) -> bytes:
+        return codec.encode_state(state)
+
+    def decode_state(self, data: bytes) -> NileState:
+        return codec.decode_state(data)
+
+    def move_to_proto(self, move: NileMove) -> Message:
+        return codec.move_to_proto(move)
+
+    def move_from_proto(self, message: Message) -> NileMove:
+        return codec.move_from_proto(message)
+
+    def view_to_proto(self, view: NileView) -> Message:
+        return codec.view_to_proto(view)
+
+    @property
+    def move_message(self) -> type[Message]:
+        return nile_pb2.Move
+
+    @property
+    def view_message(self) -> type[Message]:
+        return nile_pb2.View

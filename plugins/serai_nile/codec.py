@@ -1,0 +1,224 @@
+"""Bytes and messages: stored state (compact JSON) and the typed protobuf moves and views.
+
+Stored state is JSON with sorted keys and no spaces, cards spelled by :attr:`Card.code`, so equal
+states give equal bytes and a stored match can be read by eye. A ``v`` field versions the layout.
+
+Proto crops are numbered from 1 (0 is CROP_UNSPECIFIED); :class:`Crop` from 0, hence the +1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from serai.game import MalformedMove
+
+from . import nile_pb2 as pb
+from .cards import Card, Crop
+from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
+from .state import NileState
+from .views import NileView
+
+STATE_VERSION = 1
+
+
+# --- state ----------------------------------------------------------------------------------------
+
+
+def _codes(cards: Iterable[Card]) -> str:
+    return " ".join(card.code for card in cards)
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.from_code(code) for code in text.split())
+
+
+def encode_state(state: NileState) -> bytes:
+    data: dict[str, Any] = {
+        "v": STATE_VERSION,
+        "seed": state.seed,
+        "players": state.players,
+        "crops": [int(crop) for crop in state.crops],
+        "passes": state.passes,
+        "pass": state.pass_number,
+        "turn": state.turn,
+        "active": state.active,
+        "deck": _codes(state.deck),
+        "flood_pile": _codes(state.flood_pile),
+        "flooded": [int(crop) for crop in state.flooded],
+        "discard": _codes(state.discard),
+        "hands": [_codes(hand) for hand in state.hands],
+        "storehouses": [list(counts) for counts in state.storehouses],
+        "fields": [list(counts) for counts in state.fields],
+        "speculations": [_codes(cards) for cards in state.speculations],
+        "finished": state.finished,
+        "events": list(state.events),
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+
+
+def decode_state(data: bytes) -> NileState:
+    raw = json.loads(data)
+    if raw.get("v") != STATE_VERSION:
+        raise ValueError(f"stored Nile state has layout {raw.get('v')}, expected {STATE_VERSION}")
+    return NileState(
+        seed=raw["seed"],
+        players=raw["players"],
+        crops=tuple(Crop(c) for c in raw["crops"]),
+        passes=raw["passes"],
+        pass_number=raw["pass"],
+        turn=raw["turn"],
+        active=raw["active"],
+        deck=_cards(raw["deck"]),
+        flood_pile=_cards(raw["flood_pile"]),
+        flooded=tuple(Crop(c) for c in raw["flooded"]),
+        discard=_cards(raw["discard"]),
+        hands=tuple(_cards(hand) for hand in raw["hands"]),
+        storehouses=tuple(tuple(counts) for counts in raw["storehouses"]),
+        fields=tuple(tuple(counts) for counts in raw["fields"]),
+        speculations=tuple(_cards(cards) for cards in raw["speculations"]),
+        finished=raw["finished"],
+        events=tuple(raw["events"]),
+    )
+
+
+# --- protobuf: cards ------------------------------------------------------------------------------
+
+
+def crop_to_proto(crop: Crop) -> int:
+    return int(crop) + 1
+
+
+def crop_from_proto(value: int) -> Crop:
+    try:
+        return Crop(value - 1)
+    except ValueError:
+        raise MalformedMove(f"unknown crop {value} (CROP_UNSPECIFIED is not a crop)") from None
+
+
+def card_to_proto(card: Card) -> pb.Card:
+    kind = (
+        pb.CARD_KIND_PLAGUE
+        if card.is_plague
+        else pb.CARD_KIND_SPECULATION
+        if card.is_speculation
+        else pb.CARD_KIND_CROP
+    )
+    return pb.Card(kind=kind, crops=[crop_to_proto(crop) for crop in card.crops])
+
+
+def card_from_proto(message: pb.Card) -> Card:
+    crops = [crop_from_proto(value) for value in message.crops]
+    expected = {pb.CARD_KIND_CROP: 1, pb.CARD_KIND_SPECULATION: 2, pb.CARD_KIND_PLAGUE: 0}
+    if message.kind not in expected:
+        raise MalformedMove(f"card kind {message.kind} is not crop, speculation or plague")
+    if len(crops) != expected[message.kind] or len(set(crops)) != len(crops):
+        kind = pb.CardKind.Name(message.kind)
+        raise MalformedMove(
+            f"a {kind} card shows {expected[message.kind]} different crop(s), not {len(crops)}"
+        )
+    return Card(tuple(crops))
+
+
+def _card_counts(cards: Iterable[Card]) -> list[pb.CardCount]:
+    counts = Counter(cards)
+    return [pb.CardCount(card=card_to_proto(card), count=counts[card]) for card in sorted(counts)]
+
+
+def _crop_counts(counts: tuple[int, ...], crops: tuple[Crop, ...]) -> list[pb.CropCount]:
+    return [
+        pb.CropCount(crop=crop_to_proto(crop), count=counts[crop]) for crop in crops if counts[crop]
+    ]
+
+
+# --- protobuf: moves ------------------------------------------------------------------------------
+
+
+def move_to_proto(move: NileMove) -> pb.Move:
+    if isinstance(move, Market | Offering):
+        trade = pb.Trade(
+            from_hand=[card_to_proto(card) for card in move.hand],
+            from_storehouse=[crop_to_proto(crop) for crop in move.storehouse],
+        )
+        return pb.Move(market=trade) if isinstance(move, Market) else pb.Move(offering=trade)
+    if isinstance(move, Plant):
+        counts = Counter(move.crops)
+        return pb.Move(
+            plant=pb.Plant(
+                crops=[
+                    pb.CropCount(crop=crop_to_proto(crop), count=counts[crop])
+                    for crop in sorted(counts)
+                ]
+            )
+        )
+    if isinstance(move, Speculate):
+        return pb.Move(speculate=pb.Speculate(cards=[card_to_proto(card) for card in move.cards]))
+    if isinstance(move, Pass):
+        return pb.Move(pass_turn=pb.PassTurn())
+    raise MalformedMove(f"not a Nile move: {move!r}")
+
+
+def move_from_proto(message: Any) -> NileMove:
+    if not isinstance(message, pb.Move):
+        raise MalformedMove(f"expected a serai.games.nile.v1.Move, got {type(message).__name__}")
+    which = message.WhichOneof("move")
+    if which is None:
+        raise MalformedMove("the Move sets none of market, offering, plant, speculate, pass_turn")
+    if which in ("market", "offering"):
+        trade = getattr(message, which)
+        hand = tuple(card_from_proto(card) for card in trade.from_hand)
+        storehouse = tuple(crop_from_proto(crop) for crop in trade.from_storehouse)
+        return Market(hand, storehouse) if which == "market" else Offering(hand, storehouse)
+    if which == "plant":
+        crops: list[Crop] = []
+        for entry in message.plant.crops:
+            if entry.count == 0:
+                raise MalformedMove("a plant entry needs a count of at least 1")
+            if entry.count > 1000:
+                raise MalformedMove(f"a plant of {entry.count} cards of one crop cannot be real")
+            crops += [crop_from_proto(entry.crop)] * entry.count
+        return Plant(tuple(crops))
+    if which == "speculate":
+        return Speculate(tuple(card_from_proto(card) for card in message.speculate.cards))
+    return Pass()
+
+
+# --- protobuf: views ------------------------------------------------------------------------------
+
+
+def view_to_proto(view: NileView) -> pb.View:
+    players = []
+    for seat in range(view.players):
+        known = view.storehouses[seat]
+        players.append(
+            pb.PlayerView(
+                seat=seat,
+                hand_size=view.hand_sizes[seat],
+                storehouse_size=view.storehouse_sizes[seat],
+                fields=_crop_counts(view.fields[seat], view.crops),
+                speculations=[card_to_proto(card) for card in view.speculations[seat]],
+                storehouse_known=known is not None,
+                storehouse=_crop_counts(known, view.crops) if known is not None else [],
+            )
+        )
+    message = pb.View(
+        players=view.players,
+        crops=[crop_to_proto(crop) for crop in view.crops],
+        active_seat=view.active,
+        turn=view.turn,
+        pass_number=view.pass_number,
+        passes=view.passes,
+        deck_size=view.deck_size,
+        flooded=[crop_to_proto(crop) for crop in view.flooded],
+        flood_pile=[card_to_proto(card) for card in view.flood_pile],
+        discard=_card_counts(view.discard),
+        plague_in_deck=view.plague_in_deck,
+        players_view=players,
+        hand=_card_counts(view.hand),
+        finished=view.finished,
+    )
+    if view.seat is not None:
+        message.seat = view.seat
+    return message

@@ -1,0 +1,104 @@
+"""The five kinds of Nile move, their canonical form and their labels.
+
+A turn is a sequence of moves by the active seat: any number of trades (:class:`Market`,
+:class:`Offering`), then one of :class:`Plant`, :class:`Speculate` or :class:`Pass`, which ends
+the turn. Flood, harvest, speculation payouts, locusts and the final draw need no decision and
+happen inside ``apply``.
+
+Moves name cards by face, never by id: which of your wheat cards you discard does not matter. A
+storehouse is face down, but its owner knows it, so a trade names storehouse cards by crop::
+
+    >>> label(Market(hand=(Card.crop(Crop.LETTUCE),), storehouse=(Crop.FLAX,)))
+    'market: discard lettuce + flax from storehouse'
+    >>> label(Plant((Crop.WHEAT, Crop.WHEAT, Crop.WHEAT)))
+    'plant 3 wheat'
+
+All tuples are sorted in ``__post_init__``, so equal multisets give equal moves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import Card, Crop
+
+
+def _sorted(value: object) -> object:
+    try:
+        return tuple(sorted(value))  # type: ignore[call-overload]
+    except TypeError:
+        return value  # left for the rules to refuse as malformed
+
+
+@dataclass(frozen=True, slots=True)
+class Market:
+    """Trade: discard exactly 2 cards (hand and/or storehouse), draw 1 card into the hand."""
+
+    hand: tuple[Card, ...] = ()
+    storehouse: tuple[Crop, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand", _sorted(self.hand))
+        object.__setattr__(self, "storehouse", _sorted(self.storehouse))
+
+
+@dataclass(frozen=True, slots=True)
+class Offering:
+    """Trade: discard exactly 2 cards (hand and/or storehouse), reveal a new flood card."""
+
+    hand: tuple[Card, ...] = ()
+    storehouse: tuple[Crop, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand", _sorted(self.hand))
+        object.__setattr__(self, "storehouse", _sorted(self.storehouse))
+
+
+@dataclass(frozen=True, slots=True)
+class Plant:
+    """Plant these crop cards from the hand; each goes to the planter's field of its crop.
+
+    One field per crop on the table means the multiset says everything: a crop you already grow
+    is added to your field, any other starts a new one (taking over an opponent's smaller field).
+    """
+
+    crops: tuple[Crop, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "crops", _sorted(self.crops))
+
+
+@dataclass(frozen=True, slots=True)
+class Speculate:
+    """Place 1 or 2 speculation cards from the hand face up: a bet on the next flood."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", _sorted(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Neither plant nor speculate; the turn ends with the draw."""
+
+
+Trade = Market | Offering
+NileMove = Market | Offering | Plant | Speculate | Pass
+MOVE_TYPES = (Market, Offering, Plant, Speculate, Pass)
+
+
+def label(move: NileMove) -> str:
+    """A short public description: "plant 3 wheat", "speculate on papyrus/wheat"."""
+    if isinstance(move, Market | Offering):
+        kind = "market" if isinstance(move, Market) else "offering"
+        names = [card.name for card in move.hand]
+        names += [f"{crop.label} from storehouse" for crop in move.storehouse]
+        return f"{kind}: discard {' + '.join(names)}"
+    if isinstance(move, Plant):
+        counts = Counter(move.crops)
+        return "plant " + " + ".join(f"{counts[crop]} {crop.label}" for crop in sorted(counts))
+    if isinstance(move, Speculate):
+        return "speculate on " + " and ".join(card.name for card in move.cards)
+    return "pass"

@@ -1,0 +1,61 @@
+"""The match state: every zone of the table, immutable.
+
+Order matters only for the deck (top first) and the flood pile (bottom first, the last card on
+top). Every other zone is a multiset and is kept in canonical form, so that equal situations give
+equal states and equal stored bytes: hands, speculation areas and the discard pile as sorted card
+tuples; fields and storehouses, which only ever hold crop cards, as counts indexed by crop value.
+
+``flooded`` is kept apart from the flood pile because a reshuffle takes the whole flood pile
+(rules: "everything not in a hand, field, speculation area or storehouse"), the card on top
+included, while the crops it flooded still forbid planting for the rest of the turn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import Card, Crop
+
+
+@dataclass(frozen=True, slots=True)
+class NileState:
+    """One moment of a match. ``events`` are the public news of the step that led here."""
+
+    seed: int
+    players: int
+    crops: tuple[Crop, ...]
+    passes: int
+    pass_number: int
+    turn: int
+    active: int
+    deck: tuple[Card, ...]
+    flood_pile: tuple[Card, ...]
+    flooded: tuple[Crop, ...]
+    discard: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    storehouses: tuple[tuple[int, ...], ...]
+    fields: tuple[tuple[int, ...], ...]
+    speculations: tuple[tuple[Card, ...], ...]
+    finished: bool = False
+    events: tuple[str, ...] = ()
+
+    def field_owner(self, crop: Crop) -> int | None:
+        """The seat with a field of ``crop``, if any: there is at most one on the table."""
+        for seat, fields in enumerate(self.fields):
+            if fields[crop]:
+                return seat
+        return None
+
+    def all_cards(self) -> Counter[Card]:
+        """Every card of the match wherever it lies: for conservation checks and determinize."""
+        total: Counter[Card] = Counter(self.deck)
+        total.update(self.flood_pile)
+        total.update(self.discard)
+        for seat in range(self.players):
+            total.update(self.hands[seat])
+            total.update(self.speculations[seat])
+            for crop in self.crops:
+                count = self.storehouses[seat][crop] + self.fields[seat][crop]
+                total[Card.crop(crop)] += count
+        return +total

@@ -1,0 +1,149 @@
+"""What a seat may know, and a full state sampled from it for search bots.
+
+Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn,
+the discard pile (cards are discarded face up, which is why a trade's label names its cards), deck
+size, pass number, the active seat, each seat's hand size and storehouse size. A seat also sees
+its own hand and its own storehouse. Storehouses are turned over for scoring, so once the match is
+over every storehouse is public. Nothing else: no deck order, no seed (the seed would replay the
+deal), no other hand or storehouse, not even derived from them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import PLAGUE, Card, Crop, build_deck, multiset
+from .state import NileState
+
+
+@dataclass(frozen=True, slots=True)
+class NileView:
+    """One seat's knowledge (``seat`` None: a spectator's)."""
+
+    seat: int | None
+    players: int
+    crops: tuple[Crop, ...]
+    active: int
+    turn: int
+    pass_number: int
+    passes: int
+    deck_size: int
+    flooded: tuple[Crop, ...]
+    flood_pile: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    fields: tuple[tuple[int, ...], ...]
+    speculations: tuple[tuple[Card, ...], ...]
+    hand_sizes: tuple[int, ...]
+    storehouse_sizes: tuple[int, ...]
+    hand: tuple[Card, ...]
+    storehouses: tuple[tuple[int, ...] | None, ...]
+    finished: bool
+
+    @property
+    def plague_in_deck(self) -> bool:
+        """The plague never stays in a hand, so it is in the deck unless it lies in the discard."""
+        return PLAGUE not in self.discard
+
+    @property
+    def own_storehouse(self) -> tuple[int, ...] | None:
+        return None if self.seat is None else self.storehouses[self.seat]
+
+
+def make_view(state: NileState, seat: int | None) -> NileView:
+    def known(other: int) -> tuple[int, ...] | None:
+        return state.storehouses[other] if state.finished or other == seat else None
+
+    return NileView(
+        seat=seat,
+        players=state.players,
+        crops=state.crops,
+        active=state.active,
+        turn=state.turn,
+        pass_number=state.pass_number,
+        passes=state.passes,
+        deck_size=len(state.deck),
+        flooded=state.flooded,
+        flood_pile=state.flood_pile,
+        discard=state.discard,
+        fields=state.fields,
+        speculations=state.speculations,
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        storehouse_sizes=tuple(sum(counts) for counts in state.storehouses),
+        hand=() if seat is None else state.hands[seat],
+        storehouses=tuple(known(other) for other in range(state.players)),
+        finished=state.finished,
+    )
+
+
+def determinize(view: NileView, rng: random.Random) -> NileState:
+    """A state that gives exactly ``view`` to its seat, the unknown cards dealt from ``rng``.
+
+    Unknown cards are the whole deck minus everything the seat sees. Storehouses only ever hold
+    crop cards and hands never hold the plague, so unknown storehouses are filled from the unknown
+    crop cards first, the plague goes to the deck, and the rest are shuffled into the other hands
+    and the deck. The true state is one such deal, so a deal always exists. The seed is drawn
+    from ``rng`` too: the real one is secret (it would replay the deal).
+    """
+    unknown = Counter(build_deck(view.crops))
+    seen: Counter[Card] = Counter(view.flood_pile)
+    seen.update(view.discard)
+    seen.update(view.hand)
+    for seat in range(view.players):
+        seen.update(view.speculations[seat])
+        counts = list(view.fields[seat])
+        if view.storehouses[seat] is not None:
+            counts = [a + b for a, b in zip(counts, view.storehouses[seat], strict=True)]  # type: ignore[arg-type]
+        for crop in view.crops:
+            seen[Card.crop(crop)] += counts[crop]
+    unknown.subtract(seen)
+    if any(count < 0 for count in unknown.values()):
+        raise ValueError("the view shows more cards than the game has")
+    plague = unknown.pop(PLAGUE, 0)
+    pool = sorted(unknown.elements())
+    rng.shuffle(pool)
+
+    storehouses: list[tuple[int, ...]] = []
+    for seat in range(view.players):
+        known = view.storehouses[seat]
+        if known is not None:
+            storehouses.append(known)
+            continue
+        taken: Counter[Crop] = Counter()
+        for _ in range(view.storehouse_sizes[seat]):
+            index = next(i for i, card in enumerate(pool) if card.is_crop)
+            taken[pool.pop(index).crops[0]] += 1
+        storehouses.append(tuple(taken[crop] for crop in view.crops))
+
+    hands: list[tuple[Card, ...]] = []
+    for seat in range(view.players):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        size = view.hand_sizes[seat]
+        hands.append(multiset(pool[:size]))
+        del pool[:size]
+    deck = pool
+    if plague:
+        deck.insert(rng.randrange(len(deck) + 1), PLAGUE)
+    if len(deck) != view.deck_size:
+        raise ValueError(f"the view's deck size {view.deck_size} does not match its cards")
+    return NileState(
+        seed=rng.getrandbits(63),
+        players=view.players,
+        crops=view.crops,
+        passes=view.passes,
+        pass_number=view.pass_number,
+        turn=view.turn,
+        active=view.active,
+        deck=tuple(deck),
+        flood_pile=view.flood_pile,
+        flooded=view.flooded,
+        discard=view.discard,
+        hands=tuple(hands),
+        storehouses=tuple(storehouses),
+        fields=view.fields,
+        speculations=view.speculations,
+        finished=view.finished,
+    )
