@@ -1,0 +1,314 @@
+"""Bytes for storage and protobuf for the wire.
+
+State bytes: a version byte, then every field of the state in a fixed order as unsigned varints
+(the seed zigzag-encoded, optional seats shifted by one so that 0 means "none", sequences
+prefixed by their length). Nothing in a state is a set or a dict, so equal states give equal
+bytes, and a state of a whole match is about 150 bytes.
+
+Protobuf: moves and views to and from ``serai.games.jaipur.v1`` messages. Reading a move message
+checks its shape only (MalformedMove for a wrong type, an unset oneof, an unknown good);
+legality is the rules' job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from google.protobuf.message import Message
+from serai.game import MalformedMove
+
+from . import jaipur_pb2 as pb
+from .cards import BONUS_KINDS, GOODS, GOODS_TOKENS, NUM_GOODS, NUM_TYPES, Good
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
+from .state import ENDED_BY_DECK, ENDED_BY_STACKS, RoundResult, State, Token
+from .views import JaipurView
+
+FORMAT_VERSION = 1
+PLAYERS = 2
+_ENDED_BY = (ENDED_BY_STACKS, ENDED_BY_DECK)
+
+
+# --- state bytes -------------------------------------------------------------------------------
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.out = bytearray([FORMAT_VERSION])
+
+    def uint(self, value: int) -> None:
+        if value < 0:
+            raise ValueError(f"cannot encode negative {value} as unsigned")
+        while value >= 0x80:
+            self.out.append((value & 0x7F) | 0x80)
+            value >>= 7
+        self.out.append(value)
+
+    def signed(self, value: int) -> None:
+        self.uint(value * 2 if value >= 0 else -value * 2 - 1)
+
+    def seat(self, value: int | None) -> None:
+        self.uint(0 if value is None else value + 1)
+
+    def ints(self, values: Sequence[int]) -> None:
+        for value in values:
+            self.uint(value)
+
+    def seq(self, values: Sequence[int]) -> None:
+        self.uint(len(values))
+        self.ints(values)
+
+    def tokens(self, tokens: Sequence[Token]) -> None:
+        self.uint(len(tokens))
+        for kind, value in tokens:
+            self.uint(kind)
+            self.uint(value)
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        if not data or data[0] != FORMAT_VERSION:
+            raise ValueError("not a Jaipur state (unknown format version)")
+        self.data = data
+        self.pos = 1
+
+    def uint(self) -> int:
+        value, shift = 0, 0
+        while True:
+            if self.pos >= len(self.data):
+                raise ValueError("truncated Jaipur state")
+            byte = self.data[self.pos]
+            self.pos += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    def signed(self) -> int:
+        raw = self.uint()
+        return raw // 2 if raw % 2 == 0 else -(raw + 1) // 2
+
+    def seat(self) -> int | None:
+        raw = self.uint()
+        return None if raw == 0 else raw - 1
+
+    def ints(self, count: int) -> tuple[int, ...]:
+        return tuple(self.uint() for _ in range(count))
+
+    def seq(self) -> tuple[int, ...]:
+        return self.ints(self.uint())
+
+    def tokens(self) -> tuple[Token, ...]:
+        return tuple((self.uint(), self.uint()) for _ in range(self.uint()))
+
+
+def encode_state(state: State) -> bytes:
+    """Deterministic bytes of ``state``; see the module docstring for the layout."""
+    w = _Writer()
+    w.signed(state.seed)
+    w.ints((state.deal, state.round, state.starter))
+    w.seat(state.turn)
+    w.ints(state.market)
+    w.seq(state.deck)
+    for hand in state.hands:
+        w.ints(hand)
+    w.ints(state.herds)
+    w.ints(state.discards)
+    w.ints(state.stacks)
+    for stack in state.bonus:
+        w.seq(stack)
+    for tokens in state.goods_tokens:
+        w.tokens(tokens)
+    for tokens in state.bonus_tokens:
+        w.tokens(tokens)
+    w.ints(state.seals)
+    w.uint(len(state.results))
+    for result in state.results:
+        w.ints((result.round, result.deal, result.starter, _ENDED_BY.index(result.ended_by)))
+        for values in (*result.goods_tokens, *result.bonus_tokens):
+            w.seq(values)
+        w.ints(result.camels)
+        w.seat(result.camel_token)
+        w.ints(result.rupees)
+        w.seat(result.winner)
+    return bytes(w.out)
+
+
+def decode_state(data: bytes) -> State:
+    """The state :func:`encode_state` wrote; ValueError for bytes it did not write."""
+    r = _Reader(data)
+    seed = r.signed()
+    deal, round_number, starter = r.ints(3)
+    turn = r.seat()
+    market = r.ints(NUM_TYPES)
+    deck = r.seq()
+    hands = tuple(r.ints(NUM_GOODS) for _ in range(PLAYERS))
+    herds = r.ints(PLAYERS)
+    discards = r.ints(NUM_GOODS)
+    stacks = r.ints(NUM_GOODS)
+    bonus = tuple(r.seq() for _ in BONUS_KINDS)
+    goods_tokens = tuple(r.tokens() for _ in range(PLAYERS))
+    bonus_tokens = tuple(r.tokens() for _ in range(PLAYERS))
+    seals = r.ints(PLAYERS)
+    results = []
+    for _ in range(r.uint()):
+        rnd, rdeal, rstarter, ended = r.ints(4)
+        goods = tuple(r.seq() for _ in range(PLAYERS))
+        bonuses = tuple(r.seq() for _ in range(PLAYERS))
+        results.append(
+            RoundResult(
+                round=rnd,
+                deal=rdeal,
+                starter=rstarter,
+                ended_by=_ENDED_BY[ended],
+                goods_tokens=goods,
+                bonus_tokens=bonuses,
+                camels=r.ints(PLAYERS),
+                camel_token=r.seat(),
+                rupees=r.ints(PLAYERS),
+                winner=r.seat(),
+            )
+        )
+    if r.pos != len(data):
+        raise ValueError("trailing bytes after a Jaipur state")
+    return State(
+        seed=seed,
+        deal=deal,
+        round=round_number,
+        starter=starter,
+        turn=turn,
+        market=market,
+        deck=deck,
+        hands=hands,
+        herds=herds,
+        discards=discards,
+        stacks=stacks,
+        bonus=bonus,
+        goods_tokens=goods_tokens,
+        bonus_tokens=bonus_tokens,
+        seals=seals,
+        results=tuple(results),
+    )
+
+
+# --- moves as protobuf -------------------------------------------------------------------------
+
+
+def good_to_proto(good: int) -> int:
+    """The wire enum value of a card type (GOOD_UNSPECIFIED is 0, so every type is shifted)."""
+    return int(good) + 1
+
+
+def good_from_proto(value: int, where: str) -> Good:
+    if not 1 <= value <= NUM_TYPES:
+        raise MalformedMove(
+            f"{where}: {value} is not a known good; use GOOD_DIAMOND .. GOOD_CAMEL "
+            "(GOOD_UNSPECIFIED means the field was not set)"
+        )
+    return Good(value - 1)
+
+
+def move_to_proto(move: Move) -> pb.Move:
+    """The move as a ``serai.games.jaipur.v1.Move``."""
+    message = pb.Move()
+    if isinstance(move, TakeGood):
+        message.take_good.good = good_to_proto(move.good)  # type: ignore[assignment]
+    elif isinstance(move, TakeCamels):
+        message.take_camels.count = move.count
+    elif isinstance(move, Exchange):
+        message.exchange.take.extend(good_to_proto(g) for g in move.take)  # type: ignore[misc]
+        message.exchange.give.extend(good_to_proto(g) for g in move.give)  # type: ignore[misc]
+    elif isinstance(move, Sell):
+        message.sell.good = good_to_proto(move.good)  # type: ignore[assignment]
+        message.sell.count = move.count
+    else:
+        raise MalformedMove(f"{type(move).__name__} is not a Jaipur move")
+    return message
+
+
+def move_from_proto(message: Message) -> Move:
+    """The move a ``Move`` message describes; MalformedMove if it cannot be read."""
+    if not isinstance(message, pb.Move):
+        raise MalformedMove(
+            f"expected a serai.games.jaipur.v1.Move, got {message.DESCRIPTOR.full_name}"
+        )
+    kind = message.WhichOneof("kind")
+    if kind == "take_good":
+        return TakeGood(good_from_proto(message.take_good.good, "take_good.good"))
+    if kind == "take_camels":
+        return TakeCamels(message.take_camels.count)
+    if kind == "exchange":
+        take = tuple(good_from_proto(g, "exchange.take") for g in message.exchange.take)
+        give = tuple(good_from_proto(g, "exchange.give") for g in message.exchange.give)
+        return Exchange(take, give)
+    if kind == "sell":
+        return Sell(good_from_proto(message.sell.good, "sell.good"), message.sell.count)
+    raise MalformedMove(
+        "the Move message has no action set: set one of take_good, take_camels, exchange, sell"
+    )
+
+
+# --- views as protobuf -------------------------------------------------------------------------
+
+
+def _cards(target: pb.Cards, counts: Sequence[int]) -> None:
+    for good, count in zip(Good, counts, strict=False):
+        setattr(target, good.name.lower(), count)
+
+
+def _bonus_counts(target: pb.BonusCounts, counts: Sequence[int]) -> None:
+    target.three, target.four, target.five = counts
+
+
+def _stack_values(stacks: Sequence[int]) -> Iterator[tuple[Good, tuple[int, ...]]]:
+    for good in GOODS:
+        full = GOODS_TOKENS[good]
+        yield good, full[len(full) - stacks[good] :]
+
+
+def view_to_proto(view: JaipurView) -> pb.View:
+    """The view as a ``serai.games.jaipur.v1.View``; optional fields unset where not known."""
+    message = pb.View(
+        round=view.round, deal=view.deal, starter=view.starter, deck_size=view.deck_size
+    )
+    if view.viewer is not None:
+        message.viewer = view.viewer
+    if view.turn is not None:
+        message.to_act = view.turn
+    _cards(message.market, view.market)
+    _cards(message.discards, view.discards)
+    for good, values in _stack_values(view.stacks):
+        message.goods_stacks.add(good=good_to_proto(good), values=values)  # type: ignore[arg-type]
+    _bonus_counts(message.bonus_left, view.bonus_left)
+    for seat, player in enumerate(view.players):
+        entry = message.players.add(
+            seat=seat, hand_size=player.hand_size, herd=player.herd, seals=player.seals
+        )
+        for token_good, value in player.goods_tokens:
+            entry.goods_tokens.add(good=good_to_proto(token_good), value=value)  # type: ignore[arg-type]
+        _bonus_counts(entry.bonus_counts, player.bonus_counts)
+        if player.hand is not None:
+            entry.hand.SetInParent()  # present even when empty: this is the viewer's own hand
+            _cards(entry.hand, player.hand)
+        for kind, value in player.bonus_tokens or ():
+            entry.bonus_tokens.add(cards=kind, value=value)
+    for result in view.results:
+        item = message.results.add(
+            round=result.round,
+            deal=result.deal,
+            starter=result.starter,
+            ended_by=result.ended_by,
+        )
+        for seat in range(PLAYERS):
+            item.scores.add(
+                seat=seat,
+                rupees=result.rupees[seat],
+                goods_tokens=result.goods_tokens[seat],
+                bonus_tokens=result.bonus_tokens[seat],
+                camels=result.camels[seat],
+                camel_token=result.camel_token == seat,
+            )
+        if result.winner is not None:
+            item.winner = result.winner
+    if view.turn is None:
+        message.winner = 0 if view.players[0].seals > view.players[1].seals else 1
+    return message

@@ -1,0 +1,433 @@
+"""The rules of Jaipur: setup, legal moves, applying a move, the end of a round, scoring.
+
+Everything is a pure function of immutable values. Randomness comes only from
+``seeded_rng(seed, "deal", n)`` (the shuffle of deal ``n``: deck and bonus stacks) and
+``seeded_rng(seed, "first player")`` (the lot for the first player of round 1), so a match is a
+function of its seed and its moves.
+
+Each refusal raises :class:`~serai.game.IllegalMove` whose message names the rule broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import product
+
+from serai.game import IllegalMove, seeded_rng
+
+from .cards import (
+    BONUS_KINDS,
+    BONUS_TOKENS,
+    CAMEL_TOKEN,
+    EMPTY_STACKS_TO_END,
+    EXCHANGE_MINIMUM,
+    GOODS,
+    GOODS_TOKENS,
+    HAND_LIMIT,
+    HAND_SIZE_AT_SETUP,
+    MARKET_CAMELS_AT_SETUP,
+    MARKET_SIZE,
+    NUM_GOODS,
+    NUM_TYPES,
+    SEALS_TO_WIN,
+    Good,
+    bonus_kind,
+    minimum_sale,
+    plural,
+    setup_deck,
+)
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
+from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State
+
+PLAYERS = 2
+CAMEL = int(Good.CAMEL)
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+
+def first_player(seed: int) -> int:
+    """The seat that starts round 1, drawn by lot from the seed."""
+    return seeded_rng(seed, "first player").randrange(PLAYERS)
+
+
+def new_match(seed: int) -> State:
+    """Round 1, first deal, started by the seat the lot picks."""
+    return deal(seed, 1, 1, first_player(seed), (0, 0), ())
+
+
+def deal(
+    seed: int,
+    deal_number: int,
+    round_number: int,
+    starter: int,
+    seals: tuple[int, ...],
+    results: tuple[RoundResult, ...],
+) -> State:
+    """Set up a deal: 3 camels in the market, 52 cards shuffled, 5 to each seat, 2 to the market.
+
+    Camels dealt to a hand go to that seat's herd; goods stacks are rebuilt; the bonus stacks are
+    reshuffled with the same generator, after the deck.
+    """
+    rng = seeded_rng(seed, "deal", deal_number)
+    cards = [int(card) for card in setup_deck()]
+    rng.shuffle(cards)
+    bonus = []
+    for values in BONUS_TOKENS:
+        stack = list(values)
+        rng.shuffle(stack)
+        bonus.append(tuple(stack))
+    hands = []
+    herds = []
+    for seat in range(PLAYERS):
+        dealt = cards[seat * HAND_SIZE_AT_SETUP : (seat + 1) * HAND_SIZE_AT_SETUP]
+        hands.append(tuple(dealt.count(good) for good in range(NUM_GOODS)))
+        herds.append(dealt.count(CAMEL))
+    start = PLAYERS * HAND_SIZE_AT_SETUP
+    turned = cards[start : start + MARKET_SIZE - MARKET_CAMELS_AT_SETUP]
+    market = [turned.count(card) for card in range(NUM_TYPES)]
+    market[CAMEL] += MARKET_CAMELS_AT_SETUP
+    return State(
+        seed=seed,
+        deal=deal_number,
+        round=round_number,
+        starter=starter,
+        turn=starter,
+        market=tuple(market),
+        deck=tuple(cards[start + len(turned) :]),
+        hands=tuple(hands),
+        herds=tuple(herds),
+        discards=(0,) * NUM_GOODS,
+        stacks=tuple(len(stack) for stack in GOODS_TOKENS),
+        bonus=tuple(bonus),
+        goods_tokens=((), ()),
+        bonus_tokens=((), ()),
+        seals=seals,
+        results=results,
+    )
+
+
+# --- legal moves -------------------------------------------------------------------------------
+
+
+def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
+    """Every legal move of ``seat``: takes of one good, take camels, exchanges, sales, in order."""
+    if state.turn is None or seat != state.turn:
+        return ()
+    return moves_for(state.market, state.hands[seat], state.herds[seat])
+
+
+@lru_cache(maxsize=1 << 16)
+def moves_for(market: Counts, hand: Counts, herd: int) -> tuple[Move, ...]:
+    """The legal moves for a market, hand and herd (all a turn's legality depends on).
+
+    Memoized: the same positions recur across playouts and the result is an immutable tuple.
+    """
+    hand_size = sum(hand)
+    moves: list[Move] = []
+    if hand_size < HAND_LIMIT:
+        moves.extend(TakeGood(good) for good in GOODS if market[good])
+    if market[CAMEL]:
+        moves.append(TakeCamels(market[CAMEL]))
+    moves.extend(_exchanges(market, hand, herd, hand_size))
+    for good in GOODS:
+        moves.extend(Sell(good, count) for count in range(minimum_sale(good), hand[good] + 1))
+    return tuple(moves)
+
+
+@lru_cache(maxsize=1 << 14)
+def _vectors(caps: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """Every count vector ``v`` with ``0 <= v[i] <= caps[i]`` and ``sum(v) == total``."""
+    if not caps:
+        return ((),) if total == 0 else ()
+    head, rest = caps[0], caps[1:]
+    room = sum(rest)
+    return tuple(
+        (first, *tail)
+        for first in range(max(0, total - room), min(head, total) + 1)
+        for tail in _vectors(rest, total - first)
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _exchange_move(take: tuple[int, ...], give: tuple[int, ...]) -> Exchange:
+    """The Exchange of two count vectors (shared: the same exchanges recur in every playout)."""
+    spell = tuple(Good(card) for card, count in enumerate(take) for _ in range(count))
+    back = tuple(Good(card) for card, count in enumerate(give) for _ in range(count))
+    return Exchange(spell, back)
+
+
+def _exchanges(market: Counts, hand: Counts, herd: int, hand_size: int) -> Iterator[Exchange]:
+    camel_room = min(herd, HAND_LIMIT - hand_size)
+    for take in product(*(range(market[good] + 1) for good in GOODS)):
+        taken = sum(take)
+        if taken < EXCHANGE_MINIMUM:
+            continue
+        # A type taken may not be put back; camels (the last cap) may always be given.
+        caps = (*tuple(0 if take[good] else hand[good] for good in GOODS), camel_room)
+        for give in _vectors(caps, taken):
+            yield _exchange_move(take, give)
+
+
+# --- applying a move ---------------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, move: object) -> State:
+    """The state after ``seat`` plays ``move``; IllegalMove (naming the rule) if it may not."""
+    if state.turn is None:
+        raise IllegalMove("the match is over: no more moves")
+    if seat != state.turn:
+        raise IllegalMove(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    move = normalize(move)
+    if isinstance(move, TakeGood):
+        return _take_good(state, seat, move)
+    if isinstance(move, TakeCamels):
+        return _take_camels(state, seat, move)
+    if isinstance(move, Exchange):
+        return _exchange(state, seat, move)
+    return _sell(state, seat, move)
+
+
+def _with(items: Counts, index: int, delta: int) -> Counts:
+    return (*items[:index], items[index] + delta, *items[index + 1 :])
+
+
+def _for_seat(pair: tuple, seat: int, value: object) -> tuple:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _refill(market: Counts, deck: tuple[int, ...], missing: int) -> tuple[Counts, tuple, bool]:
+    """Refill the market from the top of the deck; True if the deck had too few cards.
+
+    With too few cards, what is left is placed and the round ends. A deck that runs out exactly
+    as the market reaches 5 does not end the round.
+    """
+    drawn, rest = deck[:missing], deck[missing:]
+    refilled = list(market)
+    for card in drawn:
+        refilled[card] += 1
+    return tuple(refilled), rest, len(drawn) < missing
+
+
+def _take_good(state: State, seat: int, move: TakeGood) -> State:
+    good = move.good
+    if good is Good.CAMEL:
+        raise IllegalMove(
+            "camels are not taken one at a time: take all the camels in the market at once"
+        )
+    if not state.market[good]:
+        raise IllegalMove(f"take one good: there is no {plural(good, 1)} in the market")
+    hand = state.hands[seat]
+    if sum(hand) >= HAND_LIMIT:
+        raise IllegalMove(
+            f"hand limit: you hold {sum(hand)} goods cards and a hand may hold at most "
+            f"{HAND_LIMIT} at the end of a turn, so you cannot take one more"
+        )
+    market, deck, short = _refill(_with(state.market, good, -1), state.deck, 1)
+    after = _next_turn(
+        state,
+        seat,
+        market=market,
+        deck=deck,
+        hands=_for_seat(state.hands, seat, _with(hand, good, +1)),
+    )
+    return end_round(after, ENDED_BY_DECK) if short else after
+
+
+def _take_camels(state: State, seat: int, move: TakeCamels) -> State:
+    camels = state.market[CAMEL]
+    if not camels:
+        raise IllegalMove("take camels: there are no camels in the market")
+    if move.count != camels:
+        raise IllegalMove(
+            f"taking camels takes all of them: the market has {camels}, not {move.count}"
+        )
+    market, deck, short = _refill(_with(state.market, CAMEL, -camels), state.deck, camels)
+    after = _next_turn(
+        state,
+        seat,
+        market=market,
+        deck=deck,
+        herds=_for_seat(state.herds, seat, state.herds[seat] + camels),
+    )
+    return end_round(after, ENDED_BY_DECK) if short else after
+
+
+def _counts(cards: Sequence[Good]) -> list[int]:
+    counts = [0] * NUM_TYPES
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def _exchange(state: State, seat: int, move: Exchange) -> State:
+    if Good.CAMEL in move.take:
+        raise IllegalMove(
+            "an exchange takes no camels: camels are taken all together with 'take camels'"
+        )
+    if len(move.take) < EXCHANGE_MINIMUM:
+        raise IllegalMove(
+            f"an exchange takes {EXCHANGE_MINIMUM} or more goods from the market, not "
+            f"{len(move.take)} (to take a single good, take one good)"
+        )
+    if len(move.give) != len(move.take):
+        raise IllegalMove(
+            f"an exchange puts back as many cards as it takes: it takes {len(move.take)} "
+            f"and gives {len(move.give)}"
+        )
+    both = sorted(set(move.take) & set(move.give))
+    if both:
+        names = ", ".join(plural(good, 1) for good in both)
+        raise IllegalMove(f"an exchange may not put back a type it takes: {names}")
+    take, give = _counts(move.take), _counts(move.give)
+    hand, herd = state.hands[seat], state.herds[seat]
+    for good in GOODS:
+        if take[good] > state.market[good]:
+            raise IllegalMove(
+                f"exchange: the market has {state.market[good]} "
+                f"{plural(good, state.market[good])}, the exchange takes {take[good]}"
+            )
+        if give[good] > hand[good]:
+            raise IllegalMove(
+                f"exchange: your hand has {hand[good]} {plural(good, hand[good])}, "
+                f"the exchange gives {give[good]}"
+            )
+    if give[CAMEL] > herd:
+        raise IllegalMove(
+            f"exchange: your herd has {herd} {plural(Good.CAMEL, herd)}, "
+            f"the exchange gives {give[CAMEL]}"
+        )
+    new_hand = tuple(hand[good] - give[good] + take[good] for good in GOODS)
+    if sum(new_hand) > HAND_LIMIT:
+        raise IllegalMove(
+            f"hand limit: after this exchange your hand would hold {sum(new_hand)} goods cards; "
+            f"at most {HAND_LIMIT} (camels given back grow the hand)"
+        )
+    market = tuple(state.market[card] - take[card] + give[card] for card in range(NUM_TYPES))
+    return _next_turn(
+        state,
+        seat,
+        market=market,
+        hands=_for_seat(state.hands, seat, new_hand),
+        herds=_for_seat(state.herds, seat, herd - give[CAMEL]),
+    )
+
+
+def _sell(state: State, seat: int, move: Sell) -> State:
+    good, count = move.good, move.count
+    if good is Good.CAMEL:
+        raise IllegalMove("camels can never be sold")
+    least = minimum_sale(good)
+    if count < least:
+        if least > 1:
+            raise IllegalMove(
+                f"{plural(good, 2)} are sold {least} cards at least (even when the token stack "
+                f"is empty), not {count}"
+            )
+        raise IllegalMove(f"a sale sells at least 1 card, not {count}")
+    hand = state.hands[seat]
+    if hand[good] < count:
+        raise IllegalMove(
+            f"sell: your hand has {hand[good]} {plural(good, hand[good])}, not {count}"
+        )
+    # Tokens from the top; fewer (or none) if the stack runs out. The sale is not capped.
+    left = state.stacks[good]
+    stack = GOODS_TOKENS[good]
+    top = len(stack) - left
+    received = min(count, left)
+    tokens = tuple((int(good), value) for value in stack[top : top + received])
+    goods_tokens = _for_seat(state.goods_tokens, seat, state.goods_tokens[seat] + tokens)
+    # The bonus depends on cards sold, not tokens received; an empty bonus stack gives nothing.
+    bonus, bonus_tokens = state.bonus, state.bonus_tokens
+    kind = bonus_kind(count)
+    if kind is not None:
+        index = BONUS_KINDS.index(kind)
+        if bonus[index]:
+            gained = (kind, bonus[index][0])
+            bonus = (*bonus[:index], bonus[index][1:], *bonus[index + 1 :])
+            bonus_tokens = _for_seat(bonus_tokens, seat, bonus_tokens[seat] + (gained,))
+    stacks = _with(state.stacks, good, -received)
+    after = _next_turn(
+        state,
+        seat,
+        hands=_for_seat(state.hands, seat, _with(hand, good, -count)),
+        discards=_with(state.discards, good, +count),
+        stacks=stacks,
+        bonus=bonus,
+        goods_tokens=goods_tokens,
+        bonus_tokens=bonus_tokens,
+    )
+    if sum(1 for left in stacks if left == 0) >= EMPTY_STACKS_TO_END:
+        return end_round(after, ENDED_BY_STACKS)
+    return after
+
+
+def _next_turn(state: State, seat: int, **changes: object) -> State:
+    """``state`` with ``changes`` and the turn passed to the other seat."""
+    fields = {name: getattr(state, name) for name in State.__slots__}
+    fields.update(changes)
+    fields["turn"] = 1 - seat
+    return State(**fields)  # type: ignore[arg-type]
+
+
+# --- the end of a round ------------------------------------------------------------------------
+
+
+def score_round(state: State, ended_by: str) -> RoundResult:
+    """Score the round as it stands: camel token, rupees, the winner by the tie-breaks.
+
+    Rupees are goods tokens + bonus tokens + the camel token (5, to the larger herd; nobody on
+    equal herds). Equal rupees: more bonus tokens wins, then more goods tokens. A complete tie
+    has no winner (None): our choice, see the package docstring.
+    """
+    goods = tuple(tuple(value for _, value in tokens) for tokens in state.goods_tokens)
+    bonus = tuple(tuple(value for _, value in tokens) for tokens in state.bonus_tokens)
+    herds = state.herds
+    camel_token = None if herds[0] == herds[1] else (0 if herds[0] > herds[1] else 1)
+    rupees = tuple(
+        sum(goods[seat]) + sum(bonus[seat]) + (CAMEL_TOKEN if camel_token == seat else 0)
+        for seat in range(PLAYERS)
+    )
+    keys = [(rupees[seat], len(bonus[seat]), len(goods[seat])) for seat in range(PLAYERS)]
+    winner = None if keys[0] == keys[1] else (0 if keys[0] > keys[1] else 1)
+    return RoundResult(
+        round=state.round,
+        deal=state.deal,
+        starter=state.starter,
+        ended_by=ended_by,
+        goods_tokens=goods,
+        bonus_tokens=bonus,
+        camels=herds,
+        camel_token=camel_token,
+        rupees=rupees,
+        winner=winner,
+    )
+
+
+def end_round(state: State, ended_by: str) -> State:
+    """Score the round, award the seal, then either end the match or deal the next round.
+
+    The loser of a round starts the next; after a complete tie the round is replayed, started
+    by the seat that did not start the tied deal.
+    """
+    result = score_round(state, ended_by)
+    results = (*state.results, result)
+    if result.winner is None:
+        return deal(
+            state.seed, state.deal + 1, state.round, 1 - state.starter, state.seals, results
+        )
+    seals = _for_seat(state.seals, result.winner, state.seals[result.winner] + 1)
+    if seals[result.winner] >= SEALS_TO_WIN:
+        fields = {name: getattr(state, name) for name in State.__slots__}
+        fields.update(turn=None, seals=seals, results=results)
+        return State(**fields)  # type: ignore[arg-type]
+    loser = 1 - result.winner
+    return deal(state.seed, state.deal + 1, state.round + 1, loser, seals, results)
+
+
+def winner(state: State) -> int | None:
+    """The seat that won the match, or None while it is still being played."""
+    if state.turn is not None:
+        return None
+    return 0 if state.seals[0] > state.seals[1] else 1
