@@ -1,25 +1,70 @@
-"""Sobek (Bruno Cathala, GameWorks 2011): registered, not playable yet.
+"""Sobek (Bruno Cathala, GameWorks 2010; Asmodee distribution): 2-4 players, three rounds.
 
-Rules: ../shared/rules/sobek.md. The full game replaces this stub (issue: Sobek as a third plugin).
+Rules sources, and how sure each part is
+========================================
+Read: the seed ``shared/seeds/001_ec706646a8115532.txt`` (Board Game Arena help, French, 2015),
+``shared/rules/sobek.md``, and through the ``search`` tool the openings of: the English rulebook
+as OCR'd on scribd.com ("Sobek Game", 7 pages), ultraboardgames.com/sobek/game-rules.php and
+yucata.de/en/Rules/Sobek (both the English rulebook text), the English BGA help
+(gl.doc.boardgamearena.com Gamehelpsobek), reviews (gamersalliance.com, gameguythinks.com,
+raccoon.com.br, reich-der-spiele.de, cuk.ch) and the designer's page (brunocathala.com/sobek).
+The search tool only returns the first part of a page, and every copy stops before the rulebook's
+last page, where character powers and event tokens are explained; no open-source implementation
+is indexed (GitHub search for "sobek" finds only unrelated projects). So:
+
+FROM SOURCES (implemented as stated)
+- Turn: exactly one of take a card / play a character / play a set (seed). Take one of the first
+  four market cards; the cards skipped, face-down characters included, go to your corruption pile
+  (seed). Taking the last card refills the row with 9 from the deck; if the deck is empty the round
+  ends (seed).
+- Components (rulebook OCR, reviews): 54 goods cards = 6 ivory, 7 ebony, 7 marble, 9 cattle,
+  10 fish, 5 amulets, and wheat (10: what the stated total of 54 leaves); 9 character cards, each
+  also belonging to a goods family; 12 event tokens, 5 drawn face down each round; 9 goods cards
+  have a green back and form the starting hands (2 each per round, the rest unused that round).
+  Goods cards come with a trade value (1 to 3 scarabs, rarer goods more; ivory 3) or without.
+- Market: 9 cards, goods face up, characters face down (reviews). 45 market goods + 9 characters
+  = 54 = six rows of nine per round.
+- Character: reveal it, discard it, apply its power; or use it in a set as its goods type,
+  ignoring the power (seed).
+- Sets: 3+ cards of one type; amulets are wild; characters count as their type; an existing set
+  may be extended, but only with 3+ cards (seed). Score: scarabs x cards (seed examples).
+- Event tokens: after playing a set, look at all the tokens left and pick one (mandatory while
+  any are left, raccoon review); a bonus helps you, a malus hits a player you name; a token may be
+  picked just to waste it (seed).
+- Round end: final sets may be laid horizontally and score only their scarabs; cards left in hand
+  go to corruption (seed). The most corrupt player (most cards; tie: most scarabs on them; full
+  tie: all of them) moves back one same guild symbol per 10 points scored this round (seed). The
+  track's numbered squares are the multiples of 5 with four symbols between (review), and the
+  seed's example (71 points on square 85 -> square 50) gives 5 squares per symbol: option
+  ``squares_per_symbol``.
+- Three rounds; the most advanced player wins; 100+ after round two (after corruption) wins at
+  once (seed). The player furthest behind starts the next round, ties drawn by lot (Yucata).
+
+GUESSES (marked in the code; change them when the rulebook's last page is found)
+- Character powers and names beyond Scribe, Thief, Vizier, Queen, High Priest: see
+  :mod:`serai_sobek.powers` for the table. Which goods family each character has: ``cards``.
+- Event token effects (six kinds, two of each): see :mod:`serai_sobek.events`.
+- Which cards carry scarabs and how many (ivory 3, ebony and marble 2, the rest 1; about 60% of
+  each type); which 9 have the green back (scarab-less ones); amulets and characters carry none.
+- A new set must contain a real goods card (option ``new_set_needs_goods``); goods of a type you
+  already laid always extend that set; extending also takes an event token (option
+  ``extension_takes_event``); final horizontal sets never take tokens and never extend.
+- Final sets are laid seat by seat in turn order from the player after the one who emptied the
+  market. Event points count as round points (and so for the corruption penalty). Nobody is
+  corrupt when no one has a corruption card. The track never goes below 0. Ties at the end share
+  the win. The first round is started by seat 0.
+- Views: each seat sees its own corruption pile; whether everyone sees the pile sizes is option
+  ``corruption_counts`` (Yucata's original-rules mode hides them).
+
+Moves name cards by face (:class:`~serai_sobek.cards.Face`), so identical cards give one move.
+Example::
+
+    game = SobekGame()
+    state = game.setup(3, seed=1, options={})
+    seat = game.to_act(state)[0]
+    state = game.apply(state, seat, game.legal_moves(state, seat)[0])  # take the first card
 """
 
-from serai.game import GameInfo, UnplayableGame
+from serai_sobek.game import SobekGame
 
-
-class SobekGame(UnplayableGame):
-    info = GameInfo(
-        name="sobek",
-        title="Sobek",
-        min_players=2,
-        max_players=4,
-        version="0.0.1",
-        playable=False,
-        summary=(
-            "Merchants of the temple of Sobek buy goods from a market row over three rounds: take "
-            "one of the first four cards (the ones skipped become your corruption), play a "
-            "character for its power, or lay a set of three or more goods of one kind (amulets "
-            "are wild) and pick an event token. A set scores its scarabs times its cards; the "
-            "most corrupt player loses ground on the guild track at each round's end, and 100 "
-            "points after the second round wins at once."
-        ),
-    )
+__all__ = ["SobekGame"]

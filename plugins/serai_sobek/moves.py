@@ -1,0 +1,122 @@
+"""Moves: frozen, hashable values that compare by content.
+
+Cards are named by :class:`~serai_sobek.cards.Face` (what is printed on them), as a sorted tuple:
+identical cards are interchangeable, so one move stands for every choice among them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from serai_sobek.cards import Character, Face, Goods
+from serai_sobek.events import Event
+
+
+@dataclass(frozen=True)
+class Take:
+    """Take the market card at ``position`` (0 = first). Normally 0..3; the cards before it go
+    to your corruption pile. Also answers the High Priest (any position, no corruption)."""
+
+    position: int
+
+
+@dataclass(frozen=True)
+class PlayCharacter:
+    """Play a character from your hand for its power; ``target`` for powers aimed at a player."""
+
+    character: Character
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class PlaySet:
+    """Lay 3+ cards of one goods type (amulets wild); extends your set of that type if any."""
+
+    goods: Goods
+    cards: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class ChooseEvent:
+    """Pick the event token in ``slot`` (0-based among those left); ``target`` for a malus."""
+
+    slot: int
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class PickCards:
+    """Answer a power or event that asks you to pick cards (to give, discard, pass on)."""
+
+    cards: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class AddToSet:
+    """Architect: add one or two cards to your set of ``goods``."""
+
+    goods: Goods
+    cards: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class FinalSet:
+    """After the market runs out: lay a set horizontally (it scores its scarabs only)."""
+
+    goods: Goods
+    cards: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class Finish:
+    """After the market runs out: lay no more sets; your hand goes to corruption."""
+
+
+Move = Take | PlayCharacter | PlaySet | ChooseEvent | PickCards | AddToSet | FinalSet | Finish
+MOVE_TYPES = (Take, PlayCharacter, PlaySet, ChooseEvent, PickCards, AddToSet, FinalSet, Finish)
+
+
+def _cards(cards: tuple[Face, ...]) -> str:
+    return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+
+
+def label(move: Move) -> str:
+    """A short public description: it never names a card taken from a hidden place."""
+    match move:
+        case Take(position):
+            corrupt = f", {position} to corruption" if position else ""
+            return f"take market card {position + 1}{corrupt}"
+        case PlayCharacter(character, target):
+            name = character.name.lower().replace("_", " ")
+            return f"play the {name}" + (f" on seat {target}" if target is not None else "")
+        case PlaySet(goods, cards):
+            return f"play a set of {len(cards)} {goods.name.lower()}"
+        case ChooseEvent(slot, target):
+            return f"pick event token {slot + 1}" + (
+                f" against seat {target}" if target is not None else ""
+            )
+        case PickCards(cards):
+            return f"pick {_cards(cards)}"
+        case AddToSet(goods, cards):
+            return f"add {_cards(cards)} to the {goods.name.lower()} set"
+        case FinalSet(goods, cards):
+            return f"lay a final set of {len(cards)} {goods.name.lower()}"
+        case Finish():
+            return "finish the round"
+    raise TypeError(f"not a Sobek move: {move!r}")
+
+
+__all__ = [
+    "MOVE_TYPES",
+    "AddToSet",
+    "ChooseEvent",
+    "Event",
+    "FinalSet",
+    "Finish",
+    "Move",
+    "PickCards",
+    "PlayCharacter",
+    "PlaySet",
+    "Take",
+    "label",
+]

@@ -1,0 +1,223 @@
+"""What each seat may know, and full states consistent with it (for search bots).
+
+A seat sees: its own hand and its own corruption pile; the market row with goods face up and
+characters face down; every set on the table; played characters; used event tokens; scores and
+each seat's event points; how many cards each hand holds, and (option ``corruption_counts``,
+default public) how many cards each corruption pile holds. While a seat is picking an event token
+it sees the faces of the tokens left, as the rules let the picker look at them all. A spectator
+(``None``) sees the public part only. Nobody sees the deck order, the unused green cards, the
+cards discarded from corruption piles, or the other face-down tokens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from serai.game import OptionValue
+
+from serai_sobek.cards import CARDS, Face, Goods, Kind, face_of, faces, take_faces, without
+from serai_sobek.events import TOKENS, Event
+from serai_sobek.sets import points
+from serai_sobek.state import (
+    Pending,
+    PendingKind,
+    Phase,
+    RoundResult,
+    SeatState,
+    SobekState,
+    TableSet,
+)
+
+HIDDEN = -1  # a count the viewer may not know
+
+
+@dataclass(frozen=True)
+class SetView:
+    goods: Goods
+    cards: tuple[Face, ...]
+    horizontal: bool
+    points: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    score: int
+    bonus: int
+    hand_count: int
+    hand: tuple[Face, ...]  # the viewer's own only
+    corruption_count: int  # HIDDEN for another seat when the option hides counts
+    corruption: tuple[Face, ...]  # the viewer's own only
+    sets: tuple[SetView, ...]
+
+
+@dataclass(frozen=True)
+class SobekView:
+    viewer: int | None
+    players: int
+    options: tuple[tuple[str, OptionValue], ...]
+    round: int
+    phase: Phase
+    current: int
+    starter: int
+    turn: int
+    to_act: tuple[int, ...]
+    row: tuple[Face | None, ...]  # None: a face-down character
+    deck_count: int
+    discard: tuple[Face, ...]
+    removed_count: int
+    unused_count: int
+    tokens_left: int
+    tokens_seen: tuple[Event, ...]  # the faces of the tokens left, only while picking one
+    used_tokens: tuple[Event, ...]
+    seats: tuple[SeatView, ...]
+    pending: tuple[Pending, ...]
+    finishing: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+
+
+def _row_face(card: int) -> Face | None:
+    face = face_of(card)
+    return None if face.kind is Kind.CHARACTER else face
+
+
+def _set_view(table_set: TableSet) -> SetView:
+    return SetView(table_set.goods, faces(table_set.cards), table_set.horizontal, points(table_set))
+
+
+def view(state: SobekState, viewer: int | None, acting: tuple[int, ...]) -> SobekView:
+    public_counts = state.option("corruption_counts") == "public"
+    seats = []
+    for seat, s in enumerate(state.seats):
+        mine = seat == viewer
+        seats.append(
+            SeatView(
+                seat=seat,
+                score=s.score,
+                bonus=s.bonus,
+                hand_count=len(s.hand),
+                hand=faces(s.hand) if mine else (),
+                corruption_count=len(s.corruption) if mine or public_counts else HIDDEN,
+                corruption=faces(s.corruption) if mine else (),
+                sets=tuple(_set_view(t) for t in s.sets),
+            )
+        )
+    picking = bool(state.pending) and state.pending[0].kind is PendingKind.EVENT
+    sees_tokens = picking and viewer is not None and state.pending[0].actor == viewer
+    return SobekView(
+        viewer=viewer,
+        players=state.players,
+        options=state.options,
+        round=state.round,
+        phase=state.phase,
+        current=state.current,
+        starter=state.starter,
+        turn=state.turn,
+        to_act=acting,
+        row=tuple(_row_face(card) for card in state.row),
+        deck_count=len(state.deck),
+        discard=tuple(face_of(card) for card in state.discard),
+        removed_count=len(state.removed),
+        unused_count=len(state.unused),
+        tokens_left=len(state.tokens),
+        tokens_seen=state.tokens if sees_tokens else (),
+        used_tokens=state.used_tokens,
+        seats=tuple(seats),
+        pending=state.pending,
+        finishing=state.finishing,
+        results=state.results,
+    )
+
+
+# --- determinization ---------------------------------------------------------------------------
+
+
+def determinize(v: SobekView, rng: random.Random) -> SobekState:
+    """A full state agreeing with ``v``; what ``v`` hides is dealt at random from what is left.
+
+    Needs public corruption counts (the default option): with hidden counts the size of the other
+    piles is unknown, and this raises ValueError.
+    """
+    if any(s.corruption_count == HIDDEN for s in v.seats):
+        raise ValueError("determinize needs public corruption counts (option corruption_counts)")
+    unknown = list(range(len(CARDS)))
+
+    def claim(wanted: tuple[Face, ...]) -> tuple[int, ...]:
+        ids = take_faces(tuple(unknown), tuple(sorted(wanted)))
+        if ids is None:
+            raise ValueError("the view names cards that do not exist")
+        for card in ids:
+            unknown.remove(card)
+        return ids
+
+    own = v.viewer
+    hands: dict[int, tuple[int, ...]] = {}
+    piles: dict[int, tuple[int, ...]] = {}
+    sets: dict[int, tuple[TableSet, ...]] = {}
+    for s in v.seats:
+        sets[s.seat] = tuple(
+            TableSet(t.goods, tuple(sorted(claim(t.cards))), t.horizontal) for t in s.sets
+        )
+    if own is not None:
+        hands[own] = tuple(sorted(claim(v.seats[own].hand)))
+        mine = v.seats[own].corruption
+        piles[own] = claim(mine)
+    discard = tuple(claim((face,))[0] for face in v.discard)
+    row_known = {i: claim((face,))[0] for i, face in enumerate(v.row) if face is not None}
+    rng.shuffle(unknown)
+
+    def draw(count: int, keep: object = lambda card: True) -> tuple[int, ...]:
+        chosen = [card for card in unknown if keep(card)][:count]  # type: ignore[operator]
+        if len(chosen) < count:
+            raise ValueError("the view's counts cannot be met")
+        for card in chosen:
+            unknown.remove(card)
+        return tuple(chosen)
+
+    is_char = lambda card: face_of(card).kind is Kind.CHARACTER  # noqa: E731
+    row_hidden = iter(draw(sum(face is None for face in v.row), is_char))
+    row = tuple(row_known[i] if i in row_known else next(row_hidden) for i in range(len(v.row)))
+    unused = tuple(sorted(draw(v.unused_count, lambda card: CARDS[card].green)))
+    deck = draw(v.deck_count, lambda card: not CARDS[card].green)
+    for s in v.seats:
+        if s.seat != own:
+            hands[s.seat] = tuple(sorted(draw(s.hand_count)))
+            piles[s.seat] = draw(s.corruption_count)
+    removed = draw(v.removed_count)
+    if unknown:
+        raise ValueError(f"the view leaves {len(unknown)} cards unaccounted for")
+    return SobekState(
+        players=v.players,
+        seed=rng.randrange(2**62),
+        options=v.options,
+        round=v.round,
+        phase=v.phase,
+        current=v.current,
+        starter=v.starter,
+        turn=v.turn,
+        deck=deck,
+        row=row,
+        discard=discard,
+        removed=removed,
+        unused=unused,
+        tokens=v.tokens_seen or _sample_tokens(v, rng),
+        used_tokens=v.used_tokens,
+        seats=tuple(
+            SeatState(hands[s.seat], piles[s.seat], sets[s.seat], s.score, s.bonus) for s in v.seats
+        ),
+        pending=v.pending,
+        finishing=v.finishing,
+        results=v.results,
+    )
+
+
+def _sample_tokens(v: SobekView, rng: random.Random) -> tuple[Event, ...]:
+    left = Counter(TOKENS) - Counter(v.used_tokens)
+    pool = sorted(left.elements())
+    rng.shuffle(pool)
+    return tuple(pool[: v.tokens_left])
+
+
+__all__ = ["SeatView", "SetView", "SobekView", "determinize", "view", "without"]
