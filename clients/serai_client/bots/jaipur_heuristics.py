@@ -1,0 +1,201 @@
+"""Jaipur judgement in numbers: what a move is worth now, and what a position is worth.
+
+Both are in rupees, from one seat's side, and read only what that seat may know (its own hand,
+the public table) — the greedy bot uses :func:`move_value` on the view alone; the search bot uses
+:func:`position_value` on states it sampled with ``determinize``.
+
+The ideas, each a term below:
+
+- **Sell timing**: cards in hand are worth their tokens *if sold now*, discounted by ``HOLD``
+  (the opponent may sell first and the tokens fall); a sale turns that into real rupees, so a
+  bot sells when holding on gains less than the discount loses.
+- **Bonus sizes**: a set of 3, 4, 5+ cards carries the expected value of its bonus stack, so
+  growing a set towards 5 is worth more than the tokens alone.
+- **Camel control**: the larger herd takes the camel token (5), and camels pay for exchanges;
+  taking camels refills the market from the deck, which hands the opponent fresh cards.
+"""
+
+from __future__ import annotations
+
+import math
+
+from serai_jaipur.cards import (
+    BONUS_KINDS,
+    BONUS_TOKENS,
+    GOODS,
+    GOODS_TOKENS,
+    PRECIOUS,
+    Good,
+)
+from serai_jaipur.moves import Exchange, Move, Sell, TakeCamels, TakeGood
+from serai_jaipur.state import Counts, State
+
+HOLD = 0.62  # cards in hand count this much of their sale value
+REFILL = 0.9  # each card the market refills from the deck is a gift to the next player
+GIFT = 0.3  # goods put back in the market by an exchange: a share of their top token
+CAMEL_MAJORITY = 2.5  # half the camel token, either way: the herd race is rarely decided early
+TEMPO = 0.35  # the seat to move may take the best good in the market
+SEAL = 45.0  # a seal in rupees, for positions past the end of a round
+SCALE = 12.0  # rupee margin for which a position is judged ~73% won
+
+_CAMEL = int(Good.CAMEL)
+_DEFAULT_BONUS = tuple(sum(values) / len(values) for values in BONUS_TOKENS)
+
+
+def bonus_means(bonus_left: Counts, stacks: tuple[tuple[int, ...], ...] | None) -> list[float]:
+    """The expected bonus of a sale of 3, 4 and 5+ cards (0 once its stack is empty)."""
+    means = []
+    for index in range(len(BONUS_KINDS)):
+        if not bonus_left[index]:
+            means.append(0.0)
+        elif stacks is not None and stacks[index]:
+            means.append(sum(stacks[index]) / len(stacks[index]))
+        else:
+            means.append(_DEFAULT_BONUS[index])
+    return means
+
+
+def sale_tokens(stacks: Counts, good: int, count: int) -> int:
+    """The goods tokens a sale of ``count`` cards of ``good`` takes now (fewer past the end)."""
+    tokens = GOODS_TOKENS[good]
+    top = len(tokens) - stacks[good]
+    return sum(tokens[top : top + count])
+
+
+def holding(stacks: Counts, good: int, count: int, bonus: list[float]) -> float:
+    """What ``count`` cards of ``good`` in hand are worth (before the HOLD discount)."""
+    if count <= 0:
+        return 0.0
+    if good in PRECIOUS and count == 1:
+        return 0.5 * sale_tokens(stacks, good, 1)  # half a pair
+    value = float(sale_tokens(stacks, good, count))
+    if count >= 3:
+        value += bonus[min(count, 5) - 3]
+    return value
+
+
+def crowding(hand_size: int) -> float:
+    """A full hand cannot take goods, and is forced to sell small: a cost from 6 cards up."""
+    return 1.5 * max(0, hand_size - 5)
+
+
+def herd_use(herd: int) -> float:
+    """Camels pay for exchanges: the first few matter most."""
+    return 0.8 * min(herd, 3) + 0.25 * max(0, min(herd, 6) - 3)
+
+
+def majority(mine: int, theirs: int) -> float:
+    return CAMEL_MAJORITY if mine > theirs else -CAMEL_MAJORITY if mine < theirs else 0.0
+
+
+def hand_value(hand: Counts, stacks: Counts, bonus: list[float]) -> float:
+    return HOLD * sum(holding(stacks, good, hand[good], bonus) for good in GOODS)
+
+
+def move_value(
+    move: Move,
+    *,
+    hand: Counts,
+    herd: int,
+    other_herd: int,
+    market: Counts,
+    stacks: Counts,
+    bonus: list[float],
+) -> float:
+    """The change a move makes to the mover's standing, judged from what the mover sees."""
+    size = sum(hand)
+    if isinstance(move, Sell):
+        good, count = int(move.good), move.count
+        after = list(stacks)
+        after[good] = max(0, stacks[good] - count)
+        gained = sale_tokens(stacks, good, count)
+        if count >= 3:
+            gained += bonus[min(count, 5) - 3]
+        before = HOLD * holding(stacks, good, hand[good], bonus)
+        kept = HOLD * holding(tuple(after), good, hand[good] - count, bonus)
+        return gained + kept - before + crowding(size) - crowding(size - count)
+    if isinstance(move, TakeGood):
+        good = int(move.good)
+        gain = holding(stacks, good, hand[good] + 1, bonus) - holding(
+            stacks, good, hand[good], bonus
+        )
+        return HOLD * gain - (crowding(size + 1) - crowding(size)) - REFILL
+    if isinstance(move, TakeCamels):
+        count = move.count
+        return (
+            herd_use(herd + count)
+            - herd_use(herd)
+            + majority(herd + count, other_herd)
+            - majority(herd, other_herd)
+            - REFILL * count
+        )
+    if isinstance(move, Exchange):
+        new_hand = list(hand)
+        camels = 0
+        gift = 0.0
+        for card in move.take:
+            new_hand[card] += 1
+        for card in move.give:
+            if card == _CAMEL:
+                camels += 1
+            else:
+                new_hand[card] -= 1
+                gift += GIFT * sale_tokens(stacks, card, 1)
+        goods = HOLD * sum(
+            holding(stacks, g, new_hand[g], bonus) - holding(stacks, g, hand[g], bonus)
+            for g in GOODS
+            if new_hand[g] != hand[g]
+        )
+        return (
+            goods
+            - (crowding(sum(new_hand)) - crowding(size))
+            + herd_use(herd - camels)
+            - herd_use(herd)
+            + majority(herd - camels, other_herd)
+            - majority(herd, other_herd)
+            - gift
+        )
+    return 0.0
+
+
+def _realized(state: State, seat: int) -> int:
+    goods = sum(value for _, value in state.goods_tokens[seat])
+    bonus = sum(value for _, value in state.bonus_tokens[seat])
+    return goods + bonus
+
+
+def round_margin(state: State, seat: int) -> float:
+    """The seat's expected rupee lead in the round being played (negative: behind)."""
+    other = 1 - seat
+    bonus = bonus_means(tuple(len(s) for s in state.bonus), state.bonus)
+    standing = []
+    for player in (seat, other):
+        hand = state.hands[player]
+        standing.append(
+            _realized(state, player)
+            + hand_value(hand, state.stacks, bonus)
+            + herd_use(state.herds[player])
+            - crowding(sum(hand))
+        )
+    margin = standing[0] - standing[1] + majority(state.herds[seat], state.herds[other])
+    if state.turn is not None:
+        best = max(
+            (sale_tokens(state.stacks, g, 1) for g in GOODS if state.market[g]),
+            default=0,
+        )
+        margin += TEMPO * best if state.turn == seat else -TEMPO * best
+    return margin
+
+
+def position_value(state: State, seat: int, seals_before: tuple[int, ...]) -> float:
+    """How likely ``seat`` is to win from ``state``, in [0, 1].
+
+    Seals won since ``seals_before`` (the position searched from) count as ``SEAL`` rupees each;
+    a finished match is a 1 or a 0.
+    """
+    if state.turn is None:
+        return 1.0 if state.seals[seat] > state.seals[1 - seat] else 0.0
+    other = 1 - seat
+    seals = (state.seals[seat] - seals_before[seat]) - (state.seals[other] - seals_before[other])
+    margin = SEAL * seals + round_margin(state, seat)
+    return 1.0 / (1.0 + math.exp(-margin / SCALE))
