@@ -1,0 +1,84 @@
+"""``serai bot``: a bot joins a seat of a match on a running server and plays it to the end.
+
+    serai bot --game jaipur --strategy greedy --server localhost:50051 --create
+    serai bot --game jaipur --strategy search --server localhost:50051 --match MATCH_ID
+
+With ``--create`` the bot creates the match, prints its id (for another player to join) and
+waits for the other seats; with ``--match`` it joins the lowest free seat (or ``--seat``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from serai_client.bots import STRATEGIES, make_strategy, play_seat
+from serai_client.client import SeraiClient
+from serai_client.errors import SeraiError
+from serai_client.types import Snapshot
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "bot",
+        help="let a bot play a seat of a match",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default="jaipur", help="the game (default: jaipur)")
+    parser.add_argument(
+        "--strategy", choices=sorted(STRATEGIES), default="random", help="how the bot plays"
+    )
+    parser.add_argument("--server", default="localhost:50051", help="HOST:PORT of the server")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--match", metavar="ID", help="join this match")
+    where.add_argument("--create", action="store_true", help="create a new match and join it")
+    parser.add_argument("--seat", type=int, help="the seat to claim (default: lowest free)")
+    parser.add_argument("--seats", type=int, default=2, help="seats of a created match")
+    parser.add_argument("--seed", type=int, help="the bot's seed (and a created match's)")
+    parser.add_argument("--name", help="the player name shown to others")
+    parser.add_argument("--poll", type=float, help="poll every N seconds instead of watching")
+    parser.add_argument("--iterations", type=int, help="search: iterations per move")
+    parser.add_argument("--time-limit", type=float, help="search: seconds per move at most")
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.set_defaults(run=run)
+
+
+def strategy_options(args: argparse.Namespace) -> dict[str, object]:
+    options: dict[str, object] = {}
+    if args.strategy == "search":
+        if args.iterations is not None:
+            options["iterations"] = args.iterations
+        if args.time_limit is not None:
+            options["time_limit"] = args.time_limit
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        strategy = make_strategy(args.strategy, args.game, args.seed, **strategy_options(args))
+    except ValueError as error:
+        print(f"serai bot: {error}", file=sys.stderr)
+        return 2
+    name = args.name or f"{args.strategy}-bot"
+    with SeraiClient(args.server) as client:
+        try:
+            match_id = args.match
+            if args.create:
+                match = client.create_match(args.game, seats=args.seats, seed=args.seed)
+                match_id = match.match_id
+                print(f"created match {match_id}", flush=True)
+            seat = client.join(match_id, seat=args.seat, player_name=name)
+            print(f"{name} plays seat {seat.seat} of {seat.game} match {match_id}", flush=True)
+
+            def report(snapshot: Snapshot, label: str) -> None:
+                if not args.quiet:
+                    print(f"  v{snapshot.version}: {label}", flush=True)
+
+            final = play_seat(client, seat, strategy, poll=args.poll, on_move=report)
+        except SeraiError as error:
+            print(f"serai bot: {type(error).__name__}: {error}", file=sys.stderr)
+            return 1
+    outcome = final.outcome
+    print(outcome.summary if outcome else "the match ended")
+    return 0
