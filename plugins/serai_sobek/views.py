@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from serai.game import OptionValue
 
-from serai_sobek.cards import CARDS, Face, Goods, Kind, face_of, faces, take_faces, without
+from serai_sobek.cards import CARDS, Face, Goods, Kind, face_of, faces
 from serai_sobek.events import TOKENS, Event
 from serai_sobek.sets import points
 from serai_sobek.state import (
@@ -142,17 +142,24 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
     """
     if any(s.corruption_count == HIDDEN for s in v.seats):
         raise ValueError("determinize needs public corruption counts (option corruption_counts)")
+    own = v.viewer
+    visible: list[Face] = [face for face in v.discard]
+    visible += [face for face in v.row if face is not None]
+    for s in v.seats:
+        visible += [face for t in s.sets for face in t.cards]
+    if own is not None:
+        visible += [*v.seats[own].hand, *v.seats[own].corruption]
     unknown = list(range(len(CARDS)))
+    for card in _visible_ids(visible, v.unused_count):
+        unknown.remove(card)
+    known = {
+        face: [c for c in range(len(CARDS)) if c not in unknown and face_of(c) == face]
+        for face in set(visible)
+    }
 
     def claim(wanted: tuple[Face, ...]) -> tuple[int, ...]:
-        ids = take_faces(tuple(unknown), tuple(sorted(wanted)))
-        if ids is None:
-            raise ValueError("the view names cards that do not exist")
-        for card in ids:
-            unknown.remove(card)
-        return ids
+        return tuple(known[face].pop() for face in wanted)
 
-    own = v.viewer
     hands: dict[int, tuple[int, ...]] = {}
     piles: dict[int, tuple[int, ...]] = {}
     sets: dict[int, tuple[TableSet, ...]] = {}
@@ -162,8 +169,7 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
         )
     if own is not None:
         hands[own] = tuple(sorted(claim(v.seats[own].hand)))
-        mine = v.seats[own].corruption
-        piles[own] = claim(mine)
+        piles[own] = claim(v.seats[own].corruption)
     discard = tuple(claim((face,))[0] for face in v.discard)
     row_known = {i: claim((face,))[0] for i, face in enumerate(v.row) if face is not None}
     rng.shuffle(unknown)
@@ -213,6 +219,29 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
     )
 
 
+def _visible_ids(visible: list[Face], unused: int) -> list[int]:
+    """Card ids for the visible faces, leaving enough green ids to fill the unused pile.
+
+    A plain card exists with a green back and with a market back, and a face does not say which.
+    Per face, take green ids for as many visible cards as possible, then give green ids back
+    until ``unused`` green ones stay unknown; the real state proves this can be met.
+    """
+    counts = Counter(visible)
+    green = {f: [c.id for c in CARDS if c.face == f and c.green] for f in counts}
+    market = {f: [c.id for c in CARDS if c.face == f and not c.green] for f in counts}
+    if any(len(green[f]) + len(market[f]) < n for f, n in counts.items()):
+        raise ValueError("the view names cards that do not exist")
+    greens = {f: min(n, len(green[f])) for f, n in counts.items()}
+    spare = len([c for c in CARDS if c.green]) - unused
+    for f in sorted(counts):
+        while sum(greens.values()) > spare and greens[f] > max(0, counts[f] - len(market[f])):
+            greens[f] -= 1
+    ids: list[int] = []
+    for f, n in counts.items():
+        ids += green[f][: greens[f]] + market[f][: n - greens[f]]
+    return ids
+
+
 def _sample_tokens(v: SobekView, rng: random.Random) -> tuple[Event, ...]:
     left = Counter(TOKENS) - Counter(v.used_tokens)
     pool = sorted(left.elements())
@@ -220,4 +249,4 @@ def _sample_tokens(v: SobekView, rng: random.Random) -> tuple[Event, ...]:
     return tuple(pool[: v.tokens_left])
 
 
-__all__ = ["SeatView", "SetView", "SobekView", "determinize", "view", "without"]
+__all__ = ["SeatView", "SetView", "SobekView", "determinize", "view"]
