@@ -128,3 +128,14 @@ def test_a_plague_as_flood_card_destroys_the_largest_fields_then_a_new_flood_car
     assert field(state, 0, "flax") == 1 and store(state, 0, "flax") == 1
     assert hand_names(state, 0).count("castor") == 3  # the new flood card resolved speculation
     assert PLAGUE in state.discard and PLAGUE not in state.flood_pile
+
+
+def test_announcements_tell_the_public_news_and_never_the_cards_drawn():
+    before = table(fields=[{}, {"flax": 2}], deck=["castor", "papyrus", "flax", "wheat"])
+    after = end_turn(before)
+    assert list(GAME.announcements(before, after)) == [
+        "seat 0 draws 2 cards",
+        "turn 2: seat 1",
+        "flood: flax",
+        "seat 1 harvests flax",
+    ]
