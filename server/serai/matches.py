@@ -1,0 +1,848 @@
+"""The match lifecycle: create, join, look, move, resign, watch and replay, over a Store.
+
+This module knows no game in particular (it drives any :class:`serai.game.Game` from a
+:class:`serai.registry.Registry`) and nothing of gRPC: it speaks in records, plugin values and one
+exception type per failure, which the service maps to status codes.
+
+The hot path is :meth:`Matches.submit`: the decoded state of each match is cached in-process by
+version, the move is checked and applied in Python, and one store commit (one Redis round trip)
+writes it if the version is unchanged. When another replica moved first, the commit answers with
+the fresh record; the move is tried again on it (a move by id, or with an ``expected_version``,
+then answers StaleVersion instead). Example::
+
+    matches = Matches(RedisStore.from_url(url), registry.load())
+    record = await matches.create("jaipur", seats=2, seed=7)
+    alice = await matches.join(record.match_id)
+    bob = await matches.join(record.match_id)
+    moves = await matches.legal_moves(record.match_id, alice.token)
+    done = await matches.submit(record.match_id, alice.token, move_id=moves.moves[0].id)
+
+Move ids are ``"<version>.<index>"``: the index in the plugin's ``legal_moves`` at that version,
+so an id can never silently mean another move once the match has moved on.
+
+A resignation ends the match at once (a game cannot in general go on with a seat missing): the
+resigning seat ranks last (rank ``players - 1``) and every other seat shares first place (rank 0);
+scores are all 0, since the game's own scoring applies only to a match played out.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import structlog
+
+from serai.game import (
+    Game,
+    GameError,
+    GameInfo,
+    IllegalMove,
+    InvalidOptions,
+    MalformedMove,
+    NotPlayable,
+    Outcome,
+    Seat,
+)
+from serai.registry import Registry
+from serai.store import (
+    UNCHANGED,
+    Answer,
+    Commit,
+    Committed,
+    Conflict,
+    Duplicate,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    Status,
+    Store,
+    StoredEvent,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "BadRequest",
+    "GameNotFound",
+    "IllegalMove",
+    "InvalidOptions",
+    "Joined",
+    "LegalMove",
+    "LegalMoves",
+    "LimitExceeded",
+    "MalformedMove",
+    "MatchError",
+    "MatchNotFound",
+    "MatchNotRunning",
+    "Matches",
+    "MoveNotFound",
+    "NotPlayable",
+    "NotYourTurn",
+    "PackedMove",
+    "ReplayReport",
+    "SeatTaken",
+    "Snapshot",
+    "StaleVersion",
+    "StoreUnavailable",
+    "Submitted",
+    "Unauthenticated",
+    "WatchBatch",
+    "WrongToken",
+]
+
+log = structlog.get_logger("serai.matches")
+
+_MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_EVENT_ID = re.compile(r"^\d+-\d+$")
+_MAX_NAME = 64
+_MAX_REQUEST_ID = 128
+
+
+# --- errors: one type per failure; the service maps each to one status code -----------------------
+
+
+class MatchError(Exception):
+    """Base of the lifecycle's own failures. ``str(err)`` says what was wrong and what to do."""
+
+
+class BadRequest(MatchError):
+    """A request that cannot be read: an empty id, a bad seat number, a bad event id."""
+
+
+class GameNotFound(MatchError):
+    """No game of that name is installed."""
+
+
+class MatchNotFound(MatchError):
+    """No match of that id."""
+
+
+class MoveNotFound(MatchError):
+    """A move id that is not in the current list of legal moves."""
+
+
+class SeatTaken(MatchError):
+    """The seat asked for (or every seat) is already joined."""
+
+
+class Unauthenticated(MatchError):
+    """The request acts for a seat but carries no seat token."""
+
+
+class WrongToken(MatchError):
+    """The seat token does not belong to this match."""
+
+
+class NotYourTurn(MatchError):
+    """The seat is not among those that must act now."""
+
+
+class MatchNotRunning(MatchError):
+    """The match is still waiting for seats, or already over."""
+
+
+class StaleVersion(MatchError):
+    """The move was chosen at an older version of the match."""
+
+
+class LimitExceeded(MatchError):
+    """A configured limit was reached."""
+
+
+# --- values handed to the service -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PackedMove:
+    """A typed move as it came over the wire: the Any's type URL and the message bytes."""
+
+    type_url: str
+    value: bytes
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The match as one viewer may see it. ``view`` is the plugin's View for ``viewer_seat``."""
+
+    record: MatchRecord
+    game: Game[Any, Any, Any]
+    viewer_seat: Seat | None
+    view: Any
+    to_act: tuple[Seat, ...]
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def outcome(self) -> Mapping[str, Any] | None:
+        return self.record.outcome
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    id: str
+    label: str
+    move: Any
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    game: Game[Any, Any, Any]
+    seat: Seat
+    version: int
+    moves: tuple[LegalMove, ...]
+
+
+@dataclass(frozen=True)
+class Joined:
+    seat: Seat
+    token: str
+    record: MatchRecord
+
+
+@dataclass(frozen=True)
+class Submitted:
+    snapshot: Snapshot
+    label: str
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class WatchBatch:
+    """Events in order, and the match as the watcher may see it after the newest of them."""
+
+    events: tuple[StoredEvent, ...]
+    snapshot: Snapshot
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    match_id: str
+    ok: bool
+    moves: int
+    message: str
+
+
+# --- the in-process cache of decoded states -------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    """A record with its state decoded, and the legal moves computed so far at this version."""
+
+    record: MatchRecord
+    game: Game[Any, Any, Any]
+    state: Any
+    legal: dict[Seat, Sequence[Any]] = field(default_factory=dict)
+
+    def legal_for(self, seat: Seat) -> Sequence[Any]:
+        if seat not in self.legal:
+            self.legal[seat] = self.game.legal_moves(self.state, seat)
+        return self.legal[seat]
+
+
+class _Cache:
+    """Least recently used entries by match id; a stale one is harmless (commits check versions)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+
+    def get(self, match_id: str) -> _Entry | None:
+        entry = self._entries.get(match_id)
+        if entry is not None:
+            self._entries.move_to_end(match_id)
+        return entry
+
+    def put(self, entry: _Entry) -> None:
+        if self._size <= 0:
+            return
+        match_id = entry.record.match_id
+        known = self._entries.get(match_id)
+        if known is not None and known.record.version > entry.record.version:
+            return
+        self._entries[match_id] = entry
+        self._entries.move_to_end(match_id)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def drop(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)
+
+
+# --- the lifecycle --------------------------------------------------------------------------------
+
+
+class Matches:
+    """Every operation on matches. One instance per process; safe for concurrent coroutines."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        *,
+        cache_size: int = 4096,
+        watch_block_ms: int = 1000,
+        max_retries: int = 8,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.watch_block_ms = watch_block_ms
+        self.max_retries = max_retries
+        self.closing = False
+        self._clock = clock
+        self._cache = _Cache(cache_size)
+
+    # games
+
+    def games(self) -> list[GameInfo]:
+        """The installed games, by name."""
+        return [self.registry.games[name].info for name in sorted(self.registry.games)]
+
+    def game(self, name: str) -> Game[Any, Any, Any]:
+        try:
+            return self.registry.games[name]
+        except KeyError:
+            known = ", ".join(sorted(self.registry.games)) or "none"
+            raise GameNotFound(
+                f"no game called {name!r}; installed games: {known} (ListGames lists them)"
+            ) from None
+
+    # creating and joining
+
+    async def create(
+        self,
+        game: str,
+        seats: int = 0,
+        options: Mapping[str, str] | None = None,
+        seed: int | None = None,
+    ) -> MatchRecord:
+        """A new open match. ``seats`` 0 means the game's smallest player count."""
+        plugin = self.game(game)
+        if not plugin.info.playable:
+            raise NotPlayable(
+                f"{plugin.info.title} is registered but not playable yet; "
+                "ListGames says which games are"
+            )
+        players = seats or plugin.info.min_players
+        plugin.check_players(players)
+        resolved = plugin.resolve_options(dict(options or {}))
+        if seed is None:
+            seed = secrets.randbits(63)
+        state = plugin.setup(players, seed, resolved)
+        record = MatchRecord(
+            match_id=secrets.token_hex(8),
+            game=game,
+            options=resolved,
+            seed=seed,
+            created_ms=int(self._clock() * 1000),
+            status="open",
+            version=0,
+            seats=tuple(SeatRecord() for _ in range(players)),
+            state=plugin.encode_state(state),
+        )
+        last = await self.store.create(
+            record, [NewEvent("created", {"game": game, "seats": players})]
+        )
+        record = replace(record, last_event_id=last)
+        self._cache.put(_Entry(record, plugin, state))
+        await self.store.index(record, None, "open")
+        return record
+
+    async def join(self, match_id: str, seat: Seat | None = None, player_name: str = "") -> Joined:
+        """Claim ``seat`` (the lowest free one when None); the match starts when all are taken."""
+        if len(player_name) > _MAX_NAME:
+            raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
+        token = secrets.token_urlsafe(24)
+        entry = await self._fresh(match_id)
+        for _attempt in range(self.max_retries):
+            record = entry.record
+            free = [i for i, s in enumerate(record.seats) if not s.joined]
+            if record.status != "open" or not free:
+                raise SeatTaken(
+                    f"every seat of match {match_id} is taken (it is {record.status}): "
+                    "create a new match, or watch this one as a spectator"
+                )
+            chosen = free[0] if seat is None else seat
+            if not 0 <= chosen < len(record.seats):
+                raise BadRequest(
+                    f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
+                )
+            if record.seats[chosen].joined:
+                raise SeatTaken(
+                    f"seat {chosen} of match {match_id} is taken; free seats: "
+                    f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
+                )
+            seats = list(record.seats)
+            name = player_name or f"seat {chosen}"
+            seats[chosen] = SeatRecord(name=name, joined=True, token_hash=_hash(token))
+            events = [NewEvent("joined", {"seat": chosen, "name": name})]
+            starts = all(s.joined for s in seats)
+            if starts:
+                events.append(NewEvent("started"))
+            status: Status | None = "running" if starts else None
+            commit = Commit(seats=tuple(seats), status=status, events=events)
+            result = await self.store.commit(match_id, record.version, commit)
+            if isinstance(result, Committed):
+                record = replace(
+                    record,
+                    seats=tuple(seats),
+                    status=status or record.status,
+                    version=result.version,
+                    last_event_id=result.last_event_id,
+                )
+                self._cache.put(_Entry(record, entry.game, entry.state))
+                if starts:
+                    await self.store.index(record, "open", "running")
+                structlog.contextvars.bind_contextvars(seat=chosen)
+                return Joined(chosen, token, record)
+            entry = self._after_conflict(match_id, result)
+        raise StaleVersion(f"match {match_id} changed too often while joining; try again")
+
+    # reading
+
+    async def list(
+        self, status: Status | None = None, game: str | None = None, limit: int = 50
+    ) -> list[MatchRecord]:
+        """Matches newest first, by status and game (any when None)."""
+        if limit < 0:
+            raise BadRequest(f"limit must be 0 (for 50) or more, not {limit}")
+        return await self.store.list_matches(status, game or None, min(limit or 50, 1000))
+
+    async def get(self, match_id: str, token: str = "") -> Snapshot:
+        """The match as the token's seat sees it, or as a spectator without a token."""
+        entry = await self._fresh(match_id)
+        return self._snapshot(entry, self._authenticate(entry, token))
+
+    async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
+        """The seat's legal moves now, each with an id valid at this version (empty if none)."""
+        entry = await self._fresh(match_id)
+        seat = self._require_seat(entry, token)
+        record = entry.record
+        moves: Sequence[Any] = ()
+        if record.status == "running" and seat in entry.game.to_act(entry.state):
+            moves = entry.legal_for(seat)
+        listed = tuple(
+            LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
+            for i, move in enumerate(moves)
+        )
+        return LegalMoves(entry.game, seat, record.version, listed)
+
+    # playing
+
+    async def submit(
+        self,
+        match_id: str,
+        token: str,
+        *,
+        move_id: str = "",
+        payload: PackedMove | None = None,
+        expected_version: int = 0,
+        request_id: str = "",
+    ) -> Submitted:
+        """Play a move by id or as a typed payload; see the module docstring for retries."""
+        _check_id(match_id)
+        if bool(move_id) == (payload is not None):
+            raise BadRequest(
+                "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
+            )
+        if len(request_id) > _MAX_REQUEST_ID:
+            raise BadRequest(f"request_id is longer than {_MAX_REQUEST_ID} characters")
+        cached = self._cache.get(match_id)
+        entry = cached or await self._fresh(match_id)
+        fresh = cached is None
+        for _attempt in range(self.max_retries):
+            seat: Seat | None = None
+            try:
+                seat = self._require_seat(entry, token)
+                commit, after = self._plan_move(
+                    entry, seat, move_id, payload, expected_version, request_id
+                )
+            except (MatchError, GameError):
+                if not fresh:  # the cache may be behind another replica: look again, once
+                    entry, fresh = await self._fresh(match_id), True
+                    continue
+                if request_id and seat is not None:  # a retry of a move that did apply?
+                    first = await self.store.request_answer(
+                        match_id, _request_key(seat, request_id)
+                    )
+                    if first is not None:
+                        return await self._replayed(entry, seat, first)
+                raise
+            result = await self.store.commit(match_id, entry.record.version, commit)
+            if isinstance(result, Committed):
+                record = replace(
+                    after.record, version=result.version, last_event_id=result.last_event_id
+                )
+                done = _Entry(record, after.game, after.state)
+                self._cache.put(done)
+                if record.status == "finished":
+                    await self.store.index(record, "running", "finished")
+                return Submitted(self._snapshot(done, seat), commit.answer)
+            if isinstance(result, Duplicate):
+                return await self._replayed(entry, seat, result.first)
+            entry, fresh = self._after_conflict(match_id, result), True
+        raise StaleVersion(
+            f"match {match_id} changed {self.max_retries} times while this move was tried: "
+            "fetch it again and resubmit"
+        )
+
+    async def resign(self, match_id: str, token: str) -> Snapshot:
+        """The seat leaves and loses; the match ends (ranks in the module docstring)."""
+        entry = await self._fresh(match_id)
+        for _attempt in range(self.max_retries):
+            seat = self._require_seat(entry, token)
+            record = entry.record
+            if record.status != "running":
+                raise MatchNotRunning(_not_running(record))
+            players = len(record.seats)
+            outcome = {
+                "scores": [0] * players,
+                "ranks": [players - 1 if s == seat else 0 for s in range(players)],
+                "summary": f"seat {seat} resigned",
+            }
+            seats = list(record.seats)
+            seats[seat] = replace(seats[seat], resigned=True)
+            version = record.version + 1
+            commit = Commit(
+                status="finished",
+                seats=tuple(seats),
+                outcome=outcome,
+                log=[_log_entry(version, seat, resign=True)],
+                events=[
+                    NewEvent("resigned", {"seat": seat}),
+                    NewEvent("finished", {"outcome": outcome}),
+                ],
+            )
+            result = await self.store.commit(match_id, record.version, commit)
+            if isinstance(result, Committed):
+                record = replace(
+                    record,
+                    status="finished",
+                    seats=tuple(seats),
+                    outcome=outcome,
+                    version=result.version,
+                    last_event_id=result.last_event_id,
+                )
+                done = _Entry(record, entry.game, entry.state)
+                self._cache.put(done)
+                await self.store.index(record, "running", "finished")
+                return self._snapshot(done, seat)
+            entry = self._after_conflict(match_id, result)
+        raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
+
+    # watching
+
+    async def watch(
+        self, match_id: str, token: str = "", after_event_id: str = ""
+    ) -> AsyncIterator[WatchBatch]:
+        """Batches of events after ``after_event_id`` ("": from the start), as they happen.
+
+        Each batch carries the match as the watcher may see it. Ends once the match is finished
+        and its last event delivered, or when the process is closing.
+        """
+        if after_event_id and not _EVENT_ID.match(after_event_id):
+            raise BadRequest(
+                f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
+                "pass an event_id the server sent, or nothing for every event"
+            )
+        entry = await self._fresh(match_id)
+        seat = self._authenticate(entry, token)
+        after = after_event_id
+        while not self.closing:
+            record = entry.record
+            if record.status == "finished" and after and not _newer(record.last_event_id, after):
+                return
+            events = await self.store.read_events(
+                match_id, after, block_ms=self.watch_block_ms, count=100
+            )
+            if not events:
+                continue
+            entry = await self._fresh(match_id)
+            yield WatchBatch(tuple(events), self._snapshot(entry, seat))
+            after = events[-1].event_id
+
+    # replay
+
+    async def replay(self, match_id: str) -> ReplayReport:
+        """Apply the stored log again from the seed and compare with the stored state."""
+        entry = await self._fresh(match_id)
+        record, game = entry.record, entry.game
+        log_entries = [json.loads(raw) for raw in await self.store.read_log(match_id)]
+        try:
+            state, resigned = self._rebuild(record, game, log_entries, None)
+        except GameError as error:
+            return ReplayReport(
+                match_id, False, len(log_entries), f"the log does not apply: {error}"
+            )
+        moves = sum(1 for e in log_entries if "m" in e)
+        if game.encode_state(state) != record.state:
+            return ReplayReport(
+                match_id,
+                False,
+                moves,
+                f"{moves} moves replayed; the state differs from the stored one",
+            )
+        if resigned is None and record.outcome is not None:
+            outcome = game.outcome(state)
+            if outcome is None or _outcome(outcome) != record.outcome:
+                return ReplayReport(
+                    match_id, False, moves, f"{moves} moves replayed; the outcome differs"
+                )
+        return ReplayReport(
+            match_id,
+            True,
+            moves,
+            f"{moves} moves replayed from seed {record.seed}: the stored state (version "
+            f"{record.version}, {record.status}) is reproduced",
+        )
+
+    # internals
+
+    async def _fresh(self, match_id: str) -> _Entry:
+        """The current entry: one round trip, and no decoding when the cached version is current."""
+        _check_id(match_id)
+        cached = self._cache.get(match_id)
+        record = await self.store.load(match_id, cached.record.version if cached else None)
+        if record is None:
+            self._cache.drop(match_id)
+            raise MatchNotFound(
+                f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
+            )
+        if record is UNCHANGED and cached is not None:
+            return cached
+        assert isinstance(record, MatchRecord)
+        return self._remember(record)
+
+    def _remember(self, record: MatchRecord) -> _Entry:
+        game = self.game(record.game)
+        entry = _Entry(record, game, game.decode_state(record.state))
+        self._cache.put(entry)
+        return entry
+
+    def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> _Entry:
+        if isinstance(result, Duplicate) or result.current is None:
+            raise MatchNotFound(f"match {match_id!r} disappeared from the store")
+        return self._remember(result.current)
+
+    def _authenticate(self, entry: _Entry, token: str) -> Seat | None:
+        if not token:
+            return None
+        digest = _hash(token)
+        seat: Seat | None = None
+        for i, stored in enumerate(entry.record.seats):
+            if stored.token_hash and hmac.compare_digest(stored.token_hash, digest):
+                seat = i
+        if seat is None:
+            raise WrongToken(
+                f"this seat token does not belong to match {entry.record.match_id}: use the token "
+                "JoinMatch returned for this match (or none, to look on as a spectator)"
+            )
+        structlog.contextvars.bind_contextvars(seat=seat)
+        return seat
+
+    def _require_seat(self, entry: _Entry, token: str) -> Seat:
+        seat = self._authenticate(entry, token)
+        if seat is None:
+            raise Unauthenticated(
+                "this request acts for a seat: pass the seat_token JoinMatch returned"
+            )
+        return seat
+
+    def _snapshot(self, entry: _Entry, seat: Seat | None) -> Snapshot:
+        running = entry.record.status == "running"
+        to_act = tuple(entry.game.to_act(entry.state)) if running else ()
+        return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
+
+    def _plan_move(
+        self,
+        entry: _Entry,
+        seat: Seat,
+        move_id: str,
+        payload: PackedMove | None,
+        expected_version: int,
+        request_id: str,
+    ) -> tuple[Commit, _Entry]:
+        """Check and apply the move on ``entry``: the commit to write and the entry after it."""
+        record, game = entry.record, entry.game
+        match_id = record.match_id
+        if record.status != "running":
+            raise MatchNotRunning(_not_running(record))
+        if expected_version and expected_version != record.version:
+            raise StaleVersion(
+                f"the move was chosen at version {expected_version}, but match {match_id} is at "
+                f"version {record.version}: fetch the match again and choose again"
+            )
+        to_act = game.to_act(entry.state)
+        if seat not in to_act:
+            waiting = ", ".join(map(str, to_act)) or "nobody"
+            raise NotYourTurn(
+                f"it is not seat {seat}'s turn in match {match_id} (waiting for seat {waiting}): "
+                "Watch the match to learn when it is"
+            )
+        if move_id:
+            move = self._move_by_id(entry, seat, move_id)
+        else:
+            assert payload is not None
+            move = _unpack(game, payload)
+        state = game.apply(entry.state, seat, move)
+        label = game.label(move)
+        version = record.version + 1
+        events = [NewEvent("move", {"seat": seat, "label": label})]
+        events += [
+            NewEvent("announcement", {"text": t}) for t in game.announcements(entry.state, state)
+        ]
+        outcome = game.outcome(state)
+        status: Status | None = None
+        outcome_data: dict[str, Any] | None = None
+        if outcome is not None:
+            status, outcome_data = "finished", _outcome(outcome)
+            events.append(NewEvent("finished", {"outcome": outcome_data}))
+        encoded = game.encode_state(state)
+        move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
+        commit = Commit(
+            state=encoded,
+            status=status,
+            outcome=outcome_data,
+            log=[_log_entry(version, seat, move=move_bytes)],
+            events=events,
+            request_key=_request_key(seat, request_id) if request_id else "",
+            answer=label,
+        )
+        after = replace(record, state=encoded, status=status or record.status, outcome=outcome_data)
+        return commit, _Entry(after, game, state)
+
+    def _move_by_id(self, entry: _Entry, seat: Seat, move_id: str) -> Any:
+        version_text, dot, index_text = move_id.partition(".")
+        if not (dot and version_text.isdigit() and index_text.isdigit()):
+            raise MoveNotFound(
+                f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
+            )
+        version = entry.record.version
+        if int(version_text) != version:
+            raise StaleVersion(
+                f"move id {move_id} was listed at version {version_text}, but match "
+                f"{entry.record.match_id} is at version {version}: list the legal moves again"
+            )
+        moves = entry.legal_for(seat)
+        index = int(index_text)
+        if index >= len(moves):
+            raise MoveNotFound(
+                f"no move {move_id} at version {version}: there are {len(moves)} legal moves; "
+                "take an id from ListLegalMoves"
+            )
+        return moves[index]
+
+    async def _replayed(self, entry: _Entry, seat: Seat, first: Answer) -> Submitted:
+        """The first answer to a repeated request id, rebuilt at the version it produced."""
+        entry = await self._fresh(entry.record.match_id)
+        if entry.record.version != first.version:
+            log_entries = [json.loads(r) for r in await self.store.read_log(entry.record.match_id)]
+            state, _ = self._rebuild(entry.record, entry.game, log_entries, first.version)
+            outcome = entry.game.outcome(state)
+            record = replace(
+                entry.record,
+                version=first.version,
+                last_event_id=first.last_event_id,
+                status="finished" if outcome else "running",
+                outcome=_outcome(outcome) if outcome else None,
+            )
+            entry = _Entry(record, entry.game, state)
+        return Submitted(self._snapshot(entry, seat), first.answer, replayed=True)
+
+    def _rebuild(
+        self,
+        record: MatchRecord,
+        game: Game[Any, Any, Any],
+        log_entries: Sequence[Mapping[str, Any]],
+        upto_version: int | None,
+    ) -> tuple[Any, Seat | None]:
+        """The state after the logged moves up to a version (all when None), and who resigned."""
+        state = game.setup(len(record.seats), record.seed, record.options)
+        resigned: Seat | None = None
+        for item in log_entries:
+            if upto_version is not None and item["v"] > upto_version:
+                break
+            if item.get("r"):
+                resigned = item["s"]
+                continue
+            message = game.move_message()
+            message.ParseFromString(base64.b64decode(item["m"]))
+            state = game.apply(state, item["s"], game.move_from_proto(message))
+        return state, resigned
+
+
+def _check_id(match_id: str) -> None:
+    if not match_id:
+        raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
+    if not _MATCH_ID.match(match_id):
+        raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _request_key(seat: Seat, request_id: str) -> str:
+    return f"{seat}:{request_id}"
+
+
+def _log_entry(version: int, seat: Seat, *, move: bytes = b"", resign: bool = False) -> bytes:
+    item: dict[str, Any] = {"v": version, "s": seat}
+    if resign:
+        item["r"] = 1
+    else:
+        item["m"] = base64.b64encode(move).decode()
+    return json.dumps(item, separators=(",", ":")).encode()
+
+
+def _outcome(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "scores": list(outcome.scores),
+        "ranks": list(outcome.ranks),
+        "summary": outcome.summary,
+    }
+
+
+def _not_running(record: MatchRecord) -> str:
+    if record.status == "open":
+        free = [str(i) for i, s in enumerate(record.seats) if not s.joined]
+        return (
+            f"match {record.match_id} has not started: seat(s) {', '.join(free)} still to be "
+            "joined; Watch it to learn when it starts"
+        )
+    return f"match {record.match_id} is over: no more moves; GetMatch shows the outcome"
+
+
+def _newer(event_id: str, than: str) -> bool:
+    def key(text: str) -> tuple[int, int]:
+        ms, _, seq = text.partition("-")
+        return int(ms or 0), int(seq or 0)
+
+    return key(event_id) > key(than)
+
+
+def _unpack(game: Game[Any, Any, Any], payload: PackedMove) -> Any:
+    expected = game.move_message.DESCRIPTOR.full_name
+    got = payload.type_url.rpartition("/")[2]
+    if got != expected:
+        raise MalformedMove(
+            f"the payload is a {got or 'message of no type'}, but {game.info.name} moves are "
+            f"{expected}: pack a {expected} into the Any"
+        )
+    message = game.move_message()
+    try:
+        message.ParseFromString(payload.value)
+    except Exception as error:  # google.protobuf.message.DecodeError and friends
+        raise MalformedMove(f"the {expected} payload cannot be decoded: {error}") from None
+    return game.move_from_proto(message)

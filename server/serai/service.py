@@ -1,0 +1,348 @@
+"""The gRPC servicer: protobuf in, :class:`serai.matches.Matches` calls, protobuf out.
+
+Nothing here decides anything about a match: it converts messages, packs the game's own views and
+moves into ``google.protobuf.Any``, and maps each domain error to the status code the proto's
+header promises. :func:`build_server` adds grpc.health.v1 and server reflection. Example::
+
+    server = build_server(Matches(store, registry.load()))
+    port = server.add_insecure_port("127.0.0.1:50051")
+    await server.start()
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import any_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from serai import matches as m
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.game import GameInfo, OptionSpec
+from serai.logging import RequestLogInterceptor
+from serai.store import MatchRecord, StoredEvent
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
+
+_STATUS_TO_PB = {
+    "open": pb.MATCH_STATUS_OPEN,
+    "running": pb.MATCH_STATUS_RUNNING,
+    "finished": pb.MATCH_STATUS_FINISHED,
+}
+_PB_TO_STATUS = {value: key for key, value in _STATUS_TO_PB.items()}
+
+# Order matters: MalformedMove is an IllegalMove, and answers INVALID_ARGUMENT.
+_ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
+    (m.MalformedMove, grpc.StatusCode.INVALID_ARGUMENT, "malformed move: {}"),
+    (
+        m.IllegalMove,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "illegal move: {}; ListLegalMoves lists the moves you can play now",
+    ),
+    (
+        m.InvalidOptions,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "{}; ListGames shows what each game takes",
+    ),
+    (m.NotPlayable, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
+    (m.BadRequest, grpc.StatusCode.INVALID_ARGUMENT, "{}"),
+    (m.GameNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
+    (m.MatchNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
+    (m.MoveNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
+    (m.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED, "{}"),
+    (m.WrongToken, grpc.StatusCode.PERMISSION_DENIED, "{}"),
+    (m.SeatTaken, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
+    (m.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
+    (m.MatchNotRunning, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
+    (m.StaleVersion, grpc.StatusCode.ABORTED, "{}"),
+    (m.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED, "{}"),
+    (m.StoreUnavailable, grpc.StatusCode.UNAVAILABLE, "{}; retry in a moment"),
+)
+_DOMAIN = tuple(kind for kind, _code, _text in _ERRORS)
+
+
+def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
+    """The status code and message for a domain error."""
+    for kind, code, text in _ERRORS:
+        if isinstance(error, kind):
+            return code, text.format(error)
+    return grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}"
+
+
+Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
+
+
+def _unary(method: Method) -> Method:
+    @functools.wraps(method)
+    async def call(self: MatchService, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(self, request, context)
+        except _DOMAIN as error:
+            code, text = status_of(error)
+            await context.abort(code, text)
+
+    return call  # type: ignore[return-value]
+
+
+class MatchService(pb_grpc.MatchServiceServicer):
+    """serai.v1.MatchService over a :class:`serai.matches.Matches`."""
+
+    def __init__(self, matches: m.Matches) -> None:
+        self.matches = matches
+
+    @_unary
+    async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[game_info(info) for info in self.matches.games()])
+
+    @_unary
+    async def CreateMatch(
+        self, request: pb.CreateMatchRequest, context: Any
+    ) -> pb.CreateMatchResponse:
+        if not request.game:
+            raise m.BadRequest("game is empty: name one of the games ListGames lists")
+        record = await self.matches.create(
+            request.game,
+            seats=request.seats,
+            options=dict(request.options),
+            seed=request.seed if request.HasField("seed") else None,
+        )
+        return pb.CreateMatchResponse(match=summary(record))
+
+    @_unary
+    async def JoinMatch(self, request: pb.JoinMatchRequest, context: Any) -> pb.JoinMatchResponse:
+        joined = await self.matches.join(
+            request.match_id,
+            seat=request.seat if request.HasField("seat") else None,
+            player_name=request.player_name,
+        )
+        return pb.JoinMatchResponse(
+            seat=joined.seat, seat_token=joined.token, match=summary(joined.record)
+        )
+
+    @_unary
+    async def ListMatches(
+        self, request: pb.ListMatchesRequest, context: Any
+    ) -> pb.ListMatchesResponse:
+        if request.status and request.status not in _PB_TO_STATUS:
+            raise m.BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
+        records = await self.matches.list(
+            status=_PB_TO_STATUS.get(request.status),
+            game=request.game or None,
+            limit=request.limit,
+        )
+        return pb.ListMatchesResponse(matches=[summary(r) for r in records])
+
+    @_unary
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Any) -> pb.MatchSnapshot:
+        return snapshot(await self.matches.get(request.match_id, request.seat_token))
+
+    @_unary
+    async def ListLegalMoves(
+        self, request: pb.ListLegalMovesRequest, context: Any
+    ) -> pb.ListLegalMovesResponse:
+        listed = await self.matches.legal_moves(request.match_id, request.seat_token)
+        moves = []
+        for move in listed.moves:
+            payload = any_pb2.Any()
+            payload.Pack(listed.game.move_to_proto(move.move))
+            moves.append(pb.LegalMove(id=move.id, label=move.label, payload=payload))
+        return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
+
+    @_unary
+    async def SubmitMove(
+        self, request: pb.SubmitMoveRequest, context: Any
+    ) -> pb.SubmitMoveResponse:
+        which = request.WhichOneof("move")
+        payload = None
+        if which == "payload":
+            payload = m.PackedMove(request.payload.type_url, request.payload.value)
+        done = await self.matches.submit(
+            request.match_id,
+            request.seat_token,
+            move_id=request.move_id if which == "move_id" else "",
+            payload=payload,
+            expected_version=request.expected_version,
+            request_id=request.request_id,
+        )
+        return pb.SubmitMoveResponse(
+            snapshot=snapshot(done.snapshot), label=done.label, replayed=done.replayed
+        )
+
+    @_unary
+    async def Resign(self, request: pb.ResignRequest, context: Any) -> pb.MatchSnapshot:
+        return snapshot(await self.matches.resign(request.match_id, request.seat_token))
+
+    async def Watch(
+        self, request: pb.WatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.MatchEvent]:
+        try:
+            batches = self.matches.watch(
+                request.match_id, request.seat_token, request.after_event_id
+            )
+            async for batch in batches:
+                for i, stored in enumerate(batch.events):
+                    message = event(stored)
+                    if i == len(batch.events) - 1:
+                        message.snapshot.CopyFrom(snapshot(batch.snapshot))
+                    yield message
+        except _DOMAIN as error:
+            code, text = status_of(error)
+            await context.abort(code, text)
+
+
+# --- conversions ----------------------------------------------------------------------------------
+
+
+def _option_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def game_info(info: GameInfo) -> pb.GameInfo:
+    return pb.GameInfo(
+        name=info.name,
+        title=info.title,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        version=info.version,
+        summary=info.summary,
+        playable=info.playable,
+        options=[_game_option(spec) for spec in info.options],
+    )
+
+
+def _game_option(spec: OptionSpec) -> pb.GameOption:
+    return pb.GameOption(
+        name=spec.name,
+        description=spec.description,
+        default_value=_option_text(spec.default),
+        choices=[_option_text(choice) for choice in spec.choices],
+    )
+
+
+def summary(record: MatchRecord) -> pb.MatchSummary:
+    return pb.MatchSummary(
+        match_id=record.match_id,
+        game=record.game,
+        status=_STATUS_TO_PB[record.status],
+        seats=[
+            pb.SeatInfo(seat=i, player_name=s.name, joined=s.joined, resigned=s.resigned)
+            for i, s in enumerate(record.seats)
+        ],
+        version=record.version,
+        options={name: _option_text(value) for name, value in record.options.items()},
+        created_at_ms=record.created_ms,
+    )
+
+
+def outcome(data: Mapping[str, Any]) -> pb.Outcome:
+    ranks = list(data["ranks"])
+    return pb.Outcome(
+        scores=list(data["scores"]),
+        ranks=ranks,
+        winners=[seat for seat, rank in enumerate(ranks) if rank == 0],
+        summary=data.get("summary", ""),
+    )
+
+
+def snapshot(snap: m.Snapshot) -> pb.MatchSnapshot:
+    view = any_pb2.Any()
+    view.Pack(snap.game.view_to_proto(snap.view))
+    message = pb.MatchSnapshot(
+        match=summary(snap.record),
+        version=snap.version,
+        to_act=list(snap.to_act),
+        view=view,
+        last_event_id=snap.record.last_event_id,
+    )
+    if snap.viewer_seat is not None:
+        message.viewer_seat = snap.viewer_seat
+    if snap.outcome is not None:
+        message.outcome.CopyFrom(outcome(snap.outcome))
+    return message
+
+
+def event(stored: StoredEvent) -> pb.MatchEvent:
+    message = pb.MatchEvent(event_id=stored.event_id, version=stored.version)
+    data = stored.data
+    kind = stored.kind
+    if kind == "created":
+        message.created.CopyFrom(pb.MatchCreated(game=data["game"], seats=data["seats"]))
+    elif kind == "joined":
+        message.joined.CopyFrom(pb.SeatJoined(seat=data["seat"], player_name=data["name"]))
+    elif kind == "started":
+        message.started.CopyFrom(pb.MatchStarted())
+    elif kind == "move":
+        message.move.CopyFrom(pb.MovePlayed(seat=data["seat"], label=data["label"]))
+    elif kind == "announcement":
+        message.announcement.CopyFrom(pb.Announcement(text=data["text"]))
+    elif kind == "resigned":
+        message.resigned.CopyFrom(pb.SeatResigned(seat=data["seat"]))
+    elif kind == "finished":
+        message.finished.CopyFrom(pb.MatchFinished(outcome=outcome(data["outcome"])))
+    return message
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+
+class SeraiServer:
+    """A grpc.aio server with MatchService, grpc.health.v1 (SERVING) and server reflection.
+
+    Example::
+
+        server = await build_server(matches)
+        port = await server.start("127.0.0.1", 0)   # 0: any free port
+        ...
+        await server.stop(grace=10)                  # in-flight requests finish first
+    """
+
+    def __init__(self, matches: m.Matches, server: grpc.aio.Server, checker: Any) -> None:
+        self.matches = matches
+        self.grpc = server
+        self.health = checker
+        self.port = 0
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on host:port (an IPv6 host may be bracketed) and return the bound port."""
+        self.port = self.grpc.add_insecure_port(f"{host}:{port}")
+        if not self.port:
+            raise OSError(f"cannot listen on {host}:{port}")
+        await self.grpc.start()
+        return self.port
+
+    async def stop(self, grace: float | None = 5.0) -> None:
+        """Stop taking requests, let in-flight ones finish (up to ``grace`` s), end watches."""
+        self.matches.closing = True
+        await self.health.enter_graceful_shutdown()
+        await self.grpc.stop(grace)
+
+    async def wait(self) -> None:
+        await self.grpc.wait_for_termination()
+
+
+async def build_server(
+    matches: m.Matches, *, max_message_bytes: int = 4 * 1024 * 1024
+) -> SeraiServer:
+    """The server for ``matches``, not yet listening; see :class:`SeraiServer`."""
+    server = grpc.aio.server(
+        interceptors=[RequestLogInterceptor()],
+        options=[
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_send_message_length", max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches), server)
+    checker = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    for name in ("", SERVICE_NAME):
+        await checker.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    return SeraiServer(matches, server, checker)

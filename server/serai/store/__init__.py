@@ -1,0 +1,212 @@
+"""Where matches live: the :class:`Store` protocol and its records.
+
+A store keeps, per match, one record (metadata, the encoded game state, its version), an
+append-only move log (for replay), an event stream (for watchers on every replica) and the answers
+to request ids already seen (for idempotent retries). It knows nothing of games or of gRPC: states
+and moves are opaque bytes here.
+
+Every change is a :meth:`Store.commit`: it applies only if the stored version is still the one the
+caller read, and answers in the same reply with the current record when it is not, so a caller that
+lost a race can retry on fresh state without another read. Example::
+
+    store = RedisStore.from_url("redis://localhost:6379/0")
+    record = await store.load("a1b2c3")
+    result = await store.commit("a1b2c3", record.version, Commit(state=b"...", events=(...)))
+    if isinstance(result, Conflict):
+        record = result.current      # someone else moved first: decide again on this
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Status = Literal["open", "running", "finished"]
+STATUSES: tuple[Status, ...] = ("open", "running", "finished")
+
+
+class StoreError(Exception):
+    """The store failed in a way the caller cannot fix (bad data, a script error)."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached right now; retrying later may work."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat: who joined it, whether they resigned, and the SHA-256 hex of its token."""
+
+    name: str = ""
+    joined: bool = False
+    resigned: bool = False
+    token_hash: str = ""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as stored. ``state`` is the plugin's encoded state (empty in list results)."""
+
+    match_id: str
+    game: str
+    options: Mapping[str, Any]
+    seed: int
+    created_ms: int
+    status: Status
+    version: int
+    seats: tuple[SeatRecord, ...]
+    state: bytes = b""
+    outcome: Mapping[str, Any] | None = None
+    last_event_id: str = ""
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to add to the match's stream. ``data`` is JSON-able and public."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event read back from the stream; ``version`` is the match version it produced."""
+
+    event_id: str
+    version: int
+    kind: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One atomic change of a match. Fields left ``None`` keep their stored value.
+
+    ``log`` entries are appended to the move log; ``events`` to the stream; when ``request_key``
+    is set, ``answer`` is remembered under it (with the new version and the last event id) and a
+    later commit with the same key is answered :class:`Duplicate` and applies nothing.
+    """
+
+    state: bytes | None = None
+    status: Status | None = None
+    seats: tuple[SeatRecord, ...] | None = None
+    outcome: Mapping[str, Any] | None = None
+    log: Sequence[bytes] = ()
+    events: Sequence[NewEvent] = ()
+    request_key: str = ""
+    answer: str = ""
+
+
+@dataclass(frozen=True)
+class Committed:
+    version: int
+    event_ids: tuple[str, ...]
+
+    @property
+    def last_event_id(self) -> str:
+        return self.event_ids[-1] if self.event_ids else ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a request id was answered the first time."""
+
+    version: int
+    last_event_id: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The version moved on; ``current`` is the record now (None: the match is gone)."""
+
+    current: MatchRecord | None
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """The request key was already committed; nothing was applied this time."""
+
+    first: Answer
+
+
+CommitResult = Committed | Conflict | Duplicate
+
+
+class Unchanged:
+    """The answer of :meth:`Store.load` when the caller's copy is current."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED = Unchanged()
+
+
+class Store(Protocol):
+    """What the match lifecycle needs from storage; see :mod:`serai.store.redis_store`."""
+
+    async def create(self, record: MatchRecord, events: Sequence[NewEvent]) -> str:
+        """Store a new match at its record's version; returns the last event id.
+
+        Raises StoreError if the id is taken.
+        """
+
+    async def load(
+        self, match_id: str, unless_version: int | None = None
+    ) -> MatchRecord | Unchanged | None:
+        """The match, or None if unknown; :data:`UNCHANGED` when the stored version is
+        ``unless_version`` (the caller's copy is current, so the state is not sent again)."""
+
+    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
+        """Apply ``commit`` if the stored version is ``expected_version``; see :class:`Commit`."""
+
+    async def request_answer(self, match_id: str, request_key: str) -> Answer | None:
+        """The remembered answer to a request key, if any."""
+
+    async def read_log(self, match_id: str) -> list[bytes]:
+        """Every log entry, oldest first."""
+
+    async def read_events(
+        self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
+    ) -> list[StoredEvent]:
+        """Events after ``after_event_id`` ("" for all); waits up to ``block_ms`` (0: no wait)."""
+
+    async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
+        """Move the match between the status indexes (idempotent)."""
+
+    async def list_matches(
+        self, status: Status | None, game: str | None, limit: int
+    ) -> list[MatchRecord]:
+        """Matches newest first, without their state."""
+
+    async def memory_usage(self, match_id: str) -> int:
+        """Bytes the match's keys take in the store (for benchmarks)."""
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+
+    async def close(self) -> None:
+        """Release connections."""
+
+
+__all__ = [
+    "STATUSES",
+    "UNCHANGED",
+    "Answer",
+    "Commit",
+    "CommitResult",
+    "Committed",
+    "Conflict",
+    "Duplicate",
+    "MatchRecord",
+    "NewEvent",
+    "SeatRecord",
+    "Status",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredEvent",
+    "Unchanged",
+]

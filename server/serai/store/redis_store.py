@@ -1,0 +1,390 @@
+"""The Redis store: one hash, one list, one stream and one hash of answers per match.
+
+Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slot)::
+
+    serai:{M}:match      hash    game, options, seed, created, status, version, seats, state,
+                                 outcome, last_event
+    serai:{M}:log        list    one entry per move or resignation, for replay
+    serai:{M}:events     stream  public events (v: version, k: kind, d: JSON data), for Watch
+    serai:{M}:requests   hash    "seat:request_id" -> "version\\nlast_event_id\\nanswer"
+
+Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
+``serai:index:<status>:<game>``, status ``all`` included); they are updated with single-key
+commands after a commit and repaired when a listing finds them stale, so a cluster never needs a
+cross-slot script.
+
+Every change is one Lua script (one round trip): it checks the version, and on a mismatch returns
+the current record in the same reply.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis import exceptions as redis_errors
+
+from serai.store import (
+    STATUSES,
+    UNCHANGED,
+    Answer,
+    Commit,
+    CommitResult,
+    Committed,
+    Conflict,
+    Duplicate,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    Status,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+    Unchanged,
+)
+
+_COMMIT = """
+local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local expected, reqkey, answer = ARGV[1], ARGV[2], ARGV[3]
+local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if reqkey ~= '' then
+  local prior = redis.call('HGET', requests, reqkey)
+  if prior then return {'duplicate', prior} end
+end
+local current = redis.call('HGET', meta, 'version')
+if not current then return {'missing'} end
+if current ~= expected then return {'conflict', redis.call('HGETALL', meta)} end
+local version = tostring(tonumber(current) + 1)
+local i = 7
+local sets = {'version', version}
+for _ = 1, nf do
+  sets[#sets + 1] = ARGV[i]
+  sets[#sets + 1] = ARGV[i + 1]
+  i = i + 2
+end
+if nl > 0 then
+  local entries = {}
+  for _ = 1, nl do
+    entries[#entries + 1] = ARGV[i]
+    i = i + 1
+  end
+  redis.call('RPUSH', log, unpack(entries))
+end
+local ids = {}
+for _ = 1, ne do
+  ids[#ids + 1] = redis.call('XADD', events, '*', 'v', version, 'k', ARGV[i], 'd', ARGV[i + 1])
+  i = i + 2
+end
+if #ids > 0 then
+  sets[#sets + 1] = 'last_event'
+  sets[#sets + 1] = ids[#ids]
+end
+redis.call('HSET', meta, unpack(sets))
+if reqkey ~= '' then
+  redis.call('HSET', requests, reqkey, version .. '\\n' .. (ids[#ids] or '') .. '\\n' .. answer)
+end
+local reply = {'ok', version}
+for _, id in ipairs(ids) do reply[#reply + 1] = id end
+return reply
+"""
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local version = ARGV[1]
+local nf, ne = tonumber(ARGV[2]), tonumber(ARGV[3])
+local i = 4
+local sets = {}
+for _ = 1, nf do
+  sets[#sets + 1] = ARGV[i]
+  sets[#sets + 1] = ARGV[i + 1]
+  i = i + 2
+end
+local last = ''
+for _ = 1, ne do
+  last = redis.call('XADD', KEYS[2], '*', 'v', version, 'k', ARGV[i], 'd', ARGV[i + 1])
+  i = i + 2
+end
+sets[#sets + 1] = 'last_event'
+sets[#sets + 1] = last
+redis.call('HSET', KEYS[1], unpack(sets))
+return last
+"""
+
+_LOAD = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return false end
+if version == ARGV[1] then return 'unchanged' end
+return redis.call('HGETALL', KEYS[1])
+"""
+
+_SUMMARY_FIELDS = (
+    "game",
+    "options",
+    "seed",
+    "created",
+    "status",
+    "version",
+    "seats",
+    "outcome",
+    "last_event",
+)
+
+
+def match_keys(match_id: str) -> tuple[str, str, str, str]:
+    """The four keys of one match: record, log, events, requests."""
+    base = f"serai:{{{match_id}}}"
+    return f"{base}:match", f"{base}:log", f"{base}:events", f"{base}:requests"
+
+
+def index_key(status: Status | None, game: str | None) -> str:
+    key = f"serai:index:{status or 'all'}"
+    return f"{key}:{game}" if game else key
+
+
+class RedisStore:
+    """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._redis = client
+        self._commit = client.register_script(_COMMIT)
+        self._create = client.register_script(_CREATE)
+        self._load = client.register_script(_LOAD)
+
+    @classmethod
+    def from_url(cls, url: str) -> RedisStore:
+        """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``."""
+        return cls(aioredis.Redis.from_url(url, decode_responses=False))
+
+    @property
+    def client(self) -> aioredis.Redis:
+        return self._redis
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+    async def ping(self) -> None:
+        async with _errors():
+            await self._redis.ping()
+
+    async def create(self, record: MatchRecord, events: Sequence[NewEvent]) -> str:
+        meta, _, stream, _ = match_keys(record.match_id)
+        fields = _record_fields(record)
+        args: list[Any] = [record.version, len(fields), len(events)]
+        for name, value in fields.items():
+            args += [name, value]
+        args += _event_args(events)
+        async with _errors():
+            last = await self._create(keys=[meta, stream], args=args)
+        if last is None:
+            raise StoreError(f"match id {record.match_id} is already taken")
+        return _text(last)
+
+    async def load(
+        self, match_id: str, unless_version: int | None = None
+    ) -> MatchRecord | Unchanged | None:
+        meta = match_keys(match_id)[0]
+        known = "" if unless_version is None else str(unless_version)
+        async with _errors():
+            reply = await self._load(keys=[meta], args=[known])
+        if reply is None:
+            return None
+        if reply == b"unchanged":
+            return UNCHANGED
+        return _record(match_id, _pairs(reply))
+
+    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
+        fields: dict[str, bytes | str] = {}
+        if commit.state is not None:
+            fields["state"] = commit.state
+        if commit.status is not None:
+            fields["status"] = commit.status
+        if commit.seats is not None:
+            fields["seats"] = _dump_seats(commit.seats)
+        if commit.outcome is not None:
+            fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
+        args: list[Any] = [
+            expected_version,
+            commit.request_key,
+            commit.answer,
+            len(fields),
+            len(commit.log),
+            len(commit.events),
+        ]
+        for name, value in fields.items():
+            args += [name, value]
+        args += list(commit.log)
+        args += _event_args(commit.events)
+        async with _errors():
+            reply = await self._commit(keys=list(match_keys(match_id)), args=args)
+        tag = reply[0]
+        if tag == b"ok":
+            return Committed(int(reply[1]), tuple(_text(i) for i in reply[2:]))
+        if tag == b"duplicate":
+            return Duplicate(_answer(reply[1]))
+        if tag == b"conflict":
+            return Conflict(_record(match_id, _pairs(reply[1])))
+        return Conflict(None)
+
+    async def request_answer(self, match_id: str, request_key: str) -> Answer | None:
+        async with _errors():
+            raw = await self._redis.hget(match_keys(match_id)[3], request_key)
+        return None if raw is None else _answer(raw)
+
+    async def read_log(self, match_id: str) -> list[bytes]:
+        async with _errors():
+            return list(await self._redis.lrange(match_keys(match_id)[1], 0, -1))
+
+    async def read_events(
+        self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
+    ) -> list[StoredEvent]:
+        stream = match_keys(match_id)[2]
+        async with _errors():
+            reply = await self._redis.xread(
+                {stream: after_event_id or "0-0"}, count=count, block=block_ms or None
+            )
+        events: list[StoredEvent] = []
+        for _key, entries in reply or ():
+            for event_id, data in entries:
+                events.append(
+                    StoredEvent(
+                        event_id=_text(event_id),
+                        version=int(data[b"v"]),
+                        kind=_text(data[b"k"]),
+                        data=json.loads(data[b"d"]),
+                    )
+                )
+        return events
+
+    async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
+        score = record.created_ms
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=False)
+            for status in STATUSES:
+                if status != current:
+                    pipe.zrem(index_key(status, None), record.match_id)
+                    pipe.zrem(index_key(status, record.game), record.match_id)
+            pipe.zadd(index_key(None, None), {record.match_id: score})
+            pipe.zadd(index_key(None, record.game), {record.match_id: score})
+            pipe.zadd(index_key(current, None), {record.match_id: score})
+            pipe.zadd(index_key(current, record.game), {record.match_id: score})
+            await pipe.execute()
+
+    async def list_matches(
+        self, status: Status | None, game: str | None, limit: int
+    ) -> list[MatchRecord]:
+        async with _errors():
+            ids = [
+                _text(i) for i in await self._redis.zrevrange(index_key(status, game), 0, limit - 1)
+            ]
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in ids:
+                pipe.hmget(match_keys(match_id)[0], _SUMMARY_FIELDS)
+            rows = await pipe.execute()
+        records: list[MatchRecord] = []
+        for match_id, values in zip(ids, rows, strict=True):
+            if values[0] is None:  # deleted behind the index's back
+                continue
+            record = _record(match_id, dict(zip(_SUMMARY_FIELDS, values, strict=True)))
+            if status is not None and record.status != status:
+                await self.index(record, status, record.status)  # a stale index entry: repair it
+                continue
+            records.append(record)
+        return records
+
+    async def memory_usage(self, match_id: str) -> int:
+        total = 0
+        async with _errors():
+            for key in match_keys(match_id):
+                total += int(await self._redis.memory_usage(key, samples=0) or 0)
+        return total
+
+
+@asynccontextmanager
+async def _errors() -> AsyncIterator[None]:
+    try:
+        yield
+    except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as error:
+        raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
+    except redis_errors.RedisError as error:
+        raise StoreError(f"Redis refused a command: {error}") from error
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _pairs(flat: Sequence[bytes]) -> dict[str, bytes]:
+    return {_text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+
+
+def _answer(raw: bytes) -> Answer:
+    version, last_event, answer = raw.split(b"\n", 2)
+    return Answer(int(version), _text(last_event), _text(answer))
+
+
+def _event_args(events: Sequence[NewEvent]) -> list[str]:
+    args: list[str] = []
+    for event in events:
+        args += [event.kind, json.dumps(dict(event.data), separators=(",", ":"))]
+    return args
+
+
+def _dump_seats(seats: Sequence[SeatRecord]) -> str:
+    rows = [
+        {"n": s.name, "j": int(s.joined), "r": int(s.resigned), "t": s.token_hash} for s in seats
+    ]
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def _load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
+    return tuple(
+        SeatRecord(
+            name=row["n"], joined=bool(row["j"]), resigned=bool(row["r"]), token_hash=row["t"]
+        )
+        for row in json.loads(raw)
+    )
+
+
+def _record_fields(record: MatchRecord) -> dict[str, bytes | str]:
+    fields: dict[str, bytes | str] = {
+        "game": record.game,
+        "options": json.dumps(dict(record.options), separators=(",", ":")),
+        "seed": str(record.seed),
+        "created": str(record.created_ms),
+        "status": record.status,
+        "version": str(record.version),
+        "seats": _dump_seats(record.seats),
+        "state": record.state,
+    }
+    if record.outcome is not None:
+        fields["outcome"] = json.dumps(dict(record.outcome), separators=(",", ":"))
+    return fields
+
+
+def _record(match_id: str, fields: Mapping[str, bytes | None]) -> MatchRecord:
+    def get(name: str) -> bytes:
+        value = fields.get(name)
+        if value is None:
+            raise StoreError(f"match {match_id} has no {name!r} field: the record is damaged")
+        return value
+
+    outcome = fields.get("outcome")
+    status = _text(get("status"))
+    if status not in STATUSES:
+        raise StoreError(f"match {match_id} has an unknown status {status!r}")
+    return MatchRecord(
+        match_id=match_id,
+        game=_text(get("game")),
+        options=json.loads(get("options")),
+        seed=int(get("seed")),
+        created_ms=int(get("created")),
+        status=status,  # type: ignore[arg-type]
+        version=int(get("version")),
+        seats=_load_seats(get("seats")),
+        state=fields.get("state") or b"",
+        outcome=json.loads(outcome) if outcome else None,
+        last_event_id=_text(fields.get("last_event") or b""),
+    )

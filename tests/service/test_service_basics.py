@@ -1,0 +1,45 @@
+"""A match of the tiny game played through the service over a real channel and Redis."""
+
+from __future__ import annotations
+
+import pytest
+from google.protobuf import struct_pb2
+from serai.api import match_service_pb2 as pb
+from tiny_game import TinyGame, tiny_registry
+
+
+@pytest.fixture
+def tiny(start_service):
+    return start_service(registry=tiny_registry())
+
+
+def test_a_whole_tiny_match_ends_with_the_plugins_outcome(tiny):
+    stub = tiny.stub()
+    created = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2, seed=11)).match
+    assert created.status == pb.MATCH_STATUS_OPEN
+    tokens = [
+        stub.JoinMatch(pb.JoinMatchRequest(match_id=created.match_id)).seat_token for _ in range(2)
+    ]
+    game = TinyGame()
+    state = game.setup(2, 11, game.resolve_options({}))
+    while game.to_act(state):
+        seat = game.to_act(state)[0]
+        listed = stub.ListLegalMoves(
+            pb.ListLegalMovesRequest(match_id=created.match_id, seat_token=tokens[seat])
+        )
+        move = listed.moves[0]
+        done = stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=created.match_id,
+                seat_token=tokens[seat],
+                move_id=move.id,
+                expected_version=listed.version,
+            )
+        )
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0])
+        view = struct_pb2.Struct()
+        done.snapshot.view.Unpack(view)
+        assert view == game.view_to_proto(game.view(state, seat))
+    final = stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+    assert final.match.status == pb.MATCH_STATUS_FINISHED
+    assert list(final.outcome.ranks) == list(game.outcome(state).ranks)
