@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from serai.game import MalformedMove
 
@@ -87,8 +87,8 @@ def decode_state(data: bytes) -> NileState:
 # --- protobuf: cards ------------------------------------------------------------------------------
 
 
-def crop_to_proto(crop: Crop) -> int:
-    return int(crop) + 1
+def crop_to_proto(crop: Crop) -> pb.Crop:
+    return cast("pb.Crop", int(crop) + 1)
 
 
 def crop_from_proto(value: int) -> Crop:

@@ -63,6 +63,20 @@ def test_if_the_last_card_is_a_flood_card_its_speculation_and_harvest_still_reso
     assert hand_names(after, 0) == ["wheat", "wheat"], "an empty deck pays nothing"
 
 
+def test_if_a_payout_takes_the_last_card_the_flood_still_finishes_with_its_harvest():
+    before = table(
+        fields=[{}, {"flax": 2}],
+        deck=["wheat", "wheat", "flax", "castor"],
+        speculations=[["wheat/flax"], []],
+        pass_number=2,
+        passes=2,
+    )
+    after = GAME.apply(before, 0, Pass())
+    assert after.finished
+    assert hand_names(after, 0) == ["wheat", "wheat", "castor"], "paid what was left"
+    assert store(after, 1, "flax") == 1
+
+
 def test_a_plague_that_is_the_last_card_resolves_but_no_flood_card_replaces_it():
     before = table(
         fields=[{"wheat": 2}, {"flax": 2}],

@@ -89,6 +89,7 @@ def test_an_offering_reveals_a_new_flood_card_with_a_full_harvest_and_a_new_rest
 
 
 def test_an_offering_resolves_speculation_cards_on_the_table():
+    # In play the next turn's own flood always comes first; the mechanism is the same flood.
     before = table(
         hands=[["wheat", "wheat"], []],
         speculations=[[], ["papyrus/castor"]],
