@@ -14,8 +14,15 @@ from serai_sobek.events import Event
 
 @dataclass(frozen=True)
 class Take:
-    """Take the market card at ``position`` (0 = first). Normally 0..3; the cards before it go
-    to your corruption pile. Also answers the High Priest (any position, no corruption)."""
+    """Take the market card at ``position`` (0..3, 0 = first); the cards before it go to your
+    corruption pile."""
+
+    position: int
+
+
+@dataclass(frozen=True)
+class TakeAny:
+    """High Priest: take the market card at ``position`` (any), without corruption."""
 
     position: int
 
@@ -72,8 +79,28 @@ class Finish:
     """After the market runs out: lay no more sets; your hand goes to corruption."""
 
 
-Move = Take | PlayCharacter | PlaySet | ChooseEvent | PickCards | AddToSet | FinalSet | Finish
-MOVE_TYPES = (Take, PlayCharacter, PlaySet, ChooseEvent, PickCards, AddToSet, FinalSet, Finish)
+Move = (
+    Take
+    | TakeAny
+    | PlayCharacter
+    | PlaySet
+    | ChooseEvent
+    | PickCards
+    | AddToSet
+    | FinalSet
+    | Finish
+)
+MOVE_TYPES = (
+    Take,
+    TakeAny,
+    PlayCharacter,
+    PlaySet,
+    ChooseEvent,
+    PickCards,
+    AddToSet,
+    FinalSet,
+    Finish,
+)
 
 
 def _cards(cards: tuple[Face, ...]) -> str:
@@ -86,6 +113,8 @@ def label(move: Move) -> str:
         case Take(position):
             corrupt = f", {position} to corruption" if position else ""
             return f"take market card {position + 1}{corrupt}"
+        case TakeAny(position):
+            return f"take market card {position + 1} without corruption"
         case PlayCharacter(character, target):
             name = character.name.lower().replace("_", " ")
             return f"play the {name}" + (f" on seat {target}" if target is not None else "")
@@ -118,5 +147,6 @@ __all__ = [
     "PlayCharacter",
     "PlaySet",
     "Take",
+    "TakeAny",
     "label",
 ]

@@ -21,6 +21,7 @@ from serai_sobek.moves import (
     PlayCharacter,
     PlaySet,
     Take,
+    TakeAny,
 )
 from serai_sobek.views import HIDDEN, SobekView
 
@@ -69,6 +70,8 @@ def move_to_proto(move: Move) -> pb.Move:
     match move:
         case Take(position):
             return pb.Move(take=pb.Take(position=position))
+        case TakeAny(position):
+            return pb.Move(take_any=pb.TakeAny(position=position))
         case PlayCharacter(character, target):
             return pb.Move(
                 play_character=pb.PlayCharacter(character=int(character), target=target)  # type: ignore[arg-type]
@@ -98,6 +101,8 @@ def move_from_proto(message: Message) -> Move:
     match which:
         case "take":
             return Take(body.position)
+        case "take_any":
+            return TakeAny(body.position)
         case "play_character":
             try:
                 character = Character(body.character)

@@ -41,6 +41,7 @@ from serai_sobek.moves import (
     PlayCharacter,
     PlaySet,
     Take,
+    TakeAny,
     label,
 )
 from serai_sobek.sets import MIN_SET, multisets, points, set_choices, set_of
@@ -192,7 +193,7 @@ def _pending_moves(state: SobekState, pending: Pending) -> list[Move]:
             counts = _counter(me.corruption)
             return [PickCards(cards) for cards in multisets(counts, 0, 2)]
         case PendingKind.TAKE_ANY:
-            return [Take(position) for position in range(len(state.row))]
+            return [TakeAny(position) for position in range(len(state.row))]
         case PendingKind.ARCHITECT:
             return [
                 AddToSet(s.goods, cards)
@@ -219,7 +220,7 @@ def apply(state: SobekState, seat: int, move: Move) -> SobekState:
     if pending is not None:
         state = replace(state, pending=state.pending[1:])
     match move:
-        case Take(position) if pending is not None:  # the High Priest
+        case TakeAny(position):  # the High Priest
             state = powers.take_from_row(state, seat, position)
         case Take(position):
             skipped = state.row[:position]
@@ -381,7 +382,7 @@ _PENDING_TEXT = {
     PendingKind.PURGE: "discard up to two corruption cards (PickCards with 0 to 2 cards)",
     PendingKind.PASS_CORRUPTION: "pass one corruption card on (PickCards with one card)",
     PendingKind.SELF_CORRUPT: "put one hand card into their corruption (PickCards, one card)",
-    PendingKind.TAKE_ANY: "take any market card (Take with any position)",
+    PendingKind.TAKE_ANY: "take any market card (TakeAny)",
     PendingKind.ARCHITECT: "add one or two cards to one of their sets (AddToSet)",
 }
 
@@ -404,7 +405,7 @@ def check_form(move: object) -> None:
         return isinstance(value, tuple) and all(isinstance(f, Face) for f in value)
 
     match move:
-        case Take(position):
+        case Take(position) | TakeAny(position):
             need(is_int(position), "position must be an integer")
         case PlayCharacter(character, target):
             need(isinstance(character, Character), "character must be a Character")
@@ -451,7 +452,7 @@ def why_illegal(state: SobekState, seat: int, move: Move) -> str:
             return f"the {name} takes no target"
         case PlaySet(goods, cards) | FinalSet(goods, cards):
             return _why_set(state, me, goods, cards)
-        case ChooseEvent() | PickCards() | AddToSet():
+        case ChooseEvent() | PickCards() | AddToSet() | TakeAny():
             return f"'{text}' answers a power or event, and none is waiting"
     return f"'{text}' is not a legal move now"
 

@@ -24,57 +24,59 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n serai/games/sobek/v1/sobek.proto\x12\x14serai.games.sobek.v1\"\xa5\x01\n\x04\x43\x61rd\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.serai.games.sobek.v1.CardKind\x12*\n\x05goods\x18\x02 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12\x0f\n\x07scarabs\x18\x03 \x01(\x05\x12\x32\n\tcharacter\x18\x04 \x01(\x0e\x32\x1f.serai.games.sobek.v1.Character\"\x18\n\x04Take\x12\x10\n\x08position\x18\x01 \x01(\x05\"c\n\rPlayCharacter\x12\x32\n\tcharacter\x18\x01 \x01(\x0e\x32\x1f.serai.games.sobek.v1.Character\x12\x13\n\x06target\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_target\"`\n\x07PlaySet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\";\n\x0b\x43hooseEvent\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\x13\n\x06target\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_target\"6\n\tPickCards\x12)\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"a\n\x08\x41\x64\x64ToSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"a\n\x08\x46inalSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"\x08\n\x06\x46inish\"\xb9\x03\n\x04Move\x12*\n\x04take\x18\x01 \x01(\x0b\x32\x1a.serai.games.sobek.v1.TakeH\x00\x12=\n\x0eplay_character\x18\x02 \x01(\x0b\x32#.serai.games.sobek.v1.PlayCharacterH\x00\x12\x31\n\x08play_set\x18\x03 \x01(\x0b\x32\x1d.serai.games.sobek.v1.PlaySetH\x00\x12\x39\n\x0c\x63hoose_event\x18\x04 \x01(\x0b\x32!.serai.games.sobek.v1.ChooseEventH\x00\x12\x35\n\npick_cards\x18\x05 \x01(\x0b\x32\x1f.serai.games.sobek.v1.PickCardsH\x00\x12\x34\n\nadd_to_set\x18\x06 \x01(\x0b\x32\x1e.serai.games.sobek.v1.AddToSetH\x00\x12\x33\n\tfinal_set\x18\x07 \x01(\x0b\x32\x1e.serai.games.sobek.v1.FinalSetH\x00\x12.\n\x06\x66inish\x18\x08 \x01(\x0b\x32\x1c.serai.games.sobek.v1.FinishH\x00\x42\x06\n\x04move\"I\n\nMarketSlot\x12\x11\n\tface_down\x18\x01 \x01(\x08\x12(\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1a.serai.games.sobek.v1.Card\"\x85\x01\n\x08TableSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x12\n\nhorizontal\x18\x03 \x01(\x08\x12\x0e\n\x06points\x18\x04 \x01(\x05\"\x86\x02\n\x08SeatView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05score\x18\x02 \x01(\x05\x12\r\n\x05\x62onus\x18\x03 \x01(\x05\x12\x12\n\nhand_count\x18\x04 \x01(\x05\x12(\n\x04hand\x18\x05 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x1d\n\x10\x63orruption_count\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12.\n\ncorruption\x18\x07 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12,\n\x04sets\x18\x08 \x03(\x0b\x32\x1e.serai.games.sobek.v1.TableSetB\x13\n\x11_corruption_count\"g\n\x07Pending\x12/\n\x04kind\x18\x01 \x01(\x0e\x32!.serai.games.sobek.v1.PendingKind\x12\r\n\x05\x61\x63tor\x18\x02 \x01(\x05\x12\x12\n\x05other\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x08\n\x06_other\"`\n\x0bRoundResult\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x03(\x05\x12\x0f\n\x07\x63orrupt\x18\x03 \x03(\x05\x12\x11\n\tpenalties\x18\x04 \x03(\x05\x12\x0e\n\x06scores\x18\x05 \x03(\x05\"%\n\x06Option\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\"\x9d\x05\n\x04View\x12\x13\n\x06viewer\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12-\n\x07options\x18\x03 \x03(\x0b\x32\x1c.serai.games.sobek.v1.Option\x12\r\n\x05round\x18\x04 \x01(\x05\x12*\n\x05phase\x18\x05 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Phase\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\x05\x12\x0f\n\x07starter\x18\x07 \x01(\x05\x12\x0c\n\x04turn\x18\x08 \x01(\x05\x12\x0e\n\x06to_act\x18\t \x03(\x05\x12-\n\x03row\x18\n \x03(\x0b\x32 .serai.games.sobek.v1.MarketSlot\x12\x12\n\ndeck_count\x18\x0b \x01(\x05\x12+\n\x07\x64iscard\x18\x0c \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x15\n\rremoved_count\x18\r \x01(\x05\x12\x14\n\x0cunused_count\x18\x0e \x01(\x05\x12\x13\n\x0btokens_left\x18\x0f \x01(\x05\x12\x30\n\x0btokens_seen\x18\x10 \x03(\x0e\x32\x1b.serai.games.sobek.v1.Event\x12\x30\n\x0bused_tokens\x18\x11 \x03(\x0e\x32\x1b.serai.games.sobek.v1.Event\x12-\n\x05seats\x18\x12 \x03(\x0b\x32\x1e.serai.games.sobek.v1.SeatView\x12.\n\x07pending\x18\x13 \x03(\x0b\x32\x1d.serai.games.sobek.v1.Pending\x12\x11\n\tfinishing\x18\x14 \x03(\x05\x12\x32\n\x07results\x18\x15 \x03(\x0b\x32!.serai.games.sobek.v1.RoundResultB\t\n\x07_viewer*\x85\x01\n\x05Goods\x12\x15\n\x11GOODS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bGOODS_IVORY\x10\x01\x12\x0f\n\x0bGOODS_EBONY\x10\x02\x12\x10\n\x0cGOODS_MARBLE\x10\x03\x12\x10\n\x0cGOODS_CATTLE\x10\x04\x12\x0e\n\nGOODS_FISH\x10\x05\x12\x0f\n\x0bGOODS_WHEAT\x10\x06*i\n\x08\x43\x61rdKind\x12\x19\n\x15\x43\x41RD_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43\x41RD_KIND_GOODS\x10\x01\x12\x14\n\x10\x43\x41RD_KIND_AMULET\x10\x02\x12\x17\n\x13\x43\x41RD_KIND_CHARACTER\x10\x03*\xf8\x01\n\tCharacter\x12\x19\n\x15\x43HARACTER_UNSPECIFIED\x10\x00\x12\x14\n\x10\x43HARACTER_VIZIER\x10\x01\x12\x13\n\x0f\x43HARACTER_THIEF\x10\x02\x12\x14\n\x10\x43HARACTER_SCRIBE\x10\x03\x12\x17\n\x13\x43HARACTER_COURTESAN\x10\x04\x12\x19\n\x15\x43HARACTER_HIGH_PRIEST\x10\x05\x12\x13\n\x0f\x43HARACTER_QUEEN\x10\x06\x12\x17\n\x13\x43HARACTER_ARCHITECT\x10\x07\x12\x16\n\x12\x43HARACTER_PRINCESS\x10\x08\x12\x15\n\x11\x43HARACTER_BOATMAN\x10\t*\x8b\x01\n\x05\x45vent\x12\x15\n\x11\x45VENT_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x45VENT_POINTS\x10\x01\x12\x0f\n\x0b\x45VENT_PURGE\x10\x02\x12\x14\n\x10\x45VENT_FIRST_CARD\x10\x03\x12\x0e\n\nEVENT_FINE\x10\x04\x12\x0f\n\x0b\x45VENT_BRIBE\x10\x05\x12\x11\n\rEVENT_TRIBUTE\x10\x06*O\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_PLAY\x10\x01\x12\x0f\n\x0bPHASE_FINAL\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03*\xea\x01\n\x0bPendingKind\x12\x1c\n\x18PENDING_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12PENDING_KIND_EVENT\x10\x01\x12\x15\n\x11PENDING_KIND_GIVE\x10\x02\x12\x16\n\x12PENDING_KIND_PURGE\x10\x03\x12 \n\x1cPENDING_KIND_PASS_CORRUPTION\x10\x04\x12\x1d\n\x19PENDING_KIND_SELF_CORRUPT\x10\x05\x12\x19\n\x15PENDING_KIND_TAKE_ANY\x10\x06\x12\x1a\n\x16PENDING_KIND_ARCHITECT\x10\x07\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n serai/games/sobek/v1/sobek.proto\x12\x14serai.games.sobek.v1\"\xa5\x01\n\x04\x43\x61rd\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.serai.games.sobek.v1.CardKind\x12*\n\x05goods\x18\x02 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12\x0f\n\x07scarabs\x18\x03 \x01(\x05\x12\x32\n\tcharacter\x18\x04 \x01(\x0e\x32\x1f.serai.games.sobek.v1.Character\"\x18\n\x04Take\x12\x10\n\x08position\x18\x01 \x01(\x05\"\x1b\n\x07TakeAny\x12\x10\n\x08position\x18\x01 \x01(\x05\"c\n\rPlayCharacter\x12\x32\n\tcharacter\x18\x01 \x01(\x0e\x32\x1f.serai.games.sobek.v1.Character\x12\x13\n\x06target\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_target\"`\n\x07PlaySet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\";\n\x0b\x43hooseEvent\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\x13\n\x06target\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_target\"6\n\tPickCards\x12)\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"a\n\x08\x41\x64\x64ToSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"a\n\x08\x46inalSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\"\x08\n\x06\x46inish\"\xec\x03\n\x04Move\x12*\n\x04take\x18\x01 \x01(\x0b\x32\x1a.serai.games.sobek.v1.TakeH\x00\x12=\n\x0eplay_character\x18\x02 \x01(\x0b\x32#.serai.games.sobek.v1.PlayCharacterH\x00\x12\x31\n\x08play_set\x18\x03 \x01(\x0b\x32\x1d.serai.games.sobek.v1.PlaySetH\x00\x12\x39\n\x0c\x63hoose_event\x18\x04 \x01(\x0b\x32!.serai.games.sobek.v1.ChooseEventH\x00\x12\x35\n\npick_cards\x18\x05 \x01(\x0b\x32\x1f.serai.games.sobek.v1.PickCardsH\x00\x12\x34\n\nadd_to_set\x18\x06 \x01(\x0b\x32\x1e.serai.games.sobek.v1.AddToSetH\x00\x12\x33\n\tfinal_set\x18\x07 \x01(\x0b\x32\x1e.serai.games.sobek.v1.FinalSetH\x00\x12.\n\x06\x66inish\x18\x08 \x01(\x0b\x32\x1c.serai.games.sobek.v1.FinishH\x00\x12\x31\n\x08take_any\x18\t \x01(\x0b\x32\x1d.serai.games.sobek.v1.TakeAnyH\x00\x42\x06\n\x04move\"I\n\nMarketSlot\x12\x11\n\tface_down\x18\x01 \x01(\x08\x12(\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1a.serai.games.sobek.v1.Card\"\x85\x01\n\x08TableSet\x12*\n\x05goods\x18\x01 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Goods\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x12\n\nhorizontal\x18\x03 \x01(\x08\x12\x0e\n\x06points\x18\x04 \x01(\x05\"\x86\x02\n\x08SeatView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05score\x18\x02 \x01(\x05\x12\r\n\x05\x62onus\x18\x03 \x01(\x05\x12\x12\n\nhand_count\x18\x04 \x01(\x05\x12(\n\x04hand\x18\x05 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x1d\n\x10\x63orruption_count\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12.\n\ncorruption\x18\x07 \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12,\n\x04sets\x18\x08 \x03(\x0b\x32\x1e.serai.games.sobek.v1.TableSetB\x13\n\x11_corruption_count\"g\n\x07Pending\x12/\n\x04kind\x18\x01 \x01(\x0e\x32!.serai.games.sobek.v1.PendingKind\x12\r\n\x05\x61\x63tor\x18\x02 \x01(\x05\x12\x12\n\x05other\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x08\n\x06_other\"`\n\x0bRoundResult\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x03(\x05\x12\x0f\n\x07\x63orrupt\x18\x03 \x03(\x05\x12\x11\n\tpenalties\x18\x04 \x03(\x05\x12\x0e\n\x06scores\x18\x05 \x03(\x05\"%\n\x06Option\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\"\x9d\x05\n\x04View\x12\x13\n\x06viewer\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12-\n\x07options\x18\x03 \x03(\x0b\x32\x1c.serai.games.sobek.v1.Option\x12\r\n\x05round\x18\x04 \x01(\x05\x12*\n\x05phase\x18\x05 \x01(\x0e\x32\x1b.serai.games.sobek.v1.Phase\x12\x0f\n\x07\x63urrent\x18\x06 \x01(\x05\x12\x0f\n\x07starter\x18\x07 \x01(\x05\x12\x0c\n\x04turn\x18\x08 \x01(\x05\x12\x0e\n\x06to_act\x18\t \x03(\x05\x12-\n\x03row\x18\n \x03(\x0b\x32 .serai.games.sobek.v1.MarketSlot\x12\x12\n\ndeck_count\x18\x0b \x01(\x05\x12+\n\x07\x64iscard\x18\x0c \x03(\x0b\x32\x1a.serai.games.sobek.v1.Card\x12\x15\n\rremoved_count\x18\r \x01(\x05\x12\x14\n\x0cunused_count\x18\x0e \x01(\x05\x12\x13\n\x0btokens_left\x18\x0f \x01(\x05\x12\x30\n\x0btokens_seen\x18\x10 \x03(\x0e\x32\x1b.serai.games.sobek.v1.Event\x12\x30\n\x0bused_tokens\x18\x11 \x03(\x0e\x32\x1b.serai.games.sobek.v1.Event\x12-\n\x05seats\x18\x12 \x03(\x0b\x32\x1e.serai.games.sobek.v1.SeatView\x12.\n\x07pending\x18\x13 \x03(\x0b\x32\x1d.serai.games.sobek.v1.Pending\x12\x11\n\tfinishing\x18\x14 \x03(\x05\x12\x32\n\x07results\x18\x15 \x03(\x0b\x32!.serai.games.sobek.v1.RoundResultB\t\n\x07_viewer*\x85\x01\n\x05Goods\x12\x15\n\x11GOODS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bGOODS_IVORY\x10\x01\x12\x0f\n\x0bGOODS_EBONY\x10\x02\x12\x10\n\x0cGOODS_MARBLE\x10\x03\x12\x10\n\x0cGOODS_CATTLE\x10\x04\x12\x0e\n\nGOODS_FISH\x10\x05\x12\x0f\n\x0bGOODS_WHEAT\x10\x06*i\n\x08\x43\x61rdKind\x12\x19\n\x15\x43\x41RD_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43\x41RD_KIND_GOODS\x10\x01\x12\x14\n\x10\x43\x41RD_KIND_AMULET\x10\x02\x12\x17\n\x13\x43\x41RD_KIND_CHARACTER\x10\x03*\xf8\x01\n\tCharacter\x12\x19\n\x15\x43HARACTER_UNSPECIFIED\x10\x00\x12\x14\n\x10\x43HARACTER_VIZIER\x10\x01\x12\x13\n\x0f\x43HARACTER_THIEF\x10\x02\x12\x14\n\x10\x43HARACTER_SCRIBE\x10\x03\x12\x17\n\x13\x43HARACTER_COURTESAN\x10\x04\x12\x19\n\x15\x43HARACTER_HIGH_PRIEST\x10\x05\x12\x13\n\x0f\x43HARACTER_QUEEN\x10\x06\x12\x17\n\x13\x43HARACTER_ARCHITECT\x10\x07\x12\x16\n\x12\x43HARACTER_PRINCESS\x10\x08\x12\x15\n\x11\x43HARACTER_BOATMAN\x10\t*\x8b\x01\n\x05\x45vent\x12\x15\n\x11\x45VENT_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x45VENT_POINTS\x10\x01\x12\x0f\n\x0b\x45VENT_PURGE\x10\x02\x12\x14\n\x10\x45VENT_FIRST_CARD\x10\x03\x12\x0e\n\nEVENT_FINE\x10\x04\x12\x0f\n\x0b\x45VENT_BRIBE\x10\x05\x12\x11\n\rEVENT_TRIBUTE\x10\x06*O\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_PLAY\x10\x01\x12\x0f\n\x0bPHASE_FINAL\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03*\xea\x01\n\x0bPendingKind\x12\x1c\n\x18PENDING_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12PENDING_KIND_EVENT\x10\x01\x12\x15\n\x11PENDING_KIND_GIVE\x10\x02\x12\x16\n\x12PENDING_KIND_PURGE\x10\x03\x12 \n\x1cPENDING_KIND_PASS_CORRUPTION\x10\x04\x12\x1d\n\x19PENDING_KIND_SELF_CORRUPT\x10\x05\x12\x19\n\x15PENDING_KIND_TAKE_ANY\x10\x06\x12\x1a\n\x16PENDING_KIND_ARCHITECT\x10\x07\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'serai.games.sobek.v1.sobek_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GOODS']._serialized_start=2611
-  _globals['_GOODS']._serialized_end=2744
-  _globals['_CARDKIND']._serialized_start=2746
-  _globals['_CARDKIND']._serialized_end=2851
-  _globals['_CHARACTER']._serialized_start=2854
-  _globals['_CHARACTER']._serialized_end=3102
-  _globals['_EVENT']._serialized_start=3105
-  _globals['_EVENT']._serialized_end=3244
-  _globals['_PHASE']._serialized_start=3246
-  _globals['_PHASE']._serialized_end=3325
-  _globals['_PENDINGKIND']._serialized_start=3328
-  _globals['_PENDINGKIND']._serialized_end=3562
+  _globals['_GOODS']._serialized_start=2691
+  _globals['_GOODS']._serialized_end=2824
+  _globals['_CARDKIND']._serialized_start=2826
+  _globals['_CARDKIND']._serialized_end=2931
+  _globals['_CHARACTER']._serialized_start=2934
+  _globals['_CHARACTER']._serialized_end=3182
+  _globals['_EVENT']._serialized_start=3185
+  _globals['_EVENT']._serialized_end=3324
+  _globals['_PHASE']._serialized_start=3326
+  _globals['_PHASE']._serialized_end=3405
+  _globals['_PENDINGKIND']._serialized_start=3408
+  _globals['_PENDINGKIND']._serialized_end=3642
   _globals['_CARD']._serialized_start=59
   _globals['_CARD']._serialized_end=224
   _globals['_TAKE']._serialized_start=226
   _globals['_TAKE']._serialized_end=250
-  _globals['_PLAYCHARACTER']._serialized_start=252
-  _globals['_PLAYCHARACTER']._serialized_end=351
-  _globals['_PLAYSET']._serialized_start=353
-  _globals['_PLAYSET']._serialized_end=449
-  _globals['_CHOOSEEVENT']._serialized_start=451
-  _globals['_CHOOSEEVENT']._serialized_end=510
-  _globals['_PICKCARDS']._serialized_start=512
-  _globals['_PICKCARDS']._serialized_end=566
-  _globals['_ADDTOSET']._serialized_start=568
-  _globals['_ADDTOSET']._serialized_end=665
-  _globals['_FINALSET']._serialized_start=667
-  _globals['_FINALSET']._serialized_end=764
-  _globals['_FINISH']._serialized_start=766
-  _globals['_FINISH']._serialized_end=774
-  _globals['_MOVE']._serialized_start=777
-  _globals['_MOVE']._serialized_end=1218
-  _globals['_MARKETSLOT']._serialized_start=1220
-  _globals['_MARKETSLOT']._serialized_end=1293
-  _globals['_TABLESET']._serialized_start=1296
-  _globals['_TABLESET']._serialized_end=1429
-  _globals['_SEATVIEW']._serialized_start=1432
-  _globals['_SEATVIEW']._serialized_end=1694
-  _globals['_PENDING']._serialized_start=1696
-  _globals['_PENDING']._serialized_end=1799
-  _globals['_ROUNDRESULT']._serialized_start=1801
-  _globals['_ROUNDRESULT']._serialized_end=1897
-  _globals['_OPTION']._serialized_start=1899
-  _globals['_OPTION']._serialized_end=1936
-  _globals['_VIEW']._serialized_start=1939
-  _globals['_VIEW']._serialized_end=2608
+  _globals['_TAKEANY']._serialized_start=252
+  _globals['_TAKEANY']._serialized_end=279
+  _globals['_PLAYCHARACTER']._serialized_start=281
+  _globals['_PLAYCHARACTER']._serialized_end=380
+  _globals['_PLAYSET']._serialized_start=382
+  _globals['_PLAYSET']._serialized_end=478
+  _globals['_CHOOSEEVENT']._serialized_start=480
+  _globals['_CHOOSEEVENT']._serialized_end=539
+  _globals['_PICKCARDS']._serialized_start=541
+  _globals['_PICKCARDS']._serialized_end=595
+  _globals['_ADDTOSET']._serialized_start=597
+  _globals['_ADDTOSET']._serialized_end=694
+  _globals['_FINALSET']._serialized_start=696
+  _globals['_FINALSET']._serialized_end=793
+  _globals['_FINISH']._serialized_start=795
+  _globals['_FINISH']._serialized_end=803
+  _globals['_MOVE']._serialized_start=806
+  _globals['_MOVE']._serialized_end=1298
+  _globals['_MARKETSLOT']._serialized_start=1300
+  _globals['_MARKETSLOT']._serialized_end=1373
+  _globals['_TABLESET']._serialized_start=1376
+  _globals['_TABLESET']._serialized_end=1509
+  _globals['_SEATVIEW']._serialized_start=1512
+  _globals['_SEATVIEW']._serialized_end=1774
+  _globals['_PENDING']._serialized_start=1776
+  _globals['_PENDING']._serialized_end=1879
+  _globals['_ROUNDRESULT']._serialized_start=1881
+  _globals['_ROUNDRESULT']._serialized_end=1977
+  _globals['_OPTION']._serialized_start=1979
+  _globals['_OPTION']._serialized_end=2016
+  _globals['_VIEW']._serialized_start=2019
+  _globals['_VIEW']._serialized_end=2688
 # @@protoc_insertion_point(module_scope)

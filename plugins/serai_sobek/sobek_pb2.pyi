@@ -123,6 +123,12 @@ class Take(_message.Message):
     position: int
     def __init__(self, position: _Optional[int] = ...) -> None: ...
 
+class TakeAny(_message.Message):
+    __slots__ = ("position",)
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    def __init__(self, position: _Optional[int] = ...) -> None: ...
+
 class PlayCharacter(_message.Message):
     __slots__ = ("character", "target")
     CHARACTER_FIELD_NUMBER: _ClassVar[int]
@@ -174,7 +180,7 @@ class Finish(_message.Message):
     def __init__(self) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("take", "play_character", "play_set", "choose_event", "pick_cards", "add_to_set", "final_set", "finish")
+    __slots__ = ("take", "play_character", "play_set", "choose_event", "pick_cards", "add_to_set", "final_set", "finish", "take_any")
     TAKE_FIELD_NUMBER: _ClassVar[int]
     PLAY_CHARACTER_FIELD_NUMBER: _ClassVar[int]
     PLAY_SET_FIELD_NUMBER: _ClassVar[int]
@@ -183,6 +189,7 @@ class Move(_message.Message):
     ADD_TO_SET_FIELD_NUMBER: _ClassVar[int]
     FINAL_SET_FIELD_NUMBER: _ClassVar[int]
     FINISH_FIELD_NUMBER: _ClassVar[int]
+    TAKE_ANY_FIELD_NUMBER: _ClassVar[int]
     take: Take
     play_character: PlayCharacter
     play_set: PlaySet
@@ -191,7 +198,8 @@ class Move(_message.Message):
     add_to_set: AddToSet
     final_set: FinalSet
     finish: Finish
-    def __init__(self, take: _Optional[_Union[Take, _Mapping]] = ..., play_character: _Optional[_Union[PlayCharacter, _Mapping]] = ..., play_set: _Optional[_Union[PlaySet, _Mapping]] = ..., choose_event: _Optional[_Union[ChooseEvent, _Mapping]] = ..., pick_cards: _Optional[_Union[PickCards, _Mapping]] = ..., add_to_set: _Optional[_Union[AddToSet, _Mapping]] = ..., final_set: _Optional[_Union[FinalSet, _Mapping]] = ..., finish: _Optional[_Union[Finish, _Mapping]] = ...) -> None: ...
+    take_any: TakeAny
+    def __init__(self, take: _Optional[_Union[Take, _Mapping]] = ..., play_character: _Optional[_Union[PlayCharacter, _Mapping]] = ..., play_set: _Optional[_Union[PlaySet, _Mapping]] = ..., choose_event: _Optional[_Union[ChooseEvent, _Mapping]] = ..., pick_cards: _Optional[_Union[PickCards, _Mapping]] = ..., add_to_set: _Optional[_Union[AddToSet, _Mapping]] = ..., final_set: _Optional[_Union[FinalSet, _Mapping]] = ..., finish: _Optional[_Union[Finish, _Mapping]] = ..., take_any: _Optional[_Union[TakeAny, _Mapping]] = ...) -> None: ...
 
 class MarketSlot(_message.Message):
     __slots__ = ("face_down", "card")

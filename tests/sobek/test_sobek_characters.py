@@ -4,7 +4,7 @@ import pytest
 from serai.game import IllegalMove
 from serai_sobek.cards import CHARACTER_IDS, Character, Goods
 from serai_sobek.events import Event
-from serai_sobek.moves import AddToSet, ChooseEvent, PickCards, PlayCharacter, Take
+from serai_sobek.moves import AddToSet, ChooseEvent, PickCards, PlayCharacter, Take, TakeAny
 from serai_sobek.state import Pending, PendingKind
 from test_sobek_support import AMULET, GAME, build, char, filler, goods, hand_faces, pile_faces
 
@@ -81,8 +81,10 @@ def test_courtesan_moves_one_of_your_corruption_cards_to_the_named_player():
 def test_high_priest_takes_any_market_card_without_corruption():
     state = build(hands={0: [char(Character.HIGH_PRIEST)]}, row=[*filler(6), IVORY])
     after = GAME.apply(state, 0, PlayCharacter(Character.HIGH_PRIEST))
-    assert GAME.legal_moves(after, 0) == [Take(p) for p in range(7)]
-    after = GAME.apply(after, 0, Take(6))
+    assert GAME.legal_moves(after, 0) == [TakeAny(p) for p in range(7)]
+    with pytest.raises(IllegalMove, match="must first take any market card"):
+        GAME.apply(after, 0, Take(0))
+    after = GAME.apply(after, 0, TakeAny(6))
     assert hand_faces(after, 0) == [IVORY] and after.seats[0].corruption == ()
     assert len(after.row) == 6
 

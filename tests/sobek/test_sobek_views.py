@@ -19,6 +19,7 @@ from serai_sobek.moves import (
     PlayCharacter,
     PlaySet,
     Take,
+    TakeAny,
 )
 from serai_sobek.state import PendingKind, Phase
 from test_sobek_support import AMULET, GAME, all_cards, build, char, filler, goods
@@ -141,6 +142,7 @@ def test_every_move_survives_its_protobuf_form():
     ivory = goods(Goods.IVORY)
     moves = [
         Take(3),
+        TakeAny(8),
         PlayCharacter(Character.VIZIER),
         PlayCharacter(Character.THIEF, 2),
         PlaySet(Goods.IVORY, tuple(sorted((ivory, AMULET, char(Character.VIZIER))))),
@@ -171,6 +173,7 @@ def test_unreadable_move_messages_are_malformed():
 
 def test_labels_are_short_and_never_name_a_hidden_card():
     assert GAME.label(Take(2)) == "take market card 3, 2 to corruption"
+    assert GAME.label(TakeAny(6)) == "take market card 7 without corruption"
     assert GAME.label(PickCards((goods(Goods.IVORY),))) == "pick 1 card"
     assert GAME.label(PlayCharacter(Character.THIEF, 1)) == "play the thief on seat 1"
     assert GAME.label(ChooseEvent(0, 1)) == "pick event token 1 against seat 1"
