@@ -1,0 +1,128 @@
+"""``serai arena``: bots play each other through a server; wins, margins and Elo.
+
+    serai arena --game jaipur --bots random,greedy,search --matches 200 --seed 1
+    serai arena --game jaipur --bots random,greedy --matches 50 --server HOST:PORT --json
+
+Each pairing plays ``--matches`` matches, seats alternating; the same ``--seed`` gives the same
+matches. Without ``--server`` a private server runs for the length of the arena. The search bot
+uses an iteration budget here (``--iterations``, no time limit) so that results reproduce.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
+from serai_client.bots import STRATEGIES
+from serai_client.client import SeraiClient
+from serai_client.commands.play import server_target
+from serai_client.errors import SeraiError
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "arena",
+        help="let bots play each other and rate them",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default="jaipur", help="the game (default: jaipur)")
+    parser.add_argument(
+        "--bots",
+        default="random,greedy",
+        help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}",
+    )
+    parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
+    parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
+    parser.add_argument("--seed", type=int, default=1, help="arena seed (default: 1)")
+    parser.add_argument("--iterations", type=int, default=100, help="search: iterations per move")
+    parser.add_argument(
+        "--time-limit", type=float, help="search: seconds per move (not reproducible)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    unknown = [name for name in bots if name not in STRATEGIES]
+    if unknown or len(set(bots)) < 2 or len(set(bots)) != len(bots):
+        print(
+            f"serai arena: --bots needs two or more different strategies of: "
+            f"{', '.join(STRATEGIES)} (got {args.bots!r})",
+            file=sys.stderr,
+        )
+        return 2
+    if args.matches < 1:
+        print("serai arena: --matches must be 1 or more", file=sys.stderr)
+        return 2
+    options = {"search": {"iterations": args.iterations, "time_limit": args.time_limit}}
+    total = len(pairings(bots)) * args.matches
+    err = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=args.quiet,
+    )
+    try:
+        with server_target(args.server) as target, SeraiClient(target) as client, progress:
+            task = progress.add_task("matches", total=total)
+
+            def advance(result: MatchResult) -> None:
+                progress.update(task, advance=1, description=f"{result.a} v {result.b}")
+
+            results = run_arena(
+                client, args.game, bots, args.matches, args.seed, options=options, on_result=advance
+            )
+    except (SeraiError, ValueError) as error:
+        print(f"serai arena: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report(results, bots, args.seed, args.game), indent=2))
+    else:
+        print_tables(Console(), results, bots, args.seed, args.game)
+    return 0
+
+
+def print_tables(
+    console: Console, results: list[MatchResult], bots: list[str], seed: int, game: str
+) -> None:
+    pairs = Table(title=f"{game}: {len(results)} matches, seed {seed}", title_justify="left")
+    columns = ("a v b", "matches", "a wins", "b wins", "draws", "a win %", "a margin")
+    for column in columns:
+        pairs.add_column(column, justify="left" if column == "a v b" else "right")
+    pairs.add_column("a Elo diff (95% CI)", justify="right")
+    for s in summarize(results, bots):
+        pairs.add_row(
+            f"{s.a} v {s.b}",
+            str(s.matches),
+            str(s.a_wins),
+            str(s.b_wins),
+            str(s.draws),
+            f"{100 * (s.a_wins + 0.5 * s.draws) / s.matches:.1f}",
+            f"{s.a_margin:+.2f}",
+            f"{s.elo_diff:+.0f} ({s.elo_low:+.0f} .. {s.elo_high:+.0f})",
+        )
+    console.print(pairs)
+    table = Table(title=f"Elo (Bradley-Terry, {bots[0]} = 0)", title_justify="left")
+    for column in ("bot", "Elo", "95% CI", "games", "score"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rating in ratings(results, bots, seed):
+        table.add_row(
+            rating.bot,
+            f"{rating.elo:+.0f}",
+            f"{rating.low:+.0f} .. {rating.high:+.0f}",
+            str(rating.games),
+            f"{rating.score:g}",
+        )
+    console.print(table)
