@@ -42,9 +42,10 @@ Readings chosen where the rules leave room (each has a test in ``tests/nile``):
 DeLuxor (option ``deluxor``): its rulebook plays 5 crops with 2-4 players, 6 with 5 (grapes
 added) and 7 with 6 (grapes and onions), with a speculation card for every pair of crops in play;
 monuments and stones are not implemented. With ``deluxor`` off the game is exactly base Nile, so
-the option changes nothing for 2-4 players. ``GameInfo.max_players`` is static and stays 5 (the
-base game); ``setup`` itself accepts 6 players when ``deluxor`` is on, so a caller that checks the
-count through :meth:`Game.check_players` before ``setup`` must leave a 6-seat match to ``setup``.
+the option changes nothing for 2-4 players. ``GameInfo.max_players`` is static and stays 5, the
+base game's count that ListGames shows. :meth:`NileGame.check_players`, which sees no options,
+accepts 2 to 6 (the service calls it before ``setup``); ``setup``, which sees them, refuses 6
+seats unless ``deluxor`` is on, saying so.
 """
 
 from __future__ import annotations
@@ -112,11 +113,21 @@ class NileGame(Game[NileState, NileMove, NileView]):
                 raise InvalidOptions(f"Nile DeLuxor is played by 2 to 6 players, not {players}")
             crops = deluxor_crops(players)
         else:
-            if players == DELUXOR_MAX_PLAYERS:
-                raise InvalidOptions("Nile is played by 2 to 5 players, or 6 with deluxor=true")
             self.check_players(players)
+            if players > self.info.max_players:
+                raise InvalidOptions(
+                    f"Nile is played by 2 to 5 players, not {players}; 6 with deluxor=true"
+                )
             crops = base_crops()
         return rules.setup(players, seed, crops)
+
+    def check_players(self, players: int) -> None:
+        """2 to 6: the count alone cannot tell, since 6 seats are legal with DeLuxor only.
+        ``setup`` sees the options and refuses a sixth seat without them."""
+        if not self.info.min_players <= players <= DELUXOR_MAX_PLAYERS:
+            raise InvalidOptions(
+                f"Nile is played by 2 to 5 players (6 with deluxor=true), not {players}"
+            )
 
     def to_act(self, state: NileState) -> tuple[Seat, ...]:
         return () if state.finished else (state.active,)

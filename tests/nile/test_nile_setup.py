@@ -59,6 +59,15 @@ def test_the_base_game_takes_two_to_five_players(players):
         GAME.setup(players, 1, {})
 
 
+def test_the_player_count_alone_allows_six_seats_since_deluxor_takes_six():
+    GAME.check_players(6)
+    with pytest.raises(InvalidOptions, match="not 7"):
+        GAME.check_players(7)
+    with pytest.raises(InvalidOptions, match="not 6; 6 with deluxor=true"):
+        GAME.setup(6, 1, GAME.resolve_options({}))
+    assert GAME.info.max_players == 5
+
+
 def test_deluxor_takes_six_players_with_seven_crops_and_a_speculation_card_per_pair():
     state = GAME.setup(6, 1, {"deluxor": True})
     assert state.crops == tuple(Crop)
