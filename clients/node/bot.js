@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// A serai bot in JavaScript: proof that a client needs only the .proto files, no game code.
+//
+// It loads ../../proto/ as it is, joins a match (or creates one), and plays uniformly random
+// legal moves by id until the match is over. It waits for its turn on the Watch stream and
+// retries a move that arrived after the match moved on (ABORTED).
+//
+//   node bot.js --server localhost:50051 --match MATCH_ID [--seat 1] [--seed 7] [--name js]
+//   node bot.js --server localhost:50051 --create --game jaipur
+
+'use strict';
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+
+function loadService() {
+  const definition = protoLoader.loadSync('serai/v1/match_service.proto', {
+    includeDirs: [PROTO_ROOT],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).serai.v1.MatchService;
+}
+
+function parseArgs(argv) {
+  const args = { server: 'localhost:50051', game: 'jaipur', name: 'node-bot', seed: Date.now() };
+  for (let i = 0; i < argv.length; i += 1) {
+    const key = argv[i];
+    const value = () => {
+      i += 1;
+      if (i >= argv.length) throw new Error(`${key} needs a value`);
+      return argv[i];
+    };
+    if (key === '--server') args.server = value();
+    else if (key === '--match') args.match = value();
+    else if (key === '--create') args.create = true;
+    else if (key === '--game') args.game = value();
+    else if (key === '--seat') args.seat = Number(value());
+    else if (key === '--seed') args.seed = Number(value());
+    else if (key === '--name') args.name = value();
+    else if (key === '--help' || key === '-h') args.help = true;
+    else throw new Error(`unknown argument ${key}`);
+  }
+  return args;
+}
+
+// mulberry32: a small seeded generator, so a seed gives the same choices.
+function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function call(client, method, request) {
+  return new Promise((resolve, reject) => {
+    client[method](request, { deadline: Date.now() + 15000 }, (error, response) => {
+      if (error) reject(error);
+      else resolve(response);
+    });
+  });
+}
+
+const finished = (snapshot) => snapshot.match.status === 'MATCH_STATUS_FINISHED';
+const mustAct = (snapshot, seat) => !finished(snapshot) && snapshot.to_act.includes(seat);
+
+// Resolves with the first snapshot after `snapshot` in which the seat must act or the match
+// is over. Reconnects (after the last event seen) if the stream drops.
+function waitForTurn(client, seat, snapshot) {
+  return new Promise((resolve, reject) => {
+    let last = snapshot.last_event_id;
+    let done = false;
+    let attempts = 0;
+    const open = () => {
+      const stream = client.Watch({ match_id: seat.match_id, seat_token: seat.token, after_event_id: last });
+      stream.on('data', (event) => {
+        last = event.event_id;
+        attempts = 0;
+        const fresh = event.snapshot;
+        if (!done && fresh && fresh.match && (finished(fresh) || mustAct(fresh, seat.seat))) {
+          done = true;
+          stream.cancel();
+          resolve(fresh);
+        }
+      });
+      stream.on('error', (error) => {
+        if (done || error.code === grpc.status.CANCELLED) return;
+        if (error.code === grpc.status.UNAVAILABLE && attempts < 20) {
+          attempts += 1;
+          setTimeout(open, Math.min(2000, 50 * 2 ** attempts));
+          return;
+        }
+        done = true;
+        reject(error);
+      });
+      stream.on('end', () => {
+        if (!done) {
+          done = true;
+          call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(resolve, reject);
+        }
+      });
+    };
+    open();
+  });
+}
+
+async function play(client, seat, random, log) {
+  let snapshot = await call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token });
+  let played = 0;
+  while (!finished(snapshot)) {
+    if (!mustAct(snapshot, seat.seat)) {
+      snapshot = await waitForTurn(client, seat, snapshot);
+      continue;
+    }
+    const legal = await call(client, 'ListLegalMoves', { match_id: seat.match_id, seat_token: seat.token });
+    if (legal.moves.length === 0) throw new Error(`seat ${seat.seat} must act but has no legal move`);
+    const move = legal.moves[Math.floor(random() * legal.moves.length)];
+    try {
+      const answer = await call(client, 'SubmitMove', {
+        match_id: seat.match_id,
+        seat_token: seat.token,
+        expected_version: legal.version,
+        move_id: move.id,
+        request_id: `${seat.token.slice(0, 8)}-${legal.version}-${move.id}`,
+      });
+      played += 1;
+      log(`v${answer.snapshot.version}: ${answer.label}`);
+      snapshot = answer.snapshot;
+    } catch (error) {
+      if (error.code !== grpc.status.ABORTED) throw error;
+      snapshot = await call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token });
+    }
+  }
+  return { snapshot, played };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help || (!args.match && !args.create)) {
+    console.log('usage: node bot.js --server HOST:PORT (--match ID | --create [--game jaipur]) [--seat N] [--seed N] [--name NAME]');
+    return args.help ? 0 : 2;
+  }
+  const MatchService = loadService();
+  const client = new MatchService(args.server, grpc.credentials.createInsecure());
+  try {
+    let matchId = args.match;
+    if (args.create) {
+      const created = await call(client, 'CreateMatch', { game: args.game, seats: 2, client_id: 'serai-node' });
+      matchId = created.match.match_id;
+      console.log(`created match ${matchId}`);
+    }
+    const join = { match_id: matchId, player_name: args.name };
+    if (args.seat !== undefined) join.seat = args.seat;
+    const joined = await call(client, 'JoinMatch', join);
+    const seat = { match_id: matchId, seat: joined.seat, token: joined.seat_token };
+    console.log(`${args.name} plays seat ${seat.seat} of ${joined.match.game} match ${matchId}`);
+    const { snapshot, played } = await play(client, seat, seededRandom(args.seed), (line) => console.log(`  ${line}`));
+    const outcome = snapshot.outcome || {};
+    console.log(`played ${played} moves`);
+    console.log(`result: ${outcome.summary || 'the match ended'}`);
+    return 0;
+  } catch (error) {
+    console.error(`serai node bot: ${error.code !== undefined ? grpc.status[error.code] : 'error'}: ${error.details || error.message}`);
+    return 1;
+  } finally {
+    client.close();
+  }
+}
+
+main().then((code) => { process.exitCode = code; });
