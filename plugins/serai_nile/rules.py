@@ -87,8 +87,9 @@ def plant_moves(state: NileState, seat: int) -> list[Plant]:
 
     Form (c), cards only into fields you have, is every non-empty sub-multiset of your hand over
     the crops you grow: the product of (count + 1) over those crops, minus one. It is bounded by
-    the hand (at most 5 crops; a 20-card hand spread over 5 grown crops gives 5^5 - 1 = 3124) and
-    listed in full, because the contract wants every legal move.
+    the hand (a 20-card hand spread over 5 grown crops gives 5^5 - 1 = 3124; hands in play rarely
+    pass a dozen cards) and listed in full, because the contract wants every legal move. Each
+    plant is a multiset, so no two listed moves put the same cards in the same fields.
     """
     hand = Counter(card.crops[0] for card in state.hands[seat] if card.is_crop)
     flooded = set(state.flooded)
