@@ -43,7 +43,8 @@ FROM SOURCES (implemented as stated)
 GUESSES (marked in the code; change them when the rulebook's last page is found)
 - Character powers and names beyond Scribe, Thief, Vizier, Queen, High Priest: see
   :mod:`serai_sobek.powers` for the table. Which goods family each character has: ``cards``.
-- Event token effects (six kinds, two of each): see :mod:`serai_sobek.events`.
+- Event token effects (six kinds, two of each): see :mod:`serai_sobek.events`; the points the
+  POINTS and FINE tokens move are option ``event_points`` (default 4).
 - Which cards carry scarabs and how many (ivory 3, ebony and marble 2, the rest 1; about 60% of
   each type); which 9 have the green back (scarab-less ones); amulets and characters carry none.
 - A new set must contain a real goods card (option ``new_set_needs_goods``); goods of a type you
@@ -54,7 +55,12 @@ GUESSES (marked in the code; change them when the rulebook's last page is found)
   corrupt when no one has a corruption card. The track never goes below 0. Ties at the end share
   the win. The first round is started by seat 0.
 - Views: each seat sees its own corruption pile; whether everyone sees the pile sizes is option
-  ``corruption_counts`` (Yucata's original-rules mode hides them).
+  ``corruption_counts`` (Yucata's original-rules mode hides them). Goods skipped face up into a
+  corruption pile are not shown to the others afterwards (they saw them go; a client may keep
+  its own memory).
+
+``determinize`` is offered: it deals what a view hides at random (with hidden corruption counts,
+the other piles share what is left at random).
 
 Moves name cards by face (:class:`~serai_sobek.cards.Face`), so identical cards give one move.
 Example::

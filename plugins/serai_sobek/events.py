@@ -13,24 +13,24 @@ from enum import IntEnum
 
 
 class Event(IntEnum):
-    POINTS = 1  # bonus: +POINTS_VALUE points this round
+    POINTS = 1  # bonus: +event_points (option, default 4) points this round
     PURGE = 2  # bonus: discard up to 2 cards of your choice from your corruption pile
     FIRST_CARD = 3  # bonus: take the first card of the market row, without corruption
-    FINE = 4  # malus: the target loses POINTS_VALUE points this round
+    FINE = 4  # malus: the target loses event_points points this round
     BRIBE = 5  # malus: the first card of the market row goes to the target's corruption pile
     TRIBUTE = 6  # malus: the target gives you one card of their choice from their hand
 
 
-POINTS_VALUE = 4
+POINTS_VALUE = 4  # the default of option event_points
 TOKENS: tuple[Event, ...] = tuple(event for event in Event for _ in range(2))
 TOKENS_PER_ROUND = 5
 MALUS = frozenset({Event.FINE, Event.BRIBE, Event.TRIBUTE})
 
 DESCRIPTIONS: dict[Event, str] = {
-    Event.POINTS: f"+{POINTS_VALUE} points this round",
+    Event.POINTS: "points for you this round",
     Event.PURGE: "discard up to 2 of your corruption cards",
     Event.FIRST_CARD: "take the first card of the market without corruption",
-    Event.FINE: f"a player of your choice loses {POINTS_VALUE} points this round",
+    Event.FINE: "a player of your choice loses points this round",
     Event.BRIBE: "the first market card goes to the corruption pile of a player of your choice",
     Event.TRIBUTE: "a player of your choice gives you a card of their choice",
 }

@@ -9,7 +9,7 @@ from google.protobuf.message import Message
 from serai.game import Game, GameInfo, OptionSpec, OptionValue, Outcome, Seat
 
 from serai_sobek import protocol, rules, sobek_pb2, views
-from serai_sobek.events import DESCRIPTIONS
+from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
 from serai_sobek.state import ROUNDS, Phase, SobekState, decode, encode
 from serai_sobek.views import SobekView
@@ -33,6 +33,11 @@ OPTIONS = (
         "table) or only its owner does ('hidden', as Yucata's original-rules variant)",
         "public",
         choices=("public", "hidden"),
+    ),
+    OptionSpec(
+        "event_points",
+        "points the POINTS event token gives and the FINE token takes (guess)",
+        POINTS_VALUE,
     ),
     OptionSpec(
         "squares_per_symbol",

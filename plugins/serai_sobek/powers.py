@@ -25,7 +25,7 @@ from dataclasses import replace
 from serai.game import seeded_rng
 
 from serai_sobek.cards import CHARACTER_IDS, Character
-from serai_sobek.events import POINTS_VALUE, Event
+from serai_sobek.events import Event
 from serai_sobek.state import Pending, PendingKind, SobekState
 
 TARGETED = frozenset({Character.THIEF, Character.COURTESAN, Character.PRINCESS})
@@ -95,18 +95,22 @@ def play_character(
     raise AssertionError(character)
 
 
+def _points(state: SobekState) -> int:
+    return int(state.option("event_points"))
+
+
 def apply_event(state: SobekState, seat: int, event: Event, target: int | None) -> SobekState:
     """The picked token's effect: a bonus for ``seat`` or a malus for ``target``."""
     match event:
         case Event.POINTS:
-            return state.with_seat(seat, bonus=state.seats[seat].bonus + POINTS_VALUE)
+            return state.with_seat(seat, bonus=state.seats[seat].bonus + _points(state))
         case Event.PURGE:
             return push(state, Pending(PendingKind.PURGE, seat))
         case Event.FIRST_CARD:
             return take_from_row(state, seat, 0) if state.row else state
         case Event.FINE:
             assert target is not None
-            return state.with_seat(target, bonus=state.seats[target].bonus - POINTS_VALUE)
+            return state.with_seat(target, bonus=state.seats[target].bonus - _points(state))
         case Event.BRIBE:
             assert target is not None
             if not state.row:

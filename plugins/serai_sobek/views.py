@@ -137,11 +137,9 @@ def view(state: SobekState, viewer: int | None, acting: tuple[int, ...]) -> Sobe
 def determinize(v: SobekView, rng: random.Random) -> SobekState:
     """A full state agreeing with ``v``; what ``v`` hides is dealt at random from what is left.
 
-    Needs public corruption counts (the default option): with hidden counts the size of the other
-    piles is unknown, and this raises ValueError.
+    With hidden corruption counts (option ``corruption_counts``) only the total of the other
+    piles follows from the view: the cards left over are shared among them at random.
     """
-    if any(s.corruption_count == HIDDEN for s in v.seats):
-        raise ValueError("determinize needs public corruption counts (option corruption_counts)")
     own = v.viewer
     visible: list[Face] = [face for face in v.discard]
     visible += [face for face in v.row if face is not None]
@@ -187,11 +185,18 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
     row = tuple(row_known[i] if i in row_known else next(row_hidden) for i in range(len(v.row)))
     unused = tuple(sorted(draw(v.unused_count, lambda card: CARDS[card].green)))
     deck = draw(v.deck_count, lambda card: not CARDS[card].green)
+    secret = [s.seat for s in v.seats if s.seat != own and s.corruption_count == HIDDEN]
     for s in v.seats:
         if s.seat != own:
             hands[s.seat] = tuple(sorted(draw(s.hand_count)))
-            piles[s.seat] = draw(s.corruption_count)
+            if s.seat not in secret:
+                piles[s.seat] = draw(s.corruption_count)
     removed = draw(v.removed_count)
+    shares: dict[int, list[int]] = {seat: [] for seat in secret}
+    for card in list(unknown) if secret else []:
+        shares[rng.choice(secret)].append(card)
+        unknown.remove(card)
+    piles.update({seat: tuple(cards) for seat, cards in shares.items()})
     if unknown:
         raise ValueError(f"the view leaves {len(unknown)} cards unaccounted for")
     return SobekState(

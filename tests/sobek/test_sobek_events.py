@@ -53,6 +53,11 @@ def test_first_card_token_takes_the_first_market_card_without_corruption():
     assert hand_faces(after, 0) == [IVORY] and after.seats[0].corruption == ()
 
 
+def test_the_points_tokens_value_is_an_option():
+    state = picking(Event.POINTS, row=filler(3), options={"event_points": 6})
+    assert GAME.apply(state, 0, ChooseEvent(0)).seats[0].bonus == 6
+
+
 def test_fine_token_costs_the_victim_four_points_this_round():
     after = GAME.apply(picking(Event.FINE, row=filler(3)), 0, ChooseEvent(0, 1))
     assert after.seats[1].bonus == -4 and after.seats[0].bonus == 0

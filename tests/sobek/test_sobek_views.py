@@ -138,6 +138,16 @@ def test_determinize_gives_a_full_state_the_seat_cannot_tell_apart(players, seed
         assert not any(CARDS[c].green for c in guess.deck)
 
 
+def test_determinize_shares_hidden_corruption_among_the_other_piles():
+    state = midgame(3, seed=4, steps=60, options={"corruption_counts": "hidden"})
+    view = GAME.view(state, 0)
+    guess = GAME.determinize(view, random.Random(2))
+    assert all_cards(guess) == list(range(63))
+    assert view_bytes(guess, 0) == view_bytes(state, 0)
+    hidden = sum(len(s.corruption) for s in state.seats[1:])
+    assert sum(len(s.corruption) for s in guess.seats[1:]) == hidden
+
+
 def test_every_move_survives_its_protobuf_form():
     ivory = goods(Goods.IVORY)
     moves = [
