@@ -30,8 +30,9 @@ from serai_sobek.cards import (
     take_faces,
     without,
 )
-from serai_sobek.events import TOKENS, TOKENS_PER_ROUND, Event, is_malus
+from serai_sobek.events import TOKENS, TOKENS_PER_ROUND, is_malus
 from serai_sobek.moves import (
+    MOVE_TYPES,
     AddToSet,
     ChooseEvent,
     FinalSet,
@@ -389,8 +390,6 @@ _PENDING_TEXT = {
 
 def check_form(move: object) -> None:
     """Raise MalformedMove unless ``move`` is a well-typed Sobek move."""
-    from serai_sobek.moves import MOVE_TYPES
-
     if not isinstance(move, MOVE_TYPES):
         raise MalformedMove(f"not a Sobek move: {move!r}")
 
@@ -471,4 +470,4 @@ def _why_set(state: SobekState, me: SeatState, goods: Goods, cards: tuple[Face, 
     return f"that set of {name} is not legal now"
 
 
-__all__ = ["Event", "apply", "legal_moves", "setup", "to_act"]
+__all__ = ["apply", "legal_moves", "setup", "to_act", "why_illegal"]
