@@ -1,0 +1,79 @@
+"""A watch survives a server restart: it reconnects, resumes after the last event it delivered,
+and neither misses nor repeats an event. The server is a real ``serai serve`` process, stopped
+(gracefully, or killed) and started again on the same port and the same Redis mid-match."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+from serai_client import SeraiClient
+from serai_client.bots.random_bot import RandomStrategy
+from serai_client.types import Event
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def play_moves(client: SeraiClient, seats: list[Any], count: int) -> int:
+    """Play up to ``count`` random legal moves (seeded); how many were played."""
+    bot = RandomStrategy(seed=5)
+    played = 0
+    while played < count:
+        snapshot = client.get_match(seats[0].match_id)
+        if snapshot.finished:
+            break
+        client.play(seats[snapshot.to_act[0]], bot.choose)
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["graceful", "killed"])
+def test_a_watch_resumes_after_a_server_restart_and_misses_no_event(start_serve, redis_url, how):
+    port = str(free_port())
+    first = start_serve("--port", port, "--redis-url", redis_url)
+    client = SeraiClient(first.address, timeout=5, unavailable_for=40)
+    match = client.create_match("jaipur", seed=21)
+    seats = [client.join(match.match_id), client.join(match.match_id)]
+    seen: list[Event] = []
+    errors: list[BaseException] = []
+
+    def watch() -> None:
+        try:
+            seen.extend(client.watch(match.match_id))
+        except BaseException as error:  # reported by the test below
+            errors.append(error)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    assert play_moves(client, seats, 6) == 6
+    wait_until(lambda: sum(e.kind == "move" for e in seen) == 6)
+
+    first.stop(how)
+    second = start_serve("--port", port, "--redis-url", redis_url)
+    assert second.address == first.address
+    play_moves(client, seats, 10_000)  # to the end of the match, on the restarted server
+    watcher.join(60)
+    assert not watcher.is_alive() and not errors
+
+    with SeraiClient(second.address) as fresh:
+        everything = [event.id for event in fresh.watch(match.match_id)]
+    ids = [event.id for event in seen]
+    assert ids == everything  # every event, in order, none twice
+    assert seen[-1].kind == "finished"
+    client.close()
+
+
+def wait_until(condition: Any, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.02)

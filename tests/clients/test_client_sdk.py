@@ -1,0 +1,177 @@
+"""The Python SDK against the real server and a real Redis (the ``service`` fixture)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from typing import Any
+
+import pytest
+from serai_client import (
+    AsyncSeraiClient,
+    IllegalMoveError,
+    NotFoundError,
+    PermissionDeniedError,
+    SeatHandle,
+    SeraiClient,
+    StaleVersionError,
+)
+from serai_client.bots import make_strategy, play_seat
+from serai_client.types import event_is_after
+from serai_jaipur import jaipur_pb2
+from serai_jaipur.moves import TakeCamels
+
+
+@pytest.fixture
+def client(service: Any) -> Any:
+    with SeraiClient(service.address, timeout=10, unavailable_for=5) as sdk:
+        yield sdk
+
+
+def seated_match(client: SeraiClient, seed: int = 7) -> tuple[SeatHandle, SeatHandle]:
+    match = client.create_match("jaipur", seed=seed)
+    return client.join(match.match_id, player_name="ada"), client.join(match.match_id)
+
+
+def mover(client: SeraiClient, seats: tuple[SeatHandle, SeatHandle]) -> SeatHandle:
+    snapshot = client.get_match(seats[0])
+    return seats[0] if snapshot.acts(seats[0].seat) else seats[1]
+
+
+def test_list_games_names_jaipur_as_playable(client: SeraiClient) -> None:
+    games = {game.name: game for game in client.list_games()}
+    assert games["jaipur"].playable
+    assert games["jaipur"].min_players == 2
+
+
+def test_join_keeps_the_seat_token_and_the_view_is_the_typed_jaipur_view(client):
+    ada, bob = seated_match(client)
+    assert (ada.seat, bob.seat) == (0, 1)
+    assert ada.token and bob.token and ada.token != bob.token
+    assert ada.game == "jaipur" and ada.player_name == "ada"
+    snapshot = client.get_match(ada)
+    assert isinstance(snapshot.view, jaipur_pb2.View)
+    assert snapshot.viewer_seat == 0
+    own, other = snapshot.view.players[0], snapshot.view.players[1]
+    assert own.HasField("hand")
+    assert sum(value for _, value in own.hand.ListFields()) == own.hand_size
+    assert not other.HasField("hand")  # the other seat's cards never reach this seat
+    spectator = client.get_match(ada.match_id)
+    assert spectator.viewer_seat is None
+    assert not any(p.HasField("hand") for p in spectator.view.players)
+
+
+def test_legal_moves_carry_typed_payloads_and_a_move_by_id_is_played(client):
+    seats = seated_match(client)
+    seat = mover(client, seats)
+    moves = client.legal_moves(seat)
+    assert moves.seat == seat.seat and len(moves) > 0
+    assert all(isinstance(m.payload, jaipur_pb2.Move) for m in moves.moves)
+    before = client.get_match(seat).version
+    result = client.submit(seat, moves.moves[0].id, expected_version=moves.version)
+    assert result.label == moves.moves[0].label
+    assert result.snapshot.version == before + 1
+    assert not result.snapshot.acts(seat.seat)
+
+
+def test_a_typed_move_is_played_as_a_message_or_as_the_plugins_own_value(client):
+    seats = seated_match(client, seed=3)
+    seat = mover(client, seats)
+    camels = client.get_match(seat).view.market.camel
+    assert camels > 0  # Jaipur starts with 3 camels in the market at least
+    result = client.submit(seat, move=TakeCamels(camels))
+    assert result.label == f"take all {camels} camels"
+    other = seats[1] if seat is seats[0] else seats[0]
+    message = client.legal_moves(other).moves[0].payload
+    assert client.submit(other, move=message).snapshot.acts(seat.seat)
+
+
+def test_a_stale_version_raises_without_a_choice_function_and_is_retried_with_one(client):
+    seats = seated_match(client)
+    seat = mover(client, seats)
+    moves = client.legal_moves(seat)
+    with pytest.raises(StaleVersionError) as caught:
+        client.submit(seat, moves.moves[0].id, expected_version=moves.version + 5)
+    assert str(caught.value)  # the server's own message
+    asked: list[int] = []
+
+    def choose(snapshot, fresh):
+        asked.append(fresh.version)
+        return fresh.moves[-1]
+
+    result = client.submit(
+        seat, moves.moves[0].id, expected_version=moves.version + 5, choose=choose
+    )
+    assert result.attempts == 2
+    assert asked == [moves.version]
+    assert result.label == moves.moves[-1].label
+
+
+def test_each_failure_is_its_own_exception_with_the_servers_message(client):
+    seats = seated_match(client)
+    with pytest.raises(NotFoundError) as missing:
+        client.get_match("no-such-match")
+    assert "no-such-match" in str(missing.value)
+    forged = SeatHandle(seats[0].match_id, 0, "not-the-token", "jaipur")
+    with pytest.raises(PermissionDeniedError):
+        client.legal_moves(forged)
+    waiting = seats[1] if mover(client, seats) is seats[0] else seats[0]
+    with pytest.raises(IllegalMoveError) as refused:
+        client.submit(waiting, move=TakeCamels(1))
+    assert refused.value.details
+
+
+def test_watch_gives_every_event_once_in_order_and_ends_with_the_match(client):
+    seats = seated_match(client, seed=11)
+    seen: list[str] = []
+    kinds: list[str] = []
+
+    def watch() -> None:
+        for event in client.watch(seats[0].match_id):
+            seen.append(event.id)
+            kinds.append(event.kind)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    bots = [make_strategy("random", "jaipur", seed) for seed in (1, 2)]
+    players = [
+        threading.Thread(target=play_seat, args=(client, seat, bot))
+        for seat, bot in zip(seats, bots, strict=True)
+    ]
+    for thread in players:
+        thread.start()
+    for thread in (*players, watcher):
+        thread.join(60)
+    assert not watcher.is_alive()
+    final = client.get_match(seats[0])
+    assert final.finished and final.outcome is not None
+    assert len(seen) == len(set(seen))
+    assert all(event_is_after(b, a) for a, b in itertools.pairwise(seen))
+    assert seen[-1] == final.last_event_id
+    assert kinds[:4] == ["created", "joined", "joined", "started"]
+    assert kinds[-1] == "finished"
+    assert kinds.count("move") == final.version - 2  # two joins, then one version per move
+
+
+def test_the_asyncio_client_does_the_same_round_trip(service):
+    async def scenario() -> tuple[int, str, list[str]]:
+        async with AsyncSeraiClient(service.address) as client:
+            match = await client.create_match("jaipur", seed=5)
+            a = await client.join(match.match_id)
+            b = await client.join(match.match_id)
+            snapshot = await client.get_match(a)
+            seat = a if snapshot.acts(a.seat) else b
+            result = await client.play(seat, lambda snap, moves: moves.moves[0])
+            kinds = []
+            async for event in client.watch(a):
+                kinds.append(event.kind)
+                if event.kind == "move":
+                    break
+            assert isinstance(snapshot.view, jaipur_pb2.View)
+            return result.snapshot.version, result.label, kinds
+
+    version, label, kinds = asyncio.run(scenario())
+    assert label
+    assert kinds[-1] == "move" and "started" in kinds
+    assert version > 0
