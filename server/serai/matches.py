@@ -7,8 +7,9 @@ exception type per failure, which the service maps to status codes.
 The hot path is :meth:`Matches.submit`: the decoded state of each match is cached in-process by
 version, the move is checked and applied in Python, and one store commit (one Redis round trip)
 writes it if the version is unchanged. When another replica moved first, the commit answers with
-the fresh record; the move is tried again on it (a move by id, or with an ``expected_version``,
-then answers StaleVersion instead). Example::
+the fresh record; the move is tried again on it, and answers StaleVersion when it is no longer
+legal there (or when it was chosen by id or with an ``expected_version``, which pin a version).
+Example::
 
     matches = Matches(RedisStore.from_url(url), registry.load())
     record = await matches.create("jaipur", seats=2, seed=7)
@@ -461,6 +462,7 @@ class Matches:
         cached = self._cache.get(match_id)
         entry = cached or await self._fresh(match_id)
         fresh = cached is None
+        lost_race_at = 0  # the version a commit found instead of ours, once a race is lost
         for _attempt in range(self.max_retries):
             seat: Seat | None = None
             try:
@@ -468,7 +470,7 @@ class Matches:
                 commit, after = self._plan_move(
                     entry, seat, move_id, payload, expected_version, request_id
                 )
-            except (MatchError, GameError):
+            except (MatchError, GameError) as error:
                 if not fresh:  # the cache may be behind another replica: look again, once
                     entry, fresh = await self._fresh(match_id), True
                     continue
@@ -478,6 +480,12 @@ class Matches:
                     )
                     if first is not None:
                         return await self._replayed(entry, seat, first)
+                if lost_race_at and _no_longer_legal(error):
+                    raise StaleVersion(
+                        f"another move reached match {match_id} first (it is at version "
+                        f"{lost_race_at} now) and yours is no longer possible there ({error}): "
+                        "fetch the match and choose again"
+                    ) from error
                 raise
             result = await self.store.commit(match_id, entry.record.version, commit)
             if isinstance(result, Committed):
@@ -492,6 +500,7 @@ class Matches:
             if isinstance(result, Duplicate):
                 return await self._replayed(entry, seat, result.first)
             entry, fresh = self._after_conflict(match_id, result), True
+            lost_race_at = entry.record.version
         raise StaleVersion(
             f"match {match_id} changed {self.max_retries} times while this move was tried: "
             "fetch it again and resubmit"
@@ -787,6 +796,13 @@ def _check_id(match_id: str) -> None:
         raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
     if not _MATCH_ID.match(match_id):
         raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
+
+
+def _no_longer_legal(error: Exception) -> bool:
+    """A failure that a lost race explains: the move fitted the version it was chosen at."""
+    if isinstance(error, MalformedMove):
+        return False
+    return isinstance(error, IllegalMove | NotYourTurn | MatchNotRunning | MoveNotFound)
 
 
 def _hash(token: str) -> str:

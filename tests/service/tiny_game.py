@@ -45,6 +45,7 @@ class TinyState:
     played: tuple[tuple[str, ...], ...]
     turn: int
     plays: int
+    simultaneous: bool = False
 
     @property
     def over(self) -> bool:
@@ -62,6 +63,7 @@ class TinyGame(Game[TinyState, str, dict]):
         options=(
             OptionSpec("hand", "cards dealt to each seat", 3, choices=(2, 3, 4)),
             OptionSpec("plays", "cards each seat plays", 2),
+            OptionSpec("simultaneous", "every seat plays each round, in any order", False),
         ),
     )
 
@@ -71,24 +73,31 @@ class TinyGame(Game[TinyState, str, dict]):
         deck = list(DECK)
         seeded_rng(seed, "deal").shuffle(deck)
         hands = tuple(tuple(sorted(deck[i * hand : (i + 1) * hand])) for i in range(players))
-        return TinyState(hands, tuple(() for _ in range(players)), 0, min(plays, hand))
+        empty = tuple(() for _ in range(players))
+        return TinyState(hands, empty, 0, min(plays, hand), bool(options["simultaneous"]))
 
     def to_act(self, state: TinyState) -> tuple[Seat, ...]:
-        return () if state.over else (state.turn,)
+        if state.over:
+            return ()
+        if state.simultaneous:
+            fewest = min(len(p) for p in state.played)
+            return tuple(s for s, p in enumerate(state.played) if len(p) == fewest)
+        return (state.turn,)
 
     def legal_moves(self, state: TinyState, seat: Seat) -> Sequence[str]:
         return list(state.hands[seat]) if seat in self.to_act(state) else []
 
     def apply(self, state: TinyState, seat: Seat, move: str) -> TinyState:
         if seat not in self.to_act(state):
-            raise IllegalMove(f"it is seat {state.turn}'s turn")
+            raise IllegalMove(f"seat {seat} may not play now")
         if move not in state.hands[seat]:
             raise IllegalMove(f"you do not hold {move}")
         hands = list(state.hands)
         hands[seat] = tuple(card for card in hands[seat] if card != move)
         played = list(state.played)
         played[seat] = (*played[seat], move)
-        return TinyState(tuple(hands), tuple(played), (seat + 1) % len(hands), state.plays)
+        turn = (seat + 1) % len(hands)
+        return TinyState(tuple(hands), tuple(played), turn, state.plays, state.simultaneous)
 
     def view(self, state: TinyState, seat: Seat | None) -> dict:
         view: dict[str, Any] = {
@@ -112,21 +121,32 @@ class TinyGame(Game[TinyState, str, dict]):
         return len(state.hands)
 
     def announcements(self, before: TinyState, after: TinyState) -> Sequence[str]:
-        if after.turn == 0 and before.turn != 0:
-            return (f"round {len(after.played[0])} is over",)
+        done = min(len(p) for p in after.played)
+        if done > min(len(p) for p in before.played):
+            return (f"round {done} is over",)
         return ()
 
     def label(self, move: str) -> str:
         return f"play {move}"
 
     def encode_state(self, state: TinyState) -> bytes:
-        data = {"h": state.hands, "p": state.played, "t": state.turn, "n": state.plays}
+        data = {
+            "h": state.hands,
+            "p": state.played,
+            "t": state.turn,
+            "n": state.plays,
+            "s": state.simultaneous,
+        }
         return json.dumps(data, sort_keys=True).encode()
 
     def decode_state(self, data: bytes) -> TinyState:
         raw = json.loads(data)
         return TinyState(
-            tuple(tuple(h) for h in raw["h"]), tuple(tuple(p) for p in raw["p"]), raw["t"], raw["n"]
+            tuple(tuple(h) for h in raw["h"]),
+            tuple(tuple(p) for p in raw["p"]),
+            raw["t"],
+            raw["n"],
+            raw["s"],
         )
 
     def move_to_proto(self, move: str) -> Message:
@@ -158,20 +178,11 @@ def tiny_registry() -> registry.Registry:
 
 
 def main(argv: list[str]) -> int:
-    """``serai serve`` with ``tiny`` installed."""
-    import asyncio
-
-    from serai import config
-    from serai import logging as serai_logging
+    """``serai serve`` or ``serai replay`` with ``tiny`` installed."""
     from serai.cli import build_parser
-    from serai.commands import serve
 
     args = build_parser().parse_args(argv)
-    if args.run is not serve.run:
-        return int(args.run(args) or 0)
-    settings = config.from_args(args)
-    serai_logging.configure(settings.log_format, settings.log_level)
-    return asyncio.run(serve.serve(settings, games=tiny_registry()))
+    return int(args.run(args, games=tiny_registry()) or 0)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from serai import registry
 from serai.matches import MatchError, Matches
+from serai.registry import Registry
 from serai.store import StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
 from serai.store.redis_store import RedisStore
@@ -39,7 +40,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, games: Registry | None = None) -> int:
+    """Replay with the installed games (or ``games``, for tests); 0 if the state is reproduced."""
     embedded: EmbeddedRedis | None = None
     url = args.redis_url
     if url is None:
@@ -55,16 +57,16 @@ def run(args: argparse.Namespace) -> int:
                 print(f"serai replay: {error}", file=sys.stderr)
                 return 1
     try:
-        return asyncio.run(_replay(url, args.match_id))
+        return asyncio.run(_replay(url, args.match_id, games or registry.load()))
     finally:
         if embedded is not None:
             embedded.stop()
 
 
-async def _replay(url: str, match_id: str) -> int:
+async def _replay(url: str, match_id: str, games: Registry) -> int:
     store = RedisStore.from_url(url)
     try:
-        report = await Matches(store, registry.load(), cache_size=0).replay(match_id)
+        report = await Matches(store, games, cache_size=0).replay(match_id)
     except (MatchError, StoreError) as error:
         print(f"serai replay: {error}", file=sys.stderr)
         return 1

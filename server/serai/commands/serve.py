@@ -36,10 +36,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, games: Registry | None = None) -> int:
+    """Serve the installed games (or ``games``, for tests) until SIGTERM/SIGINT."""
     settings = config.from_args(args)
     serai_logging.configure(settings.log_format, settings.log_level)
-    return asyncio.run(serve(settings))
+    return asyncio.run(serve(settings, games))
 
 
 async def serve(settings: config.Settings, games: Registry | None = None) -> int:

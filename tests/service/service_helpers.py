@@ -1,0 +1,113 @@
+"""Service test helpers: join seats, expect status codes, record what a client receives."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+from serai.api import match_service_pb2 as pb
+
+
+def create(stub: Any, game: str = "tiny", seats: int = 2, seed: int = 7, **options: str) -> str:
+    request = pb.CreateMatchRequest(game=game, seats=seats, seed=seed, options=options)
+    return str(stub.CreateMatch(request).match.match_id)
+
+
+def join_all(stub: Any, match_id: str, seats: int) -> list[str]:
+    """Join every seat in order; the tokens by seat."""
+    tokens = []
+    for seat in range(seats):
+        joined = stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name=f"p{seat}"))
+        assert joined.seat == seat
+        tokens.append(joined.seat_token)
+    return tokens
+
+
+def status_of(call: Callable[[], Any]) -> tuple[grpc.StatusCode, str]:
+    """The status code and details of a call that must fail."""
+    with pytest.raises(grpc.RpcError) as failure:
+        call()
+    return failure.value.code(), failure.value.details()
+
+
+class RecordingStub:
+    """A MatchService stub that keeps the bytes of every message and error detail it receives."""
+
+    def __init__(self, stub: Any) -> None:
+        self._stub = stub
+        self.received: list[bytes] = []
+        self.messages: list[Any] = []
+        self._lock = threading.Lock()
+
+    def _keep(self, data: bytes, message: Any = None) -> None:
+        with self._lock:
+            self.received.append(data)
+            if message is not None:
+                self.messages.append(message)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        method = getattr(self._stub, name)
+
+        def call(request: Any, **kwargs: Any) -> Any:
+            try:
+                answer = method(request, **kwargs)
+            except grpc.RpcError as error:
+                self._keep(str(error.details()).encode())
+                raise
+            if name == "Watch":
+                return self._stream(answer)
+            self._keep(answer.SerializeToString(), answer)
+            return answer
+
+        return call
+
+    def _stream(self, answers: Iterator[Any]) -> Iterator[Any]:
+        try:
+            for answer in answers:
+                self._keep(answer.SerializeToString(), answer)
+                yield answer
+        except grpc.RpcError as error:
+            self._keep(str(error.details()).encode())
+            raise
+
+    def everything(self) -> bytes:
+        with self._lock:
+            return b"\n".join(self.received)
+
+
+class Watcher(threading.Thread):
+    """Reads a Watch stream to its end in the background; ``events`` holds what arrived."""
+
+    def __init__(self, stub: Any, match_id: str, token: str = "", after: str = "") -> None:
+        super().__init__(daemon=True)
+        self.stub, self.match_id, self.token, self.after = stub, match_id, token, after
+        self.events: list[pb.MatchEvent] = []
+        self.error: Exception | None = None
+        self.stream: Any = None
+
+    def run(self) -> None:
+        request = pb.WatchRequest(
+            match_id=self.match_id, seat_token=self.token, after_event_id=self.after
+        )
+        try:
+            self.stream = self.stub.Watch(request)
+            for event in self.stream:
+                self.events.append(event)
+        except Exception as error:
+            self.error = error
+
+    def finish(self, timeout: float = 30) -> list[pb.MatchEvent]:
+        self.join(timeout)
+        assert not self.is_alive(), "the Watch stream did not end after the match finished"
+        assert self.error is None, self.error
+        return self.events
+
+
+def watch_all(stub: Any, match_id: str, token: str = "", after: str = "") -> list[pb.MatchEvent]:
+    """Every event of a finished match after ``after``, read until the stream ends."""
+    watcher = Watcher(stub, match_id, token, after)
+    watcher.start()
+    return watcher.finish()
