@@ -10,6 +10,8 @@ Choices where the rulebook is silent, made here on purpose:
 - **A complete tie** (equal rupees, equal bonus tokens, equal goods tokens) gives no seal: the
   round is played again (a new deal, same round number), started by the seat that did not start
   the tied deal. The tied round is kept in the results, with no winner.
+  So a match has at most three *scored* rounds (first to two seals); replays of ties are extra
+  deals, counted in ``State.deal``, not in ``State.round``.
 - **A player may look at their own bonus tokens**: a seat's view holds the values of its own
   bonus tokens; the opponent's stay hidden (only how many, per stack) until the round is scored.
 - **Taking camels names the count** (``TakeCamels(3)``): the move log says what was taken, and a

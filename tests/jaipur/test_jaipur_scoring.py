@@ -178,3 +178,20 @@ def test_a_complete_tie_is_announced_as_a_replay():
         "the round is played again",
     )
     assert game.announcements(after, after) == ()
+
+
+def test_a_complete_tie_reached_by_a_sale_replays_the_round_through_apply():
+    state = build(
+        hands=({S: 2}, {}),
+        stacks={D: 0, G: 0, S: 2},
+        goods_tokens=((), tokens(C, 5, 5)),
+        starter=1,
+        turn=0,
+    )
+    after = game.apply(state, 0, Sell(S, 2))
+    assert after.results[0].rupees == (10, 10)
+    assert after.results[0].winner is None
+    assert after.seals == (0, 0) and not after.over
+    assert (after.round, after.deal) == (1, 2)
+    assert after.starter == after.turn == 0, "seat 1 started the tied deal"
+    assert after.goods_tokens == ((), ()) and sum(after.market) == 5
