@@ -1,0 +1,77 @@
+"""The terminal player, driven through its input layer against a bot on the real server."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from typing import Any
+
+from rich.console import Console
+from serai_client import SeraiClient
+from serai_client.bots import make_strategy, play_seat
+from serai_client.player import ScriptedInput, TerminalPlayer
+
+GOOD_NAMES = ("diamond", "gold", "silver", "cloth", "spice", "leather")
+
+
+def opponent_panels(screen: str) -> list[str]:
+    """The text of every opponent panel drawn (from its title to the panel's bottom edge)."""
+    return re.findall(r"opponent · seat \d.*?╰", screen, flags=re.S)
+
+
+def play_against_bot(service: Any, answers: list[str], seed: int = 4) -> tuple[str, Any, Any]:
+    client = SeraiClient(service.address)
+    match = client.create_match("jaipur", seed=seed)
+    person = client.join(match.match_id, player_name="person")
+    bot_seat = client.join(match.match_id, player_name="bot")
+    bot = threading.Thread(
+        target=play_seat, args=(client, bot_seat, make_strategy("random", "jaipur", 1))
+    )
+    bot.start()
+    output = io.StringIO()
+    console = Console(file=output, width=120, color_system=None, force_terminal=False)
+    inputs = ScriptedInput(answers)
+    final = TerminalPlayer(client, person, inputs, console).run()
+    if not final.finished:
+        client.resign(person)  # lets the bot's watch end
+    bot.join(30)
+    client.close()
+    return output.getvalue(), final, inputs
+
+
+def test_a_person_plays_moves_by_number_and_sees_the_table_hand_and_log(service):
+    screen, final, inputs = play_against_bot(service, ["1", "1", "1", "q", "y"])
+    assert "market" in screen and "deck" in screen and "bonus left" in screen
+    assert "you · seat 0" in screen and "herd" in screen
+    assert "your moves" in screen and " 1. " in screen
+    assert len([p for p in inputs.prompts if p.startswith("your move")]) == 4
+    played = re.findall(r"you played: (.+)", screen)
+    assert len(played) == 3
+    for label in played:  # each move shows up in the log as the server recorded it
+        assert f"seat 0: {label}" in screen
+    assert re.search(r"seat 1: \w+", screen)  # and the bot's moves too
+    assert "seat 0 resigned" in screen
+    assert final.finished and final.outcome.winners == [1]
+    assert "you lose" in screen
+
+
+def test_the_opponents_hand_is_never_shown(service):
+    screen, _, _ = play_against_bot(service, ["1", "2", "1", "2", "1", "q", "y"], seed=9)
+    panels = opponent_panels(screen)
+    assert len(panels) >= 5
+    for panel in panels:
+        assert "cards (hidden)" in panel
+        assert not any(name in panel for name in GOOD_NAMES)
+
+
+def test_an_answer_that_is_no_move_is_refused_with_help_and_asked_again(service):
+    screen, final, _ = play_against_bot(service, ["x", "999", "1", "q", "y"])
+    assert "'x' is not a move" in screen and "'999' is not a move" in screen
+    assert len(re.findall(r"you played: ", screen)) == 1
+    assert final.finished
+
+
+def test_input_running_out_leaves_without_resigning(service):
+    _, final, _ = play_against_bot(service, ["1"])
+    assert not final.finished
