@@ -149,7 +149,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
         moves = []
         for move in listed.moves:
             payload = any_pb2.Any()
-            payload.Pack(listed.game.move_to_proto(move.move))
+            payload.Pack(listed.game.move_to_proto(move.move), deterministic=True)
             moves.append(pb.LegalMove(id=move.id, label=move.label, payload=payload))
         return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
 
@@ -251,7 +251,7 @@ def outcome(data: Mapping[str, Any]) -> pb.Outcome:
 
 def snapshot(snap: m.Snapshot) -> pb.MatchSnapshot:
     view = any_pb2.Any()
-    view.Pack(snap.game.view_to_proto(snap.view))
+    view.Pack(snap.game.view_to_proto(snap.view), deterministic=True)
     message = pb.MatchSnapshot(
         match=summary(snap.record),
         version=snap.version,

@@ -169,7 +169,7 @@ def _packed(game, view):
     from google.protobuf import any_pb2
 
     packed = any_pb2.Any()
-    packed.Pack(game.view_to_proto(view))
+    packed.Pack(game.view_to_proto(view), deterministic=True)
     return packed
 
 

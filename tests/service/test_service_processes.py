@@ -1,0 +1,140 @@
+"""``serai serve`` and ``serai replay`` as processes: replicas, restarts, replay, logs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+import redis
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.store.embedded import ping
+from service_helpers import Watcher, create, join_all
+
+TINY = [sys.executable, str(Path(__file__).with_name("tiny_game.py"))]
+
+
+def _stub(process):
+    channel = grpc.insecure_channel(process.address)
+    return pb_grpc.MatchServiceStub(channel)
+
+
+def _play(stub, match_id, tokens, moves=None):
+    """Play the first legal move until the match ends (or ``moves`` moves); the labels."""
+    labels = []
+    while moves is None or len(labels) < moves:
+        snap = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        if not snap.to_act:
+            break
+        token = tokens[snap.to_act[0]]
+        listed = stub.ListLegalMoves(pb.ListLegalMovesRequest(match_id=match_id, seat_token=token))
+        done = stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=token,
+                move_id=listed.moves[0].id,
+                expected_version=listed.version,
+            )
+        )
+        labels.append(done.label)
+    return labels
+
+
+def _replay(*args):
+    return subprocess.run([*TINY, "replay", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_a_watcher_on_one_process_sees_the_moves_made_through_another(start_serve, redis_url):
+    first = start_serve("--redis-url", redis_url, command=TINY)
+    second = start_serve("--redis-url", redis_url, command=TINY)
+    on_first, on_second = _stub(first), _stub(second)
+    match_id = create(on_first, seats=2, seed=31, hand="4", plays="3")
+    tokens = join_all(on_second, match_id, 2)
+    watcher = Watcher(on_first, match_id, tokens[0])
+    watcher.start()
+    labels = _play(on_second, match_id, tokens)
+    events = watcher.finish()
+    assert [e.move.label for e in events if e.HasField("move")] == labels
+    assert len(labels) == 6 and events[-1].HasField("finished")
+    assert events[-1].snapshot.viewer_seat == 0
+    assert events[-1].snapshot.match.status == pb.MATCH_STATUS_FINISHED
+
+
+def test_a_restart_on_the_same_data_dir_continues_the_match(start_serve, tmp_path):
+    data = tmp_path / "data"
+    server = start_serve("--data-dir", str(data), command=TINY)
+    assert "embedded Redis" in server.log()
+    stub = _stub(server)
+    match_id = create(stub, seats=2, seed=41, hand="4", plays="3")
+    tokens = join_all(stub, match_id, 2)
+    played = _play(stub, match_id, tokens, moves=3)
+    before = stub.GetMatch(pb.GetMatchRequest(match_id=match_id, seat_token=tokens[1]))
+    redis_port = json.loads((data / "redis.json").read_text())["port"]
+
+    assert server.stop() == 0
+    assert not ping("127.0.0.1", redis_port) and not (data / "redis.json").exists()
+    assert (data / "appendonly.aof").exists()
+    lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+    moves = [line for line in lines if line.get("method") == "SubmitMove"]
+    assert len(moves) == 3
+    assert {"match_id", "seat", "status", "latency_ms"} <= set(moves[0])
+    assert moves[0]["match_id"] == match_id and moves[0]["status"] == "OK"
+
+    again = start_serve("--data-dir", str(data), command=TINY)
+    stub = _stub(again)
+    after = stub.GetMatch(pb.GetMatchRequest(match_id=match_id, seat_token=tokens[1]))
+    assert after == before
+    played += _play(stub, match_id, tokens)
+    assert len(played) == 6
+    final = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+    assert final.match.status == pb.MATCH_STATUS_FINISHED
+
+    while_running = _replay(match_id, "--data-dir", str(data))
+    assert while_running.returncode == 0, while_running.stderr
+    assert "OK" in while_running.stdout and "6 moves replayed" in while_running.stdout
+    assert again.stop() == 0
+    stopped = _replay(match_id, "--data-dir", str(data))  # starts its own Redis on the folder
+    assert stopped.returncode == 0, stopped.stderr
+
+
+def test_replay_reports_a_tampered_state_and_an_unknown_match(start_service, redis_url):
+    from tiny_game import tiny_registry
+
+    stub = start_service(registry=tiny_registry()).stub()
+    match_id = create(stub, seats=2, seed=51)
+    tokens = join_all(stub, match_id, 2)
+    _play(stub, match_id, tokens, moves=2)
+    good = _replay(match_id, "--redis-url", redis_url)
+    assert good.returncode == 0 and "2 moves replayed" in good.stdout
+    client = redis.Redis.from_url(redis_url)
+    key = f"serai:{{{match_id}}}:match"
+    state = json.loads(client.hget(key, "state"))
+    state["h"][0].reverse()
+    client.hset(key, "state", json.dumps(state, sort_keys=True))
+    client.close()
+    bad = _replay(match_id, "--redis-url", redis_url)
+    assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+    unknown = _replay("nosuchmatch", "--redis-url", redis_url)
+    assert unknown.returncode == 1 and "no match 'nosuchmatch'" in unknown.stderr
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_server_cleanly_and_ends_open_watches(
+    start_serve, redis_url, signal_name
+):
+    import signal
+
+    server = start_serve("--redis-url", redis_url, "--grace-seconds", "5", command=TINY)
+    stub = _stub(server)
+    match_id = create(stub, seats=2, seed=61)
+    watcher = Watcher(stub, match_id)
+    watcher.start()
+    stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id))  # the watch is surely live now
+    assert server.stop(getattr(signal, signal_name)) == 0
+    watcher.join(10)
+    assert not watcher.is_alive()
+    assert "stopped" in server.log()
