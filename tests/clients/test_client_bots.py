@@ -1,0 +1,176 @@
+"""Bots: the random bot plays any game to the end, greedy beats random, and the search bot
+chooses from its own view alone."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+from serai import registry
+from serai.cli import main as serai_main
+from serai_client import SeraiClient
+from serai_client.arena import ratings, run_arena, summarize
+from serai_client.bots import make_strategy, play_seat
+from serai_client.bots.greedy import GreedyStrategy
+from serai_client.bots.local import moves_for, play_local, snapshot_for
+from serai_client.bots.random_bot import RandomStrategy
+from serai_client.bots.search import SearchStrategy
+from serai_client.jaipur_view import view_from_proto
+from serai_jaipur import JaipurGame
+
+
+def play_through_server(address: str, game: str, strategies: list[Any], seed: int) -> Any:
+    """Every seat played by its own bot thread (the last one polls instead of watching)."""
+    with SeraiClient(address) as client:
+        match = client.create_match(game, seats=len(strategies), seed=seed)
+        seats = [client.join(match.match_id, player_name=s.name) for s in strategies]
+        finals: dict[int, Any] = {}
+
+        def run(index: int) -> None:
+            poll = 0.01 if index == len(strategies) - 1 else None
+            finals[index] = play_seat(client, seats[index], strategies[index], poll=poll)
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(strategies))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert len(finals) == len(strategies), "a bot did not finish"
+        return client.get_match(match.match_id)
+
+
+def test_random_bots_play_jaipur_to_the_end_through_the_server(service):
+    final = play_through_server(
+        service.address, "jaipur", [RandomStrategy(1), RandomStrategy(2)], seed=31
+    )
+    assert final.finished
+    assert sorted(final.outcome.scores, reverse=True)[0] == 2  # two seals win a match
+    assert len(final.outcome.winners) == 1
+
+
+@pytest.mark.parametrize(("game", "seats"), [("sobek", 3), ("nile", 3)])
+def test_the_random_bot_plays_games_it_knows_nothing_about(service, game, seats):
+    # It knows no rules: ids and labels from ListLegalMoves, and to_act to know when to move,
+    # whichever seat the game asks (a seat may be asked again, or asked to choose mid-turn).
+    final = play_through_server(
+        service.address, game, [RandomStrategy(seed) for seed in range(seats)], seed=8
+    )
+    assert final.finished and final.outcome is not None
+
+
+def test_greedy_beats_random_in_process():
+    wins = 0
+    for index in range(12):
+        greedy, rand = GreedyStrategy(seed=index), RandomStrategy(seed=100 + index)
+        seat = index % 2
+        players = [greedy, rand] if seat == 0 else [rand, greedy]
+        result = play_local("jaipur", players, seed=500 + index)
+        wins += seat in result.outcome.winners
+    assert wins >= 11
+
+
+def test_the_search_bot_plays_a_match_through_the_server(service):
+    final = play_through_server(
+        service.address,
+        "jaipur",
+        [SearchStrategy(3, iterations=12, time_limit=None), RandomStrategy(4)],
+        seed=12,
+    )
+    assert final.finished
+
+
+def world_pair(seed: int) -> tuple[Any, Any, int]:
+    """Two full states that differ in hidden cards but give one seat the very same view."""
+    game = JaipurGame()
+    rng = random.Random(seed)
+    state = game.setup(2, seed, {})
+    for _ in range(9):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    for attempt in range(50):
+        other = game.determinize(view, random.Random(attempt))
+        if other.hands[1 - seat] != state.hands[1 - seat] and other.deck != state.deck:
+            return state, other, seat
+    raise AssertionError("no second world found")
+
+
+def test_the_search_bot_chooses_from_the_snapshot_alone():
+    game = JaipurGame()
+    real, other, seat = world_pair(seed=2)
+    snaps = [snapshot_for(game, world, seat, 9) for world in (real, other)]
+    assert snaps[0].proto.view == snaps[1].proto.view  # the seat cannot tell them apart
+    choices = [
+        SearchStrategy(7, iterations=40, time_limit=None).choose(snap, moves_for(game, w, seat, 9))
+        for snap, w in zip(snaps, (real, other), strict=True)
+    ]
+    assert choices[0].id == choices[1].id  # so the bot, seeing only the view, cannot either
+
+
+def test_the_search_bot_samples_worlds_only_from_the_view_it_received(monkeypatch):
+    game = JaipurGame()
+    real, _, seat = world_pair(seed=5)
+    snapshot = snapshot_for(game, real, seat, 9)
+    bot = SearchStrategy(1, iterations=10, time_limit=None)
+    given: list[Any] = []
+    original = bot.game.determinize
+
+    def spy(view: Any, rng: random.Random) -> Any:
+        given.append(view)
+        return original(view, rng)
+
+    monkeypatch.setattr(bot.game, "determinize", spy)
+    bot.choose(snapshot, moves_for(game, real, seat, 9))
+    assert len(given) == 10
+    expected = view_from_proto(snapshot.view)
+    assert all(view == expected for view in given)
+    assert expected.players[1 - seat].hand is None  # the opponent's cards were never there
+
+
+def test_greedy_scores_moves_from_its_own_view(service):
+    strategy = make_strategy("greedy", "jaipur", seed=1)
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=2)
+        seats = [client.join(match.match_id), client.join(match.match_id)]
+        snapshot = client.get_match(seats[0])
+        seat = seats[0] if snapshot.acts(0) else seats[1]
+        result = client.play(seat, strategy.choose)
+        assert result.label
+
+
+def test_a_bot_cannot_be_asked_to_play_greedy_at_a_game_it_does_not_know():
+    with pytest.raises(ValueError, match="Jaipur only"):
+        make_strategy("greedy", "sobek")
+    assert "sobek" in registry.load()
+
+
+def test_the_arena_reproduces_with_a_seed_and_rates_the_bots(service):
+    with SeraiClient(service.address) as client:
+        runs = [run_arena(client, "jaipur", ["random", "greedy"], 2, seed=3) for _ in range(2)]
+    first, second = runs
+    key = [(r.seed, r.a_seat, r.scores, r.moves) for r in first]
+    assert key == [(r.seed, r.a_seat, r.scores, r.moves) for r in second]
+    assert [r.a_seat for r in first] == [0, 1]
+    (pairing,) = summarize(first, ["random", "greedy"])
+    assert pairing.matches == 2 and pairing.b_wins == 2
+    table = ratings(first, ["random", "greedy"], seed=3)
+    assert table[0].bot == "greedy" and table[0].elo > 0 and table[0].low <= table[0].elo
+
+
+def test_serai_bot_joins_a_match_and_plays_it_to_the_end(service, capsys):
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=6)
+        other = client.join(match.match_id, seat=1)
+        thread = threading.Thread(target=play_seat, args=(client, other, RandomStrategy(9)))
+        thread.start()
+        code = serai_main(
+            ["bot", "--strategy", "greedy", "--server", service.address, "--match", match.match_id]
+        )
+        thread.join(60)
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "greedy-bot plays seat 0" in out
+    assert "wins 2 seals to" in out
