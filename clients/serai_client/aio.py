@@ -12,7 +12,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -173,7 +173,7 @@ class AsyncSeraiClient:
 
     async def watch(
         self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
-    ) -> AsyncIterator[Event]:
+    ) -> AsyncGenerator[Event, None]:
         """See :meth:`SeraiClient.watch`: resumes after a dropped connection, no event twice."""
         match_id, token = token_of(match)
         last = after_event_id

@@ -20,7 +20,7 @@ plays a move twice); a watch reconnects and resumes after the last event it deli
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -191,7 +191,7 @@ class SeraiClient:
 
     def watch(
         self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
-    ) -> Iterator[Event]:
+    ) -> Generator[Event, None, None]:
         """Events after ``after_event_id`` ("" for all), then new ones as they come.
 
         A dropped connection (a server restart, a network blip) is survived: the watch reconnects
