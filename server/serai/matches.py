@@ -105,6 +105,7 @@ _MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _EVENT_ID = re.compile(r"^\d+-\d+$")
 _MAX_NAME = 64
 _MAX_REQUEST_ID = 128
+_REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
 
 
 # --- errors: one type per failure; the service maps each to one status code -----------------------
@@ -457,8 +458,11 @@ class Matches:
             raise BadRequest(
                 "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
             )
-        if len(request_id) > _MAX_REQUEST_ID:
-            raise BadRequest(f"request_id is longer than {_MAX_REQUEST_ID} characters")
+        if request_id and not _REQUEST_ID.match(request_id):
+            raise BadRequest(
+                f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
+                "spaces (a UUID will do)"
+            )
         cached = self._cache.get(match_id)
         entry = cached or await self._fresh(match_id)
         fresh = cached is None
@@ -475,9 +479,7 @@ class Matches:
                     entry, fresh = await self._fresh(match_id), True
                     continue
                 if request_id and seat is not None:  # a retry of a move that did apply?
-                    first = await self.store.request_answer(
-                        match_id, _request_key(seat, request_id)
-                    )
+                    first = await self.store.request_answer(match_id, seat, request_id)
                     if first is not None:
                         return await self._replayed(entry, seat, first)
                 if lost_race_at and _no_longer_legal(error):
@@ -725,7 +727,8 @@ class Matches:
             outcome=outcome_data,
             log=[_log_entry(version, seat, move=move_bytes)],
             events=events,
-            request_key=_request_key(seat, request_id) if request_id else "",
+            request_seat=seat,
+            request_id=request_id,
             answer=label,
         )
         after = replace(record, state=encoded, status=status or record.status, outcome=outcome_data)
@@ -807,10 +810,6 @@ def _no_longer_legal(error: Exception) -> bool:
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _request_key(seat: Seat, request_id: str) -> str:
-    return f"{seat}:{request_id}"
 
 
 def _log_entry(version: int, seat: Seat, *, move: bytes = b"", resign: bool = False) -> bytes:

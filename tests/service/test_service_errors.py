@@ -181,6 +181,16 @@ def test_moves_refused_for_every_reason_change_nothing(stub, running):
     assert after.view == before.view and after.last_event_id == before.last_event_id
 
 
+def test_a_request_id_with_spaces_or_too_long_is_an_invalid_argument(stub, running):
+    match_id, tokens = running
+    for request_id in ("has space", "x" * 129, "line\nbreak"):
+        request = pb.SubmitMoveRequest(
+            match_id=match_id, seat_token=tokens[0], move_id="2.0", request_id=request_id
+        )
+        code, details = status_of(lambda request=request: stub.SubmitMove(request))
+        assert code == Code.INVALID_ARGUMENT and "request_id" in details
+
+
 def _packed(message):
     packed = any_pb2.Any()
     packed.Pack(message)

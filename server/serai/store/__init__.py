@@ -25,6 +25,10 @@ from typing import Any, Literal, Protocol
 Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
 
+# Request ids are remembered per seat for this many most recent moves: a client retries its latest
+# request, and a bounded window keeps a long match small in memory.
+REQUEST_WINDOW = 16
+
 
 class StoreError(Exception):
     """The store failed in a way the caller cannot fix (bad data, a script error)."""
@@ -83,9 +87,10 @@ class StoredEvent:
 class Commit:
     """One atomic change of a match. Fields left ``None`` keep their stored value.
 
-    ``log`` entries are appended to the move log; ``events`` to the stream; when ``request_key``
-    is set, ``answer`` is remembered under it (with the new version and the last event id) and a
-    later commit with the same key is answered :class:`Duplicate` and applies nothing.
+    ``log`` entries are appended to the move log; ``events`` to the stream; when ``request_id``
+    is set, ``answer`` is remembered for it (with the new version and the last event id) among the
+    :data:`REQUEST_WINDOW` most recent requests of ``request_seat``, and a later commit with the
+    same seat and id is answered :class:`Duplicate` and applies nothing.
     """
 
     state: bytes | None = None
@@ -94,7 +99,8 @@ class Commit:
     outcome: Mapping[str, Any] | None = None
     log: Sequence[bytes] = ()
     events: Sequence[NewEvent] = ()
-    request_key: str = ""
+    request_seat: int = 0
+    request_id: str = ""
     answer: str = ""
 
 
@@ -162,8 +168,8 @@ class Store(Protocol):
     async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
         """Apply ``commit`` if the stored version is ``expected_version``; see :class:`Commit`."""
 
-    async def request_answer(self, match_id: str, request_key: str) -> Answer | None:
-        """The remembered answer to a request key, if any."""
+    async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
+        """The remembered answer to one of the seat's recent request ids, if any."""
 
     async def read_log(self, match_id: str) -> list[bytes]:
         """Every log entry, oldest first."""
@@ -192,6 +198,7 @@ class Store(Protocol):
 
 
 __all__ = [
+    "REQUEST_WINDOW",
     "STATUSES",
     "UNCHANGED",
     "Answer",

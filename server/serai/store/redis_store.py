@@ -6,7 +6,8 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
                                  outcome, last_event
     serai:{M}:log        list    one entry per move or resignation, for replay
     serai:{M}:events     stream  public events (v: version, k: kind, d: JSON data), for Watch
-    serai:{M}:requests   hash    "seat:request_id" -> "version\\nlast_event_id\\nanswer"
+    serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
+                                 for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
 ``serai:index:<status>:<game>``, status ``all`` included); they are updated with single-key
@@ -28,6 +29,7 @@ import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 
 from serai.store import (
+    REQUEST_WINDOW,
     STATUSES,
     UNCHANGED,
     Answer,
@@ -48,17 +50,23 @@ from serai.store import (
 
 _COMMIT = """
 local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local expected, reqkey, answer = ARGV[1], ARGV[2], ARGV[3]
+local expected, rid, answer = ARGV[1], ARGV[2], ARGV[3]
 local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-if reqkey ~= '' then
-  local prior = redis.call('HGET', requests, reqkey)
-  if prior then return {'duplicate', prior} end
+local seat, window = ARGV[7], tonumber(ARGV[8])
+if rid ~= '' then
+  local prefix = rid .. '\\n'
+  for slot = 0, window - 1 do
+    local prior = redis.call('HGET', requests, seat .. ':' .. slot)
+    if prior and string.sub(prior, 1, #prefix) == prefix then
+      return {'duplicate', string.sub(prior, #prefix + 1)}
+    end
+  end
 end
 local current = redis.call('HGET', meta, 'version')
 if not current then return {'missing'} end
 if current ~= expected then return {'conflict', redis.call('HGETALL', meta)} end
 local version = tostring(tonumber(current) + 1)
-local i = 7
+local i = 9
 local sets = {'version', version}
 for _ = 1, nf do
   sets[#sets + 1] = ARGV[i]
@@ -83,8 +91,11 @@ if #ids > 0 then
   sets[#sets + 1] = ids[#ids]
 end
 redis.call('HSET', meta, unpack(sets))
-if reqkey ~= '' then
-  redis.call('HSET', requests, reqkey, version .. '\\n' .. (ids[#ids] or '') .. '\\n' .. answer)
+if rid ~= '' then
+  local n = redis.call('HINCRBY', requests, seat .. ':n', 1)
+  local slot = seat .. ':' .. ((n - 1) % window)
+  local last = ids[#ids] or ''
+  redis.call('HSET', requests, slot, rid .. '\\n' .. version .. '\\n' .. last .. '\\n' .. answer)
 end
 local reply = {'ok', version}
 for _, id in ipairs(ids) do reply[#reply + 1] = id end
@@ -148,7 +159,7 @@ class RedisStore:
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
     def __init__(self, client: aioredis.Redis) -> None:
-        self._redis = client
+        self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._load = client.register_script(_LOAD)
@@ -207,11 +218,13 @@ class RedisStore:
             fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
         args: list[Any] = [
             expected_version,
-            commit.request_key,
+            commit.request_id,
             commit.answer,
             len(fields),
             len(commit.log),
             len(commit.events),
+            commit.request_seat,
+            REQUEST_WINDOW,
         ]
         for name, value in fields.items():
             args += [name, value]
@@ -228,10 +241,15 @@ class RedisStore:
             return Conflict(_record(match_id, _pairs(reply[1])))
         return Conflict(None)
 
-    async def request_answer(self, match_id: str, request_key: str) -> Answer | None:
+    async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
+        slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
         async with _errors():
-            raw = await self._redis.hget(match_keys(match_id)[3], request_key)
-        return None if raw is None else _answer(raw)
+            values = await self._redis.hmget(match_keys(match_id)[3], slots)
+        prefix = request_id.encode() + b"\n"
+        for raw in values:
+            if raw is not None and raw.startswith(prefix):
+                return _answer(raw[len(prefix) :])
+        return None
 
     async def read_log(self, match_id: str) -> list[bytes]:
         async with _errors():

@@ -1,0 +1,178 @@
+"""Load on one serai server: N concurrent matches of random bots, played to the end.
+
+Prints moves per second over the whole run, SubmitMove latency (p50, p99) as the bots see it, and
+the Redis memory a finished match takes (MEMORY USAGE summed over the match's keys).
+
+By default it starts its own Redis (embedded, append-only file in a temporary folder, as
+``serai serve`` does) and its own ``serai serve`` process; give --server and --redis-url to
+measure a running deployment instead. Each move is two calls, as a generic bot makes them:
+ListLegalMoves, then SubmitMove of a random id with the expected version. Example::
+
+    python benchmarks/service_load.py --matches 10
+    python benchmarks/service_load.py --matches 100 --server 127.0.0.1:50051 \\
+        --redis-url redis://127.0.0.1:6379/0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+import redis.asyncio as aioredis
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.store.embedded import EmbeddedRedis
+from serai.store.redis_store import match_keys
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--matches", "-n", type=int, default=10, help="concurrent matches (10)")
+    parser.add_argument("--game", default="jaipur", help="the game to play (jaipur)")
+    parser.add_argument("--seats", type=int, default=2, help="seats per match (2)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds matches and bots (1)")
+    parser.add_argument("--server", help="HOST:PORT of a running serai server (default: start one)")
+    parser.add_argument(
+        "--redis-url",
+        help="the Redis that server uses, for the memory figure (default: start one)",
+    )
+    parser.add_argument("--channels", type=int, default=4, help="gRPC channels the bots share (4)")
+    return parser.parse_args(argv)
+
+
+async def play_match(
+    stub: pb_grpc.MatchServiceStub, args: argparse.Namespace, index: int, latencies: list[float]
+) -> tuple[str, int]:
+    """Create, join and play one match to its end with random moves; (match id, moves)."""
+    rng = random.Random(f"{args.seed}:{index}")
+    created = await stub.CreateMatch(
+        pb.CreateMatchRequest(game=args.game, seats=args.seats, seed=args.seed * 1000 + index)
+    )
+    match_id = created.match.match_id
+    tokens = []
+    for seat in range(args.seats):
+        joined = await stub.JoinMatch(
+            pb.JoinMatchRequest(match_id=match_id, player_name=f"bot{seat}")
+        )
+        tokens.append(joined.seat_token)
+    snapshot = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+    to_act = list(snapshot.to_act)
+    moves = 0
+    while to_act:
+        token = tokens[to_act[0]]
+        listed = await stub.ListLegalMoves(
+            pb.ListLegalMovesRequest(match_id=match_id, seat_token=token)
+        )
+        choice = rng.choice(listed.moves)
+        start = time.perf_counter()
+        done = await stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=token,
+                move_id=choice.id,
+                expected_version=listed.version,
+                request_id=f"{index}-{moves}",
+            )
+        )
+        latencies.append(time.perf_counter() - start)
+        moves += 1
+        to_act = list(done.snapshot.to_act)
+    return match_id, moves
+
+
+async def run_load(args: argparse.Namespace, address: str, redis_url: str) -> None:
+    channels = [grpc.aio.insecure_channel(address) for _ in range(max(1, args.channels))]
+    stubs = [pb_grpc.MatchServiceStub(channel) for channel in channels]
+    latencies: list[float] = []
+    start = time.perf_counter()
+    results = await asyncio.gather(
+        *(play_match(stubs[i % len(stubs)], args, i, latencies) for i in range(args.matches))
+    )
+    elapsed = time.perf_counter() - start
+    for channel in channels:
+        await channel.close()
+
+    client = aioredis.Redis.from_url(redis_url)
+    sizes = []
+    for match_id, _moves in results:
+        total = 0
+        for key in match_keys(match_id):
+            total += int(await client.memory_usage(key, samples=0) or 0)
+        sizes.append(total)
+    await client.aclose()
+
+    moves = sum(m for _id, m in results)
+    ordered = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
+
+    print(
+        f"matches             {args.matches} x {args.game}, {args.seats} seats, played to the end"
+    )
+    print(f"moves               {moves} in {elapsed:.2f} s ({moves / args.matches:.0f} per match)")
+    print(f"moves per second    {moves / elapsed:.0f}")
+    print(f"SubmitMove latency  p50 {pct(0.50):.2f} ms   p99 {pct(0.99):.2f} ms")
+    print(
+        f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
+        f"{max(sizes) / 1024:.1f} KiB max (finished matches: record, log, events, requests)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.server and not args.redis_url:
+        print("--server needs --redis-url too (for the memory figure)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="serai-bench-") as folder:
+        embedded = None
+        server = None
+        redis_url = args.redis_url
+        try:
+            if redis_url is None:
+                embedded = EmbeddedRedis(Path(folder) / "data").start()
+                redis_url = embedded.url
+            address = args.server
+            if address is None:
+                log = (Path(folder) / "serve.log").open("w")
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
+                     "--redis-url", redis_url, "--log-format", "json"],
+                    stdout=log, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+                address = _wait_listening(Path(folder) / "serve.log", server)
+            asyncio.run(run_load(args, address, redis_url))
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(30)
+            if embedded is not None:
+                embedded.stop()
+    return 0
+
+
+def _wait_listening(log: Path, process: subprocess.Popen[bytes]) -> str:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = re.search(r"serai listening on (\S+):(\d+)", log.read_text())
+        if found:
+            return f"{found[1]}:{found[2]}"
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise SystemExit(f"serai serve did not start:\n{log.read_text()}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
