@@ -134,14 +134,17 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Watch(self, request, context):
-        """Events after `after_event_id` ("" for all), then new ones as they happen. Resumable.
+        """Events after `after_event_id` ("" for all), then new ones as they happen. Resumable. The
+        stream ends (status OK) once the match is finished and its last event sent, or when the
+        server shuts down: resume after the last event_id received.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Resign(self, request, context):
-        """Leave the match: the seat loses.
+        """Leave the match: the seat loses and the match ends. The resigning seat ranks last
+        (rank = seats - 1), every other seat shares first place (rank 0), all scores are 0.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
