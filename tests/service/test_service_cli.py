@@ -1,0 +1,53 @@
+"""``serai serve`` and ``serai replay``: help on every flag, and clear failures."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+from serai.cli import build_parser
+from serai.store.embedded import free_port
+
+
+def _subcommand(name: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["serve", "replay"])
+def test_every_flag_of_serve_and_replay_has_help(name):
+    parser = _subcommand(name)
+    assert parser.description
+    for action in parser._actions:
+        assert action.help, f"serai {name} {action.option_strings or action.dest} has no help"
+
+
+def test_serve_defaults_to_port_50051_and_the_data_folder(monkeypatch):
+    for variable in ("SERAI_PORT", "SERAI_DATA_DIR", "SERAI_REDIS_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    args = build_parser().parse_args(["serve"])
+    assert args.port == 50051 and str(args.data_dir) == "data" and args.redis_url is None
+
+
+def test_serve_says_so_when_its_redis_cannot_be_reached():
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    done = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "Redis cannot be reached" in done.stderr and "--redis-url" in done.stderr
+
+
+def test_replay_says_so_when_the_data_folder_holds_no_matches(tmp_path):
+    from serai.commands import replay
+
+    args = build_parser().parse_args(["replay", "abc", "--data-dir", str(tmp_path)])
+    assert replay.run(args) == 1
