@@ -90,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report(results, bots, args.seed, args.game), indent=2))
     else:
-        print_tables(Console(), results, bots, args.seed, args.game)
+        print_tables(
+            Console(width=None if sys.stdout.isatty() else 110), results, bots, args.seed, args.game
+        )
     return 0
 
 
@@ -111,7 +113,7 @@ def print_tables(
             str(s.draws),
             f"{100 * (s.a_wins + 0.5 * s.draws) / s.matches:.1f}",
             f"{s.a_margin:+.2f}",
-            f"{s.elo_diff:+.0f} ({s.elo_low:+.0f} .. {s.elo_high:+.0f})",
+            f"{s.elo_diff:+.0f} ({_elo(s.elo_low)} .. {_elo(s.elo_high)})",
         )
     console.print(pairs)
     table = Table(title=f"Elo (Bradley-Terry, {bots[0]} = 0)", title_justify="left")
@@ -126,3 +128,10 @@ def print_tables(
             f"{rating.score:g}",
         )
     console.print(table)
+
+
+def _elo(value: float) -> str:
+    """An interval end; a sweep's open end (a score of 0 or 1) is shown as infinite."""
+    if abs(value) >= 2000:
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
