@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import grpc
 from google.protobuf import any_pb2
@@ -48,8 +47,8 @@ class Backoff:
     cap: float = 2.0
     give_up: float = 30.0
     rng: random.Random | None = None
-    _next: float = 0.0
-    _spent: float = 0.0
+    _next: float = field(default=0.0, init=False, repr=False)
+    _spent: float = field(default=0.0, init=False, repr=False)
 
     def reset(self) -> None:
         self._next = 0.0
@@ -183,6 +182,3 @@ def not_to_act(error: SeraiError, snapshot: Snapshot, seat: int) -> SeraiError:
     version = snapshot.version
     error.details = f"{error.details} (seat {seat} no longer has to act at version {version})"
     return error
-
-
-Json = dict[str, Any]
