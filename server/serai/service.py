@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import grpc
+import structlog
 from google.protobuf import any_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -25,16 +26,16 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.game import GameInfo, OptionSpec
 from serai.logging import RequestLogInterceptor
-from serai.store import MatchRecord, StoredEvent
+from serai.store import MatchRecord, Status, StoredEvent
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
 
-_STATUS_TO_PB = {
+_STATUS_TO_PB: dict[Status, pb.MatchStatus] = {
     "open": pb.MATCH_STATUS_OPEN,
     "running": pb.MATCH_STATUS_RUNNING,
     "finished": pb.MATCH_STATUS_FINISHED,
 }
-_PB_TO_STATUS = {value: key for key, value in _STATUS_TO_PB.items()}
+_PB_TO_STATUS: dict[pb.MatchStatus, Status] = {value: key for key, value in _STATUS_TO_PB.items()}
 
 # Order matters: MalformedMove is an IllegalMove, and answers INVALID_ARGUMENT.
 _ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
@@ -63,6 +64,7 @@ _ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (m.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED, "{}"),
     (m.StoreUnavailable, grpc.StatusCode.UNAVAILABLE, "{}; retry in a moment"),
 )
+_log = structlog.get_logger("serai.service")
 _DOMAIN = tuple(kind for kind, _code, _text in _ERRORS)
 
 
@@ -85,8 +87,19 @@ def _unary(method: Method) -> Method:
         except _DOMAIN as error:
             code, text = status_of(error)
             await context.abort(code, text)
+        except Exception:
+            await context.abort(*_internal())
 
     return call  # type: ignore[return-value]
+
+
+def _internal() -> tuple[grpc.StatusCode, str]:
+    """Log a bug (a plugin's or ours) with its traceback; tell the client nothing of its text.
+
+    gRPC would otherwise put the exception's repr in the details, which may name hidden cards.
+    """
+    _log.exception("internal error")
+    return grpc.StatusCode.INTERNAL, "internal error: the server logged it; please report it"
 
 
 class MatchService(pb_grpc.MatchServiceServicer):
@@ -193,6 +206,8 @@ class MatchService(pb_grpc.MatchServiceServicer):
         except _DOMAIN as error:
             code, text = status_of(error)
             await context.abort(code, text)
+        except Exception:
+            await context.abort(*_internal())
 
 
 # --- conversions ----------------------------------------------------------------------------------

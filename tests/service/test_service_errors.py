@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import grpc
 import pytest
 from conftest import InProcessServer
@@ -28,9 +30,19 @@ class Someday(UnplayableGame):
     )
 
 
+class Buggy(TinyGame):
+    """Tiny with a bug that names a hidden card in its exception."""
+
+    info = dataclasses.replace(TinyGame.info, name="buggy", title="Buggy")
+
+    def legal_moves(self, state, seat):
+        raise KeyError(f"secret {state.hands[1 - seat][0]}")
+
+
 @pytest.fixture
 def server(start_service):
-    return start_service(registry=Registry({"tiny": TinyGame(), "someday": Someday()}))
+    games = {"tiny": TinyGame(), "someday": Someday(), "buggy": Buggy()}
+    return start_service(registry=Registry(games))
 
 
 @pytest.fixture
@@ -65,7 +77,7 @@ def _hand(stub, match_id, token):
 def test_an_unknown_game_is_not_found_with_the_installed_names(stub):
     code, details = status_of(lambda: stub.CreateMatch(pb.CreateMatchRequest(game="chess")))
     assert code == Code.NOT_FOUND
-    assert "chess" in details and "someday, tiny" in details
+    assert "chess" in details and "buggy, someday, tiny" in details
 
 
 def test_a_game_not_playable_yet_is_a_failed_precondition(stub):
@@ -257,6 +269,15 @@ def test_a_bad_event_id_to_resume_from_is_an_invalid_argument(stub, running):
     assert code == Code.INVALID_ARGUMENT and "event_id" in details
 
 
+def test_a_plugin_bug_is_internal_and_its_text_is_not_sent(stub):
+    match_id = create(stub, "buggy", seats=2)
+    token = join_all(stub, match_id, 2)[0]
+    request = pb.ListLegalMovesRequest(match_id=match_id, seat_token=token)
+    code, details = status_of(lambda: stub.ListLegalMoves(request))
+    assert code == Code.INTERNAL
+    assert "secret" not in details and "gem" not in details and "report it" in details
+
+
 def test_health_and_reflection_are_served(server):
     channel = server.channel()
     health = health_pb2_grpc.HealthStub(channel)
@@ -275,6 +296,7 @@ def test_health_and_reflection_are_served(server):
 
 def test_list_games_and_list_matches_by_status_and_game(stub, running):
     games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest()).games}
+    games.pop("buggy")
     assert games["tiny"].playable and not games["someday"].playable
     assert [o.name for o in games["tiny"].options] == ["hand", "plays", "simultaneous"]
     assert games["tiny"].options[2].default_value == "false"
