@@ -78,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
         with server_target(args.server) as target, SeraiClient(target) as client, progress:
             task = progress.add_task("matches", total=total)
 
+            done: list[MatchResult] = []
+
             def advance(result: MatchResult) -> None:
+                done.append(result)
                 progress.update(task, advance=1, description=f"{result.a} v {result.b}")
+                if not err.is_terminal and not args.quiet and len(done) % 10 == 0:
+                    err.print(f"{len(done)}/{total} matches played")  # for logs
 
             results = run_arena(
                 client, args.game, bots, args.matches, args.seed, options=options, on_result=advance
