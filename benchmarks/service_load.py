@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import statistics
@@ -91,15 +92,34 @@ async def play_match(
     return match_id, moves
 
 
-async def run_load(args: argparse.Namespace, address: str, redis_url: str) -> None:
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) a process used so far; None where /proc is not there."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_load(
+    args: argparse.Namespace,
+    address: str,
+    redis_url: str,
+    server_pid: int | None = None,
+    redis_pid: int | None = None,
+) -> None:
     channels = [grpc.aio.insecure_channel(address) for _ in range(max(1, args.channels))]
     stubs = [pb_grpc.MatchServiceStub(channel) for channel in channels]
     latencies: list[float] = []
+    cpu_before = [cpu_seconds(server_pid), cpu_seconds(redis_pid)]
     start = time.perf_counter()
     results = await asyncio.gather(
         *(play_match(stubs[i % len(stubs)], args, i, latencies) for i in range(args.matches))
     )
     elapsed = time.perf_counter() - start
+    cpu_after = [cpu_seconds(server_pid), cpu_seconds(redis_pid)]
     for channel in channels:
         await channel.close()
 
@@ -124,6 +144,15 @@ async def run_load(args: argparse.Namespace, address: str, redis_url: str) -> No
     print(f"moves               {moves} in {elapsed:.2f} s ({moves / args.matches:.0f} per match)")
     print(f"moves per second    {moves / elapsed:.0f}")
     print(f"SubmitMove latency  p50 {pct(0.50):.2f} ms   p99 {pct(0.99):.2f} ms")
+    used = [
+        (after - before) * 1000 / moves if before is not None and after is not None else None
+        for before, after in zip(cpu_before, cpu_after, strict=True)
+    ]
+    if used[0] is not None and used[1] is not None:
+        print(
+            f"CPU per move        serai {used[0]:.2f} ms, redis {used[1]:.2f} ms "
+            "(all calls of a move: ListLegalMoves + SubmitMove)"
+        )
     print(
         f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
         f"{max(sizes) / 1024:.1f} KiB max (finished matches: record, log, events, requests)"
@@ -152,7 +181,15 @@ def main(argv: list[str] | None = None) -> int:
                     stdout=log, stderr=subprocess.STDOUT,
                 )  # fmt: skip
                 address = _wait_listening(Path(folder) / "serve.log", server)
-            asyncio.run(run_load(args, address, redis_url))
+            asyncio.run(
+                run_load(
+                    args,
+                    address,
+                    redis_url,
+                    server.pid if server else None,
+                    embedded.process.pid if embedded and embedded.process else None,
+                )
+            )
         finally:
             if server is not None:
                 server.terminate()

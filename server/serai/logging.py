@@ -53,16 +53,25 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
 
     def __init__(self) -> None:
         self._log = structlog.get_logger("serai.requests")
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # by method: built once, not per call
 
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
+        wrapped = self._wrapped.get(details.method)
+        if wrapped is not None:
+            return wrapped
         handler = await continuation(details)
         if handler is None:
             return handler
-        method = details.method.rpartition("/")[2]
+        wrapped = self._wrap(details.method, handler)
+        self._wrapped[details.method] = wrapped
+        return wrapped
+
+    def _wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        method = full_method.rpartition("/")[2]
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
                 self._unary(method, handler.unary_unary),
