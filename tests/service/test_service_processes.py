@@ -138,3 +138,16 @@ def test_a_signal_stops_the_server_cleanly_and_ends_open_watches(
     watcher.join(10)
     assert not watcher.is_alive()
     assert "stopped" in server.log()
+
+
+def test_serve_uses_a_redis_on_a_unix_socket(start_serve, tmp_path):
+    from serai.store.embedded import EmbeddedRedis
+
+    with EmbeddedRedis(tmp_path / "redis", persistent=False, unix_socket=tmp_path / "r.sock") as db:
+        assert db.url.startswith("unix://")
+        server = start_serve("--redis-url", db.url, command=TINY)
+        stub = _stub(server)
+        match_id = create(stub, seats=2, seed=71)
+        tokens = join_all(stub, match_id, 2)
+        assert len(_play(stub, match_id, tokens)) == 4
+        assert server.stop() == 0

@@ -54,10 +54,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
-def ping(host: str, port: int, timeout: float = 0.5) -> bool:
-    """True if a Redis answers PING on host:port (plain RESP, no client library needed)."""
+def ping(host: str, port: int, timeout: float = 0.5, unix_socket: Path | None = None) -> bool:
+    """True if a Redis answers PING on host:port, or on ``unix_socket`` when given (plain RESP)."""
     try:
-        with socket.create_connection((host, port), timeout=timeout) as sock:
+        if unix_socket is not None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(timeout)
+            sock.connect(str(unix_socket))
+        else:
+            sock = socket.create_connection((host, port), timeout=timeout)
+        with sock:
             sock.sendall(b"PING\r\n")
             return sock.recv(64).startswith(b"+PONG")
     except OSError:
@@ -65,7 +71,7 @@ def ping(host: str, port: int, timeout: float = 0.5) -> bool:
 
 
 class EmbeddedRedis:
-    """One redis-server child process.
+    """One redis-server child process, on a free loopback port (or only on ``unix_socket``).
 
     ``persistent=True`` (the default) keeps an append-only file in ``data_dir``; ``False`` keeps
     nothing on disk (tests). ``start()`` returns once the server answers PING. On Linux the child
@@ -79,6 +85,7 @@ class EmbeddedRedis:
         persistent: bool = True,
         host: str = "127.0.0.1",
         port: int | None = None,
+        unix_socket: Path | str | None = None,
         binary: str | None = None,
         startup_timeout: float = 20.0,
     ) -> None:
@@ -86,6 +93,7 @@ class EmbeddedRedis:
         self.persistent = persistent
         self.host = host
         self.port = port or 0
+        self.unix_socket = Path(unix_socket).resolve() if unix_socket else None
         self.binary = binary
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen[bytes] | None = None
@@ -93,6 +101,8 @@ class EmbeddedRedis:
 
     @property
     def url(self) -> str:
+        if self.unix_socket is not None:
+            return f"unix://{self.unix_socket}?db=0"
         return f"redis://{self.host}:{self.port}/0"
 
     @property
@@ -104,7 +114,7 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         last_error = ""
         for _attempt in range(5):
-            port = self.port or free_port(self.host)
+            port = 0 if self.unix_socket else self.port or free_port(self.host)
             args = [
                 binary,
                 "--bind", self.host,
@@ -118,6 +128,8 @@ class EmbeddedRedis:
                 "--logfile", self.log_file,
                 "--loglevel", "warning",
             ]  # fmt: skip
+            if self.unix_socket is not None:  # no TCP at all: only this user can connect
+                args += ["--unixsocket", str(self.unix_socket), "--unixsocketperm", "700"]
             process = subprocess.Popen(
                 args,
                 stdin=subprocess.DEVNULL,
@@ -132,10 +144,11 @@ class EmbeddedRedis:
             while time.monotonic() < deadline:
                 if process.poll() is not None:
                     break
-                if ping(self.host, port):
+                if ping(self.host, port, unix_socket=self.unix_socket):
                     self.process, self.port = process, port
                     if self.persistent:
-                        self.info_file.write_text(json.dumps({"pid": process.pid, "port": port}))
+                        info = {"pid": process.pid, "port": port, "url": self.url}
+                        self.info_file.write_text(json.dumps(info))
                     return self
                 time.sleep(0.02)
             if process.poll() is None:  # alive but silent: give up on it
@@ -191,5 +204,8 @@ def running_in(data_dir: Path | str, host: str = "127.0.0.1") -> str | None:
         os.kill(int(info["pid"]), 0)
     except (OSError, ValueError, KeyError):
         return None
-    port = int(info["port"])
-    return f"redis://{host}:{port}/0" if ping(host, port) else None
+    port, url = int(info["port"]), str(info.get("url") or f"redis://{host}:{info['port']}/0")
+    unix_socket = (
+        Path(url[len("unix://") :].partition("?")[0]) if url.startswith("unix://") else None
+    )
+    return url if ping(host, port, unix_socket=unix_socket) else None

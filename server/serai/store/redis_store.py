@@ -165,9 +165,19 @@ class RedisStore:
         self._load = client.register_script(_LOAD)
 
     @classmethod
-    def from_url(cls, url: str) -> RedisStore:
-        """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``."""
-        return cls(aioredis.Redis.from_url(url, decode_responses=False))
+    def from_url(cls, url: str, *, timeout: float = 10.0) -> RedisStore:
+        """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``.
+
+        ``timeout`` bounds every command (a hung Redis answers UNAVAILABLE instead of holding
+        requests for ever); Watch blocks for less than that at a time.
+        """
+        client = aioredis.Redis.from_url(
+            url,
+            decode_responses=False,
+            socket_timeout=timeout,
+            socket_connect_timeout=min(timeout, 5.0),
+        )
+        return cls(client)
 
     @property
     def client(self) -> aioredis.Redis:
