@@ -1,0 +1,14 @@
+# The serai server image: `docker build -t serai .` then
+# `docker run -p 50051:50051 serai` (embedded Redis in /data) or add `--redis-url redis://...`.
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY proto proto
+COPY server server
+COPY plugins plugins
+COPY clients clients
+RUN pip install --no-cache-dir . && useradd --create-home serai && mkdir /data && chown serai /data
+USER serai
+EXPOSE 50051
+VOLUME /data
+CMD ["serai", "serve", "--host", "0.0.0.0", "--port", "50051", "--data-dir", "/data"]
