@@ -18,6 +18,7 @@ The ideas, each a term below:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from serai_jaipur.cards import (
     BONUS_KINDS,
@@ -42,9 +43,14 @@ _CAMEL = int(Good.CAMEL)
 _DEFAULT_BONUS = tuple(sum(values) / len(values) for values in BONUS_TOKENS)
 
 
-def bonus_means(bonus_left: Counts, stacks: tuple[tuple[int, ...], ...] | None) -> list[float]:
-    """The expected bonus of a sale of 3, 4 and 5+ cards (0 once its stack is empty)."""
-    means = []
+def bonus_means(
+    bonus_left: Counts, stacks: tuple[tuple[int, ...], ...] | None = None
+) -> tuple[float, ...]:
+    """The expected bonus of a sale of 3, 4 and 5+ cards (0 once its stack is empty).
+
+    Without ``stacks`` (a seat never sees their values) the mean of the full stack is used.
+    """
+    means: list[float] = []
     for index in range(len(BONUS_KINDS)):
         if not bonus_left[index]:
             means.append(0.0)
@@ -52,7 +58,7 @@ def bonus_means(bonus_left: Counts, stacks: tuple[tuple[int, ...], ...] | None) 
             means.append(sum(stacks[index]) / len(stacks[index]))
         else:
             means.append(_DEFAULT_BONUS[index])
-    return means
+    return tuple(means)
 
 
 def sale_tokens(stacks: Counts, good: int, count: int) -> int:
@@ -62,7 +68,8 @@ def sale_tokens(stacks: Counts, good: int, count: int) -> int:
     return sum(tokens[top : top + count])
 
 
-def holding(stacks: Counts, good: int, count: int, bonus: list[float]) -> float:
+@lru_cache(maxsize=1 << 16)
+def holding(stacks: Counts, good: int, count: int, bonus: tuple[float, ...]) -> float:
     """What ``count`` cards of ``good`` in hand are worth (before the HOLD discount)."""
     if count <= 0:
         return 0.0
@@ -88,7 +95,7 @@ def majority(mine: int, theirs: int) -> float:
     return CAMEL_MAJORITY if mine > theirs else -CAMEL_MAJORITY if mine < theirs else 0.0
 
 
-def hand_value(hand: Counts, stacks: Counts, bonus: list[float]) -> float:
+def hand_value(hand: Counts, stacks: Counts, bonus: tuple[float, ...]) -> float:
     return HOLD * sum(holding(stacks, good, hand[good], bonus) for good in GOODS)
 
 
@@ -100,7 +107,7 @@ def move_value(
     other_herd: int,
     market: Counts,
     stacks: Counts,
-    bonus: list[float],
+    bonus: tuple[float, ...],
 ) -> float:
     """The change a move makes to the mover's standing, judged from what the mover sees."""
     size = sum(hand)
@@ -167,7 +174,7 @@ def _realized(state: State, seat: int) -> int:
 def round_margin(state: State, seat: int) -> float:
     """The seat's expected rupee lead in the round being played (negative: behind)."""
     other = 1 - seat
-    bonus = bonus_means(tuple(len(s) for s in state.bonus), state.bonus)
+    bonus = bonus_means(tuple(len(s) for s in state.bonus))
     standing = []
     for player in (seat, other):
         hand = state.hands[player]

@@ -26,10 +26,11 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from serai_jaipur import JaipurGame
+from serai_jaipur import JaipurGame, rules
 from serai_jaipur.moves import Move
-from serai_jaipur.state import State
+from serai_jaipur.state import Counts, State
 from serai_jaipur.views import JaipurView
 
 from serai_client.bots.greedy import jaipur_view, plugin_move
@@ -132,28 +133,17 @@ class SearchStrategy:
 
     def _candidates(self, state: State, mover: int) -> list[Move]:
         """The ``width`` best moves of ``mover`` by the greedy score, best first."""
-        scored = self._scored(state, mover)
-        scored.sort(key=lambda item: item[0], reverse=True)
-        return [move for _, move in scored[: self.width]]
+        return [move for _, move in self._scored(state, mover)[: self.width]]
 
-    def _scored(self, state: State, mover: int) -> list[tuple[float, Move]]:
-        bonus = bonus_means(tuple(len(s) for s in state.bonus), state.bonus)
-        hand, herd, other_herd = state.hands[mover], state.herds[mover], state.herds[1 - mover]
-        return [
-            (
-                move_value(
-                    move,
-                    hand=hand,
-                    herd=herd,
-                    other_herd=other_herd,
-                    market=state.market,
-                    stacks=state.stacks,
-                    bonus=bonus,
-                ),
-                move,
-            )
-            for move in self.game.legal_moves(state, mover)
-        ]
+    def _scored(self, state: State, mover: int) -> tuple[tuple[float, Move], ...]:
+        return ranked_moves(
+            state.market,
+            state.hands[mover],
+            state.herds[mover],
+            state.herds[1 - mover],
+            state.stacks,
+            tuple(len(stack) for stack in state.bonus),
+        )
 
     def _select(self, node: _Node, candidates: list[Move]) -> Move:
         best, best_score = candidates[0], -math.inf
@@ -175,6 +165,40 @@ class SearchStrategy:
             if self.rng.random() < self.rollout_randomness:
                 move = self.rng.choice(scored)[1]
             else:
-                move = max(scored, key=lambda item: item[0])[1]
+                move = scored[0][1]
             state = self.game.apply(state, mover, move)
         return state
+
+
+@lru_cache(maxsize=1 << 16)
+def ranked_moves(
+    market: Counts,
+    hand: Counts,
+    herd: int,
+    other_herd: int,
+    stacks: Counts,
+    bonus_left: Counts,
+) -> tuple[tuple[float, Move], ...]:
+    """Every legal move of a position with its greedy score, best first (ties in rules order).
+
+    Keyed by exactly what a Jaipur turn's legality and the score depend on, so that the many
+    positions a search revisits are scored once.
+    """
+    bonus = bonus_means(bonus_left)
+    scored = [
+        (
+            move_value(
+                move,
+                hand=hand,
+                herd=herd,
+                other_herd=other_herd,
+                market=market,
+                stacks=stacks,
+                bonus=bonus,
+            ),
+            move,
+        )
+        for move in rules.moves_for(market, hand, herd)
+    ]
+    scored.sort(key=lambda item: item[0], reverse=True)
+    return tuple(scored)
