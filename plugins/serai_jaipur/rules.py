@@ -10,9 +10,7 @@ Each refusal raises :class:`~serai.game.IllegalMove` whose message names the rul
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from functools import lru_cache
-from itertools import product
+from collections.abc import Sequence
 
 from serai.game import IllegalMove, seeded_rng
 
@@ -37,6 +35,7 @@ from .cards import (
     plural,
     setup_deck,
 )
+from .legal import moves_for
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
 from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State
 
@@ -116,58 +115,6 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     if state.turn is None or seat != state.turn:
         return ()
     return moves_for(state.market, state.hands[seat], state.herds[seat])
-
-
-@lru_cache(maxsize=1 << 16)
-def moves_for(market: Counts, hand: Counts, herd: int) -> tuple[Move, ...]:
-    """The legal moves for a market, hand and herd (all a turn's legality depends on).
-
-    Memoized: the same positions recur across playouts and the result is an immutable tuple.
-    """
-    hand_size = sum(hand)
-    moves: list[Move] = []
-    if hand_size < HAND_LIMIT:
-        moves.extend(TakeGood(good) for good in GOODS if market[good])
-    if market[CAMEL]:
-        moves.append(TakeCamels(market[CAMEL]))
-    moves.extend(_exchanges(market, hand, herd, hand_size))
-    for good in GOODS:
-        moves.extend(Sell(good, count) for count in range(minimum_sale(good), hand[good] + 1))
-    return tuple(moves)
-
-
-@lru_cache(maxsize=1 << 14)
-def _vectors(caps: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
-    """Every count vector ``v`` with ``0 <= v[i] <= caps[i]`` and ``sum(v) == total``."""
-    if not caps:
-        return ((),) if total == 0 else ()
-    head, rest = caps[0], caps[1:]
-    room = sum(rest)
-    return tuple(
-        (first, *tail)
-        for first in range(max(0, total - room), min(head, total) + 1)
-        for tail in _vectors(rest, total - first)
-    )
-
-
-@lru_cache(maxsize=1 << 14)
-def _exchange_move(take: tuple[int, ...], give: tuple[int, ...]) -> Exchange:
-    """The Exchange of two count vectors (shared: the same exchanges recur in every playout)."""
-    spell = tuple(Good(card) for card, count in enumerate(take) for _ in range(count))
-    back = tuple(Good(card) for card, count in enumerate(give) for _ in range(count))
-    return Exchange(spell, back)
-
-
-def _exchanges(market: Counts, hand: Counts, herd: int, hand_size: int) -> Iterator[Exchange]:
-    camel_room = min(herd, HAND_LIMIT - hand_size)
-    for take in product(*(range(market[good] + 1) for good in GOODS)):
-        taken = sum(take)
-        if taken < EXCHANGE_MINIMUM:
-            continue
-        # A type taken may not be put back; camels (the last cap) may always be given.
-        caps = (*tuple(0 if take[good] else hand[good] for good in GOODS), camel_room)
-        for give in _vectors(caps, taken):
-            yield _exchange_move(take, give)
 
 
 # --- applying a move ---------------------------------------------------------------------------
