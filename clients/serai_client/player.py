@@ -229,14 +229,10 @@ def render_view(view: Message | None, seat: int) -> list[RenderableType]:
     """The view drawn for people: Jaipur by hand, any other game as its message text."""
     if view is None:
         return []
-    try:
-        from serai_jaipur import jaipur_pb2
-    except ImportError:  # pragma: no cover - the plugin is installed with serai
-        jaipur_pb2 = None
-    if jaipur_pb2 is not None and isinstance(view, jaipur_pb2.View):
+    if view.DESCRIPTOR.full_name == "serai.games.jaipur.v1.View":
         from serai_client.jaipur_screen import jaipur_panels
 
-        return jaipur_panels(view, seat)
+        return jaipur_panels(view, seat)  # type: ignore[arg-type]
     return [Panel(text_format.MessageToString(view), title="view", title_align="left")]
 
 

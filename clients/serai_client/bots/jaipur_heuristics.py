@@ -115,7 +115,7 @@ def move_value(
         good, count = int(move.good), move.count
         after = list(stacks)
         after[good] = max(0, stacks[good] - count)
-        gained = sale_tokens(stacks, good, count)
+        gained = float(sale_tokens(stacks, good, count))
         if count >= 3:
             gained += bonus[min(count, 5) - 3]
         before = HOLD * holding(stacks, good, hand[good], bonus)
