@@ -8,12 +8,21 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class TimeoutPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIMEOUT_POLICY_UNSPECIFIED: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_LOSE: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_DEFAULT_MOVE: _ClassVar[TimeoutPolicy]
+
 class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
     MATCH_STATUS_OPEN: _ClassVar[MatchStatus]
     MATCH_STATUS_RUNNING: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
+TIMEOUT_POLICY_LOSE: TimeoutPolicy
+TIMEOUT_POLICY_DEFAULT_MOVE: TimeoutPolicy
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
@@ -62,7 +71,7 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "client_id")
+    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -75,12 +84,16 @@ class CreateMatchRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     CLIENT_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _containers.ScalarMap[str, str]
     seed: int
     client_id: str
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ...) -> None: ...
+    move_seconds: int
+    timeout_policy: TimeoutPolicy
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)
@@ -137,7 +150,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., joined: _Optional[bool] = ..., resigned: _Optional[bool] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms")
+    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -152,6 +165,8 @@ class MatchSummary(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     status: MatchStatus
@@ -159,7 +174,9 @@ class MatchSummary(_message.Message):
     version: int
     options: _containers.ScalarMap[str, str]
     created_at_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ...) -> None: ...
+    move_seconds: int
+    timeout_policy: TimeoutPolicy
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("scores", "ranks", "winners", "summary")
@@ -174,7 +191,7 @@ class Outcome(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class MatchSnapshot(_message.Message):
-    __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id")
+    __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id", "move_deadline_ms")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +199,7 @@ class MatchSnapshot(_message.Message):
     VIEW_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     match: MatchSummary
     viewer_seat: int
     version: int
@@ -189,7 +207,8 @@ class MatchSnapshot(_message.Message):
     view: _any_pb2.Any
     outcome: Outcome
     last_event_id: str
-    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., last_event_id: _Optional[str] = ...) -> None: ...
+    move_deadline_ms: int
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., last_event_id: _Optional[str] = ..., move_deadline_ms: _Optional[int] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "seat_token")
@@ -264,7 +283,7 @@ class WatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("event_id", "version", "created", "joined", "started", "move", "announcement", "resigned", "finished", "snapshot")
+    __slots__ = ("event_id", "version", "created", "joined", "started", "move", "announcement", "resigned", "finished", "timed_out", "snapshot")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
@@ -274,6 +293,7 @@ class MatchEvent(_message.Message):
     ANNOUNCEMENT_FIELD_NUMBER: _ClassVar[int]
     RESIGNED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     version: int
@@ -284,8 +304,9 @@ class MatchEvent(_message.Message):
     announcement: Announcement
     resigned: SeatResigned
     finished: MatchFinished
+    timed_out: SeatTimedOut
     snapshot: MatchSnapshot
-    def __init__(self, event_id: _Optional[str] = ..., version: _Optional[int] = ..., created: _Optional[_Union[MatchCreated, _Mapping]] = ..., joined: _Optional[_Union[SeatJoined, _Mapping]] = ..., started: _Optional[_Union[MatchStarted, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., announcement: _Optional[_Union[Announcement, _Mapping]] = ..., resigned: _Optional[_Union[SeatResigned, _Mapping]] = ..., finished: _Optional[_Union[MatchFinished, _Mapping]] = ..., snapshot: _Optional[_Union[MatchSnapshot, _Mapping]] = ...) -> None: ...
+    def __init__(self, event_id: _Optional[str] = ..., version: _Optional[int] = ..., created: _Optional[_Union[MatchCreated, _Mapping]] = ..., joined: _Optional[_Union[SeatJoined, _Mapping]] = ..., started: _Optional[_Union[MatchStarted, _Mapping]] = ..., move: _Optional[_Union[MovePlayed, _Mapping]] = ..., announcement: _Optional[_Union[Announcement, _Mapping]] = ..., resigned: _Optional[_Union[SeatResigned, _Mapping]] = ..., finished: _Optional[_Union[MatchFinished, _Mapping]] = ..., timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., snapshot: _Optional[_Union[MatchSnapshot, _Mapping]] = ...) -> None: ...
 
 class MatchCreated(_message.Message):
     __slots__ = ("game", "seats")
@@ -326,6 +347,14 @@ class SeatResigned(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class SeatTimedOut(_message.Message):
+    __slots__ = ("seat", "default_move")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_MOVE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    default_move: str
+    def __init__(self, seat: _Optional[int] = ..., default_move: _Optional[str] = ...) -> None: ...
 
 class MatchFinished(_message.Message):
     __slots__ = ("outcome",)
