@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol
 
 Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
+TimeoutPolicy = Literal["lose", "default_move"]
 
 # Request ids are remembered per seat for this many most recent moves: a client retries its latest
 # request, and a bounded window keeps a long match small in memory.
@@ -63,6 +64,10 @@ class MatchRecord:
     state: bytes = b""
     outcome: Mapping[str, Any] | None = None
     last_event_id: str = ""
+    client_id: str = ""
+    move_seconds: int = 0
+    timeout_policy: TimeoutPolicy = "lose"
+    deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,10 @@ class Commit:
     is set, ``answer`` is remembered for it (with the new version and the last event id) among the
     :data:`REQUEST_WINDOW` most recent requests of ``request_seat``, and a later commit with the
     same seat and id is answered :class:`Duplicate` and applies nothing.
+
+    ``deadline_ms`` (when not None) replaces the stored move deadline. ``idle_ms`` > 0 makes every
+    key of an unfinished match expire after that many idle milliseconds (each commit restarts the
+    count); a commit that finishes the match keeps its keys for ever (for replay).
     """
 
     state: bytes | None = None
@@ -102,6 +111,8 @@ class Commit:
     request_seat: int = 0
     request_id: str = ""
     answer: str = ""
+    deadline_ms: int | None = None
+    idle_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -153,11 +164,17 @@ UNCHANGED = Unchanged()
 class Store(Protocol):
     """What the match lifecycle needs from storage; see :mod:`serai.store.redis_store`."""
 
-    async def create(self, record: MatchRecord, events: Sequence[NewEvent]) -> str:
+    async def create(
+        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+    ) -> str:
         """Store a new match at its record's version; returns the last event id.
 
-        Raises StoreError if the id is taken.
+        ``idle_ms`` as in :class:`Commit`. Raises StoreError if the id is taken.
         """
+
+    async def existed(self, match_id: str) -> bool:
+        """Whether the match was ever created (still listed in the index of all matches), for
+        telling an expired match from an unknown id."""
 
     async def load(
         self, match_id: str, unless_version: int | None = None
@@ -187,6 +204,12 @@ class Store(Protocol):
     ) -> list[MatchRecord]:
         """Matches newest first, without their state."""
 
+    async def open_matches(self, client_id: str) -> int:
+        """How many unfinished matches ``client_id`` created (for the per-client limit)."""
+
+    async def deadlines(self, limit: int) -> list[tuple[str, int]]:
+        """(match id, move deadline in ms) of up to ``limit`` unfinished matches with a clock."""
+
     async def memory_usage(self, match_id: str) -> int:
         """Bytes the match's keys take in the store (for benchmarks)."""
 
@@ -215,5 +238,6 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "StoredEvent",
+    "TimeoutPolicy",
     "Unchanged",
 ]

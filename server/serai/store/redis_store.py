@@ -10,9 +10,18 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
                                  for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
-``serai:index:<status>:<game>``, status ``all`` included); they are updated with single-key
-commands after a commit and repaired when a listing finds them stale, so a cluster never needs a
-cross-slot script.
+``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
+with a turn clock; ``serai:client:<client_id>``, each client's unfinished matches); they are
+updated with single-key commands after a commit and repaired when a reader finds them stale, so a
+cluster never needs a cross-slot script.
+
+Idle expiry: with ``idle_ms``, every key of an unfinished match gets that TTL, renewed by each
+commit; the commit that finishes a match removes it. The index of all matches keeps the id, which
+is how an expired match is told from one that never existed.
+
+Connections (:func:`open_store`): one Redis (``redis://``, ``rediss://``, ``unix://``), a Sentinel
+group (``redis+sentinel://[:password@]host:port[,host:port...]/service_name[/db]``) or a Redis
+Cluster (``redis+cluster://[:password@]host:port[,host:port...]``, or the ``cluster`` argument).
 
 Every change is one Lua script (one round trip): it checks the version, and on a mismatch returns
 the current record in the same reply.
@@ -24,9 +33,12 @@ import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import unquote
 
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.sentinel import Sentinel
 
 from serai.store import (
     REQUEST_WINDOW,
@@ -53,6 +65,7 @@ local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected, rid, answer = ARGV[1], ARGV[2], ARGV[3]
 local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local seat, window = ARGV[7], tonumber(ARGV[8])
+local idle, finishing = tonumber(ARGV[9]), ARGV[10]
 if rid ~= '' then
   local prefix = rid .. '\\n'
   for slot = 0, window - 1 do
@@ -66,7 +79,7 @@ local current = redis.call('HGET', meta, 'version')
 if not current then return {'missing'} end
 if current ~= expected then return {'conflict', redis.call('HGETALL', meta)} end
 local version = tostring(tonumber(current) + 1)
-local i = 9
+local i = 11
 local sets = {'version', version}
 for _ = 1, nf do
   sets[#sets + 1] = ARGV[i]
@@ -97,6 +110,11 @@ if rid ~= '' then
   local last = ids[#ids] or ''
   redis.call('HSET', requests, slot, rid .. '\\n' .. version .. '\\n' .. last .. '\\n' .. answer)
 end
+if finishing == '1' then
+  for _, key in ipairs(KEYS) do redis.call('PERSIST', key) end
+elseif idle > 0 then
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle) end
+end
 local reply = {'ok', version}
 for _, id in ipairs(ids) do reply[#reply + 1] = id end
 return reply
@@ -105,8 +123,8 @@ return reply
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
 local version = ARGV[1]
-local nf, ne = tonumber(ARGV[2]), tonumber(ARGV[3])
-local i = 4
+local nf, ne, idle = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local i = 5
 local sets = {}
 for _ = 1, nf do
   sets[#sets + 1] = ARGV[i]
@@ -121,6 +139,10 @@ end
 sets[#sets + 1] = 'last_event'
 sets[#sets + 1] = last
 redis.call('HSET', KEYS[1], unpack(sets))
+if idle > 0 then
+  redis.call('PEXPIRE', KEYS[1], idle)
+  redis.call('PEXPIRE', KEYS[2], idle)
+end
 return last
 """
 
@@ -141,6 +163,10 @@ _SUMMARY_FIELDS = (
     "seats",
     "outcome",
     "last_event",
+    "client",
+    "move_s",
+    "policy",
+    "deadline",
 )
 
 
@@ -155,10 +181,68 @@ def index_key(status: Status | None, game: str | None) -> str:
     return f"{key}:{game}" if game else key
 
 
+CLOCKS_KEY = "serai:clocks"
+
+
+def client_key(client_id: str) -> str:
+    return f"serai:client:{client_id}"
+
+
+def open_store(url: str, *, cluster: str | None = None, timeout: float = 10.0) -> RedisStore:
+    """A store on ``url`` (see the module docstring for the forms), or on the Redis Cluster whose
+    nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored)."""
+    if cluster:
+        return RedisStore.for_cluster(_nodes(cluster), timeout=timeout)
+    if url.startswith("redis+cluster://"):
+        password, hosts, _path = _split_multi_host(url, "redis+cluster://")
+        return RedisStore.for_cluster(_nodes(hosts), password=password, timeout=timeout)
+    if url.startswith("redis+sentinel://"):
+        return RedisStore.for_sentinel(url, timeout=timeout)
+    return RedisStore.from_url(url, timeout=timeout)
+
+
+def _split_multi_host(url: str, scheme: str) -> tuple[str | None, str, str]:
+    """(password, "h:p,h:p", path) of ``scheme[:password@]h:p,h:p[/path]``."""
+    rest = url[len(scheme) :]
+    hosts, _, path = rest.partition("/")
+    password: str | None = None
+    if "@" in hosts:
+        credentials, _, hosts = hosts.rpartition("@")
+        password = unquote(credentials.partition(":")[2] or credentials) or None
+    return password, hosts, path
+
+
+def _nodes(text: str) -> list[tuple[str, int]]:
+    nodes = []
+    for item in text.split(","):
+        host, sep, port = item.strip().rpartition(":")
+        if not (sep and host and port.isdigit()):
+            raise ValueError(f"{item.strip()!r} is not host:port (give host:port,host:port,...)")
+        nodes.append((host.strip("[]"), int(port)))
+    return nodes
+
+
+def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int, str | None]:
+    """(sentinels, service name, db, password) of a ``redis+sentinel://`` URL.
+
+    >>> parse_sentinel_url("redis+sentinel://:pw@h1:26379,h2:26379/mymaster/2")
+    ([('h1', 26379), ('h2', 26379)], 'mymaster', 2, 'pw')
+    """
+    password, hosts, path = _split_multi_host(url, "redis+sentinel://")
+    service, _, db = path.strip("/").partition("/")
+    if not service:
+        raise ValueError(
+            f"{url!r} names no service: redis+sentinel://host:port[,host:port]/service_name[/db]"
+        )
+    if db and not db.isdigit():
+        raise ValueError(f"{url!r}: the database after the service name must be a number")
+    return _nodes(hosts), service, int(db or 0), password
+
+
 class RedisStore:
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
@@ -179,8 +263,42 @@ class RedisStore:
         )
         return cls(client)
 
+    @classmethod
+    def for_cluster(
+        cls,
+        nodes: Sequence[tuple[str, int]],
+        *,
+        password: str | None = None,
+        timeout: float = 10.0,
+    ) -> RedisStore:
+        """A Redis Cluster, found from any of its ``nodes``. Each match lives in one slot (its
+        keys share a hash tag), so every script runs on one node."""
+        client = RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in nodes],
+            password=password,
+            decode_responses=False,
+            socket_timeout=timeout,
+            socket_connect_timeout=min(timeout, 5.0),
+            cluster_error_retry_attempts=2,
+        )
+        return cls(client)
+
+    @classmethod
+    def for_sentinel(cls, url: str, *, timeout: float = 10.0) -> RedisStore:
+        """The master a Sentinel group names (``redis+sentinel://…``); a failover is followed:
+        the next command after it goes to the new master."""
+        sentinels, service, db, password = parse_sentinel_url(url)
+        sentinel = Sentinel(
+            sentinels,
+            sentinel_kwargs={"password": password, "socket_timeout": min(timeout, 5.0)},
+            password=password,
+            socket_timeout=timeout,
+            socket_connect_timeout=min(timeout, 5.0),
+        )
+        return cls(sentinel.master_for(service, db=db, decode_responses=False))
+
     @property
-    def client(self) -> aioredis.Redis:
+    def client(self) -> Any:
         return self._redis
 
     async def close(self) -> None:
@@ -190,10 +308,12 @@ class RedisStore:
         async with _errors():
             await self._redis.ping()
 
-    async def create(self, record: MatchRecord, events: Sequence[NewEvent]) -> str:
+    async def create(
+        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+    ) -> str:
         meta, _, stream, _ = match_keys(record.match_id)
         fields = _record_fields(record)
-        args: list[Any] = [record.version, len(fields), len(events)]
+        args: list[Any] = [record.version, len(fields), len(events), idle_ms]
         for name, value in fields.items():
             args += [name, value]
         args += _event_args(events)
@@ -226,6 +346,8 @@ class RedisStore:
             fields["seats"] = _dump_seats(commit.seats)
         if commit.outcome is not None:
             fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
+        if commit.deadline_ms is not None:
+            fields["deadline"] = str(commit.deadline_ms)
         args: list[Any] = [
             expected_version,
             commit.request_id,
@@ -235,6 +357,8 @@ class RedisStore:
             len(commit.events),
             commit.request_seat,
             REQUEST_WINDOW,
+            commit.idle_ms,
+            "1" if commit.status == "finished" else "0",
         ]
         for name, value in fields.items():
             args += [name, value]
@@ -286,10 +410,23 @@ class RedisStore:
                 )
         return events
 
+    async def existed(self, match_id: str) -> bool:
+        async with _errors():
+            return await self._redis.zscore(index_key(None, None), match_id) is not None
+
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
         score = record.created_ms
         async with _errors():
             pipe = self._redis.pipeline(transaction=False)
+            if current == "finished":
+                pipe.zrem(CLOCKS_KEY, record.match_id)
+                if record.client_id:
+                    pipe.zrem(client_key(record.client_id), record.match_id)
+            else:
+                if record.move_seconds:
+                    pipe.zadd(CLOCKS_KEY, {record.match_id: score})
+                if record.client_id:
+                    pipe.zadd(client_key(record.client_id), {record.match_id: score})
             for status in STATUSES:
                 if status != current:
                     pipe.zrem(index_key(status, None), record.match_id)
@@ -322,6 +459,40 @@ class RedisStore:
             records.append(record)
         return records
 
+    async def open_matches(self, client_id: str) -> int:
+        key = client_key(client_id)
+        async with _errors():
+            ids = [_text(i) for i in await self._redis.zrange(key, 0, -1)]
+            if not ids:
+                return 0
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in ids:
+                pipe.hget(match_keys(match_id)[0], "status")
+            statuses = await pipe.execute()
+            gone = [i for i, st in zip(ids, statuses, strict=True) if st in (None, b"finished")]
+            if gone:  # expired, or finished behind the index's back
+                await self._redis.zrem(key, *gone)
+        return len(ids) - len(gone)
+
+    async def deadlines(self, limit: int) -> list[tuple[str, int]]:
+        async with _errors():
+            ids = [_text(i) for i in await self._redis.zrange(CLOCKS_KEY, 0, limit - 1)]
+            if not ids:
+                return []
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in ids:
+                pipe.hmget(match_keys(match_id)[0], ["deadline", "status"])
+            rows = await pipe.execute()
+            found, gone = [], []
+            for match_id, (deadline, status) in zip(ids, rows, strict=True):
+                if status is None or status == b"finished":
+                    gone.append(match_id)
+                elif deadline:
+                    found.append((match_id, int(deadline)))
+            if gone:
+                await self._redis.zrem(CLOCKS_KEY, *gone)
+        return found
+
     async def memory_usage(self, match_id: str) -> int:
         total = 0
         async with _errors():
@@ -330,11 +501,24 @@ class RedisStore:
         return total
 
 
+# Failures that pass: a server down or loading, a cluster resharding or electing, a failover.
+_UNAVAILABLE = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.ClusterDownError,
+    redis_errors.TryAgainError,
+    redis_errors.MasterDownError,
+    redis_errors.ReadOnlyError,
+    redis_errors.RedisClusterException,  # no node of the cluster answers
+    OSError,
+)
+
+
 @asynccontextmanager
 async def _errors() -> AsyncIterator[None]:
     try:
         yield
-    except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as error:
+    except _UNAVAILABLE as error:
         raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
     except redis_errors.RedisError as error:
         raise StoreError(f"Redis refused a command: {error}") from error
@@ -389,6 +573,12 @@ def _record_fields(record: MatchRecord) -> dict[str, bytes | str]:
     }
     if record.outcome is not None:
         fields["outcome"] = json.dumps(dict(record.outcome), separators=(",", ":"))
+    if record.client_id:
+        fields["client"] = record.client_id
+    if record.move_seconds:
+        fields["move_s"] = str(record.move_seconds)
+        fields["policy"] = record.timeout_policy
+        fields["deadline"] = str(record.deadline_ms)
     return fields
 
 
@@ -415,4 +605,8 @@ def _record(match_id: str, fields: Mapping[str, bytes | None]) -> MatchRecord:
         state=fields.get("state") or b"",
         outcome=json.loads(outcome) if outcome else None,
         last_event_id=_text(fields.get("last_event") or b""),
+        client_id=_text(fields.get("client") or b""),
+        move_seconds=int(fields.get("move_s") or 0),
+        timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
+        deadline_ms=int(fields.get("deadline") or 0),
     )
