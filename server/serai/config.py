@@ -23,6 +23,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     redis_url: str | None = None
+    redis_cluster: str | None = None
     data_dir: Path = Path("data")
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     grace_seconds: float = 10.0
@@ -30,6 +31,11 @@ class Settings:
     cache_size: int = 4096
     log_format: str = "auto"
     log_level: str = "info"
+    move_rate: float = 100.0
+    move_burst: float = 200.0
+    max_open_matches: int = 100
+    idle_seconds: int = 24 * 3600
+    sweep_seconds: float = 1.0
 
 
 def _env(name: str, default: str | None) -> str | None:
@@ -54,8 +60,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis-url",
         default=_env("REDIS_URL", None),
-        help="an existing Redis: redis://host:port/db or unix:///path/redis.sock "
+        help="an existing Redis: redis://host:port/db, unix:///path/redis.sock, a Sentinel "
+        "group redis+sentinel://[:password@]host:port[,host:port...]/service_name[/db] or a "
+        "Redis Cluster redis+cluster://[:password@]host:port[,host:port...] "
         "(env SERAI_REDIS_URL; default: start an embedded Redis in --data-dir)",
+    )
+    parser.add_argument(
+        "--redis-cluster",
+        default=_env("REDIS_CLUSTER", None),
+        metavar="HOST:PORT,...",
+        help="a Redis Cluster, by some of its nodes (the rest are discovered); replaces "
+        "--redis-url (env SERAI_REDIS_CLUSTER)",
     )
     parser.add_argument(
         "--data-dir",
@@ -70,6 +85,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=int(_env("MAX_MESSAGE_BYTES", str(d.max_message_bytes)) or 0),
         help="largest request or response; bigger ones get RESOURCE_EXHAUSTED "
         f"(env SERAI_MAX_MESSAGE_BYTES, default {d.max_message_bytes})",
+    )
+    parser.add_argument(
+        "--move-rate",
+        type=float,
+        default=float(_env("MOVE_RATE", str(d.move_rate)) or 0),
+        help="SubmitMove calls per second allowed on one client connection, on average; more "
+        "get RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
+        f"raise it or set 0 there (env SERAI_MOVE_RATE, default {d.move_rate:g})",
+    )
+    parser.add_argument(
+        "--move-burst",
+        type=float,
+        default=float(_env("MOVE_BURST", str(d.move_burst)) or 0),
+        help="SubmitMove calls one connection may make at once before --move-rate applies "
+        f"(env SERAI_MOVE_BURST, default {d.move_burst:g})",
+    )
+    parser.add_argument(
+        "--max-open-matches",
+        type=int,
+        default=int(_env("MAX_OPEN_MATCHES", str(d.max_open_matches)) or 0),
+        help="unfinished matches one CreateMatch client_id may have; more get "
+        "RESOURCE_EXHAUSTED; 0: no limit (env SERAI_MAX_OPEN_MATCHES, "
+        f"default {d.max_open_matches})",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=int,
+        default=int(_env("IDLE_SECONDS", str(d.idle_seconds)) or 0),
+        help="an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
+        "'expired'); finished ones are kept; 0: never (env SERAI_IDLE_SECONDS, default "
+        f"{d.idle_seconds})",
+    )
+    parser.add_argument(
+        "--sweep-seconds",
+        type=float,
+        default=float(_env("SWEEP_SECONDS", str(d.sweep_seconds)) or 0),
+        help="how often this replica looks for turn clocks that ran out in matches nobody reads "
+        f"(env SERAI_SWEEP_SECONDS, default {d.sweep_seconds:g})",
     )
     parser.add_argument(
         "--grace-seconds",
@@ -97,9 +150,15 @@ def from_args(args: argparse.Namespace) -> Settings:
         host=args.host,
         port=args.port,
         redis_url=args.redis_url or None,
+        redis_cluster=args.redis_cluster or None,
         data_dir=args.data_dir,
         max_message_bytes=args.max_message_bytes,
         grace_seconds=args.grace_seconds,
         log_format=args.log_format,
         log_level=args.log_level,
+        move_rate=args.move_rate,
+        move_burst=args.move_burst,
+        max_open_matches=args.max_open_matches,
+        idle_seconds=args.idle_seconds,
+        sweep_seconds=args.sweep_seconds,
     )

@@ -24,14 +24,26 @@ so an id can never silently mean another move once the match has moved on.
 A resignation ends the match at once (a game cannot in general go on with a seat missing): the
 resigning seat ranks last (rank ``players - 1``) and every other seat shares first place (rank 0);
 scores are all 0, since the game's own scoring applies only to a match played out.
+
+Turn clocks: a match created with ``move_seconds`` stores a deadline with every change that leaves
+it running. A seat still to act after it loses (ranked as if it resigned) or has its first legal
+move played, as ``timeout_policy`` says. Any replica may enforce it: the one that reads the match
+late (every read checks) or whose sweeper (:meth:`Matches.sweep`, every ``sweep_seconds``) finds it
+first. The enforcing commit goes through the same compare-and-set as a move, so it happens once.
+
+Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
+(it answers :class:`MatchExpired` afterwards); ``max_open_per_client`` bounds the unfinished
+matches one ``client_id`` may have created.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
 import json
+import random
 import re
 import secrets
 import time
@@ -67,7 +79,9 @@ from serai.store import (
     Status,
     Store,
     StoredEvent,
+    StoreError,
     StoreUnavailable,
+    TimeoutPolicy,
 )
 
 __all__ = [
@@ -81,6 +95,7 @@ __all__ = [
     "LimitExceeded",
     "MalformedMove",
     "MatchError",
+    "MatchExpired",
     "MatchNotFound",
     "MatchNotRunning",
     "Matches",
@@ -104,6 +119,9 @@ log = structlog.get_logger("serai.matches")
 _MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _EVENT_ID = re.compile(r"^\d+-\d+$")
 _MAX_NAME = 64
+_CLIENT_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
+_MAX_MOVE_SECONDS = 7 * 24 * 3600
+_WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 _MAX_REQUEST_ID = 128
 _REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
 
@@ -125,6 +143,10 @@ class GameNotFound(MatchError):
 
 class MatchNotFound(MatchError):
     """No match of that id."""
+
+
+class MatchExpired(MatchNotFound):
+    """The match existed, but nobody changed it for the idle limit, so the store dropped it."""
 
 
 class MoveNotFound(MatchError):
@@ -296,14 +318,30 @@ class Matches:
         watch_block_ms: int = 1000,
         max_retries: int = 8,
         clock: Callable[[], float] = time.time,
+        idle_seconds: int = 0,
+        max_open_per_client: int = 0,
+        sweep_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.registry = registry
         self.watch_block_ms = watch_block_ms
         self.max_retries = max_retries
+        self.idle_seconds = idle_seconds
+        self.max_open_per_client = max_open_per_client
+        self.sweep_seconds = sweep_seconds
         self.closing = False
         self._clock = clock
         self._cache = _Cache(cache_size)
+        self._idle_ms = idle_seconds * 1000
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+    def _deadline(self, record: MatchRecord, running: bool) -> int | None:
+        """The deadline to store with a change (None: the match has no clock)."""
+        if not record.move_seconds:
+            return None
+        return self._now_ms() + record.move_seconds * 1000 if running else 0
 
     # games
 
@@ -328,8 +366,27 @@ class Matches:
         seats: int = 0,
         options: Mapping[str, str] | None = None,
         seed: int | None = None,
+        *,
+        client_id: str = "",
+        move_seconds: int = 0,
+        timeout_policy: TimeoutPolicy = "lose",
     ) -> MatchRecord:
-        """A new open match. ``seats`` 0 means the game's smallest player count."""
+        """A new open match. ``seats`` 0 means the game's smallest player count.
+
+        ``move_seconds`` > 0 gives it a turn clock (see the module docstring); ``client_id``
+        counts it against that client's limit of unfinished matches.
+        """
+        if client_id and not _CLIENT_ID.match(client_id):
+            raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
+        if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
+            raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
+        if client_id and self.max_open_per_client > 0:
+            open_now = await self.store.open_matches(client_id)
+            if open_now >= self.max_open_per_client:
+                raise LimitExceeded(
+                    f"client {client_id!r} already has {open_now} unfinished matches, the most "
+                    f"this server allows ({self.max_open_per_client}): finish or resign some first"
+                )
         plugin = self.game(game)
         if not plugin.info.playable:
             raise NotPlayable(
@@ -352,9 +409,14 @@ class Matches:
             version=0,
             seats=tuple(SeatRecord() for _ in range(players)),
             state=plugin.encode_state(state),
+            client_id=client_id,
+            move_seconds=move_seconds,
+            timeout_policy=timeout_policy,
         )
         last = await self.store.create(
-            record, [NewEvent("created", {"game": game, "seats": players})]
+            record,
+            [NewEvent("created", {"game": game, "seats": players})],
+            idle_ms=self._idle_ms,
         )
         record = replace(record, last_event_id=last)
         self._cache.put(_Entry(record, plugin, state))
@@ -393,7 +455,14 @@ class Matches:
             if starts:
                 events.append(NewEvent("started"))
             status: Status | None = "running" if starts else None
-            commit = Commit(seats=tuple(seats), status=status, events=events)
+            deadline = self._deadline(record, starts)
+            commit = Commit(
+                seats=tuple(seats),
+                status=status,
+                events=events,
+                deadline_ms=deadline,
+                idle_ms=self._idle_ms,
+            )
             result = await self.store.commit(match_id, record.version, commit)
             if isinstance(result, Committed):
                 record = replace(
@@ -402,13 +471,14 @@ class Matches:
                     status=status or record.status,
                     version=result.version,
                     last_event_id=result.last_event_id,
+                    deadline_ms=record.deadline_ms if deadline is None else deadline,
                 )
                 self._cache.put(_Entry(record, entry.game, entry.state))
                 if starts:
                     await self.store.index(record, "open", "running")
                 structlog.contextvars.bind_contextvars(seat=chosen)
                 return Joined(chosen, token, record)
-            entry = self._after_conflict(match_id, result)
+            entry = await self._after_conflict(match_id, result)
         raise StaleVersion(f"match {match_id} changed too often while joining; try again")
 
     # reading
@@ -464,6 +534,8 @@ class Matches:
                 "spaces (a UUID will do)"
             )
         cached = self._cache.get(match_id)
+        if cached is not None and self._overdue(cached):
+            cached = None  # its clock ran out: _fresh enforces that first
         entry = cached or await self._fresh(match_id)
         fresh = cached is None
         lost_race_at = 0  # the version a commit found instead of ours, once a race is lost
@@ -501,7 +573,7 @@ class Matches:
                 return Submitted(self._snapshot(done, seat), commit.answer)
             if isinstance(result, Duplicate):
                 return await self._replayed(entry, seat, result.first)
-            entry, fresh = self._after_conflict(match_id, result), True
+            entry, fresh = await self._after_conflict(match_id, result), True
             lost_race_at = entry.record.version
         raise StaleVersion(
             f"match {match_id} changed {self.max_retries} times while this move was tried: "
@@ -513,44 +585,144 @@ class Matches:
         entry = await self._fresh(match_id)
         for _attempt in range(self.max_retries):
             seat = self._require_seat(entry, token)
-            record = entry.record
-            if record.status != "running":
-                raise MatchNotRunning(_not_running(record))
-            players = len(record.seats)
-            outcome = {
-                "scores": [0] * players,
-                "ranks": [players - 1 if s == seat else 0 for s in range(players)],
-                "summary": f"seat {seat} resigned",
-            }
-            seats = list(record.seats)
-            seats[seat] = replace(seats[seat], resigned=True)
-            version = record.version + 1
-            commit = Commit(
-                status="finished",
-                seats=tuple(seats),
-                outcome=outcome,
-                log=[_log_entry(version, seat, resign=True)],
-                events=[
-                    NewEvent("resigned", {"seat": seat}),
-                    NewEvent("finished", {"outcome": outcome}),
-                ],
-            )
-            result = await self.store.commit(match_id, record.version, commit)
-            if isinstance(result, Committed):
-                record = replace(
-                    record,
-                    status="finished",
-                    seats=tuple(seats),
-                    outcome=outcome,
-                    version=result.version,
-                    last_event_id=result.last_event_id,
-                )
-                done = _Entry(record, entry.game, entry.state)
-                self._cache.put(done)
-                await self.store.index(record, "running", "finished")
+            if entry.record.status != "running":
+                raise MatchNotRunning(_not_running(entry.record))
+            done = await self._forfeit(entry, seat, timed_out=False)
+            if isinstance(done, _Entry):
                 return self._snapshot(done, seat)
-            entry = self._after_conflict(match_id, result)
+            entry = await self._after_conflict(match_id, done)
         raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
+
+    async def _forfeit(
+        self, entry: _Entry, seat: Seat, *, timed_out: bool
+    ) -> _Entry | Conflict | Duplicate:
+        """End the match with ``seat`` last (a resignation, or a loss on time); one commit.
+
+        The entry after it, or what the store answered instead (the version moved on)."""
+        record = entry.record
+        players = len(record.seats)
+        why = "ran out of time" if timed_out else "resigned"
+        outcome = {
+            "scores": [0] * players,
+            "ranks": [players - 1 if s == seat else 0 for s in range(players)],
+            "summary": f"seat {seat} {why}",
+        }
+        seats = list(record.seats)
+        if not timed_out:
+            seats[seat] = replace(seats[seat], resigned=True)
+        version = record.version + 1
+        first = (
+            NewEvent("timed_out", {"seat": seat})
+            if timed_out
+            else NewEvent("resigned", {"seat": seat})
+        )
+        commit = Commit(
+            status="finished",
+            seats=tuple(seats),
+            outcome=outcome,
+            log=[_log_entry(version, seat, resign=not timed_out, timeout=timed_out)],
+            events=[first, NewEvent("finished", {"outcome": outcome})],
+            deadline_ms=0 if record.move_seconds else None,
+        )
+        result = await self.store.commit(record.match_id, record.version, commit)
+        if not isinstance(result, Committed):
+            return result
+        record = replace(
+            record,
+            status="finished",
+            seats=tuple(seats),
+            outcome=outcome,
+            version=result.version,
+            last_event_id=result.last_event_id,
+            deadline_ms=0,
+        )
+        done = _Entry(record, entry.game, entry.state)
+        self._cache.put(done)
+        await self.store.index(record, "running", "finished")
+        return done
+
+    # clocks
+
+    def _overdue(self, entry: _Entry) -> bool:
+        record = entry.record
+        return (
+            record.status == "running"
+            and record.deadline_ms > 0
+            and self._now_ms() >= record.deadline_ms
+        )
+
+    async def _enforce(self, entry: _Entry) -> _Entry:
+        """Apply the timeout policy to an overdue match; the entry after it (or after whoever
+        enforced it first: a lost compare-and-set means another replica did)."""
+        match_id = entry.record.match_id
+        for _attempt in range(self.max_retries):
+            if not self._overdue(entry):
+                return entry
+            record, game = entry.record, entry.game
+            late = tuple(game.to_act(entry.state))
+            if not late:
+                return entry
+            seat = late[0]
+            result: Conflict | Duplicate
+            if record.timeout_policy == "default_move" and entry.legal_for(seat):
+                commit, after = self._plan_move(entry, seat, f"{record.version}.0", None, 0, "")
+                label = commit.answer
+                commit = replace(
+                    commit,
+                    events=[NewEvent("timed_out", {"seat": seat, "move": label}), *commit.events],
+                )
+                answer = await self.store.commit(match_id, record.version, commit)
+                if isinstance(answer, Committed):
+                    done = _Entry(
+                        replace(
+                            after.record,
+                            version=answer.version,
+                            last_event_id=answer.last_event_id,
+                            deadline_ms=commit.deadline_ms or 0,
+                        ),
+                        after.game,
+                        after.state,
+                    )
+                    self._cache.put(done)
+                    if done.record.status == "finished":
+                        await self.store.index(done.record, "running", "finished")
+                    log.info("default move on time out", match_id=match_id, seat=seat)
+                    entry = done
+                    continue
+                result = answer
+            else:
+                forfeited = await self._forfeit(entry, seat, timed_out=True)
+                if isinstance(forfeited, _Entry):
+                    log.info("seat lost on time", match_id=match_id, seat=seat)
+                    return forfeited
+                result = forfeited
+            entry = await self._after_conflict(match_id, result)
+        return entry
+
+    async def sweep(self, limit: int = 10_000) -> int:
+        """Enforce every clock that ran out (matches nobody reads); how many were enforced."""
+        now = self._now_ms()
+        enforced = 0
+        for match_id, deadline in await self.store.deadlines(limit):
+            if deadline and deadline <= now:
+                try:
+                    await self._fresh(match_id)  # enforces it, or finds it already enforced
+                    enforced += 1
+                except MatchError:
+                    continue
+        return enforced
+
+    async def run_sweeper(self) -> None:
+        """Sweep every ``sweep_seconds`` (jittered, so replicas spread out) until closing."""
+        jitter = random.Random()
+        while not self.closing and self.sweep_seconds > 0:
+            await asyncio.sleep(self.sweep_seconds * (0.5 + jitter.random()))
+            try:
+                await self.sweep()
+            except StoreError as error:
+                log.warning("clock sweep failed", error=str(error))
+            except Exception:  # a plugin bug must not stop the clocks of every other match
+                log.exception("clock sweep failed")
 
     # watching
 
@@ -570,6 +742,7 @@ class Matches:
         entry = await self._fresh(match_id)
         seat = self._authenticate(entry, token)
         after = after_event_id
+        looked = self._clock()
         while not self.closing:
             record = entry.record
             if record.status == "finished" and after and not _newer(record.last_event_id, after):
@@ -578,8 +751,11 @@ class Matches:
                 match_id, after, block_ms=self.watch_block_ms, count=100
             )
             if not events:
+                # Quiet: now and then make sure the match still exists and its clock is kept.
+                if self._overdue(entry) or self._clock() - looked >= _WATCH_RECHECK_SECONDS:
+                    entry, looked = await self._fresh(match_id), self._clock()
                 continue
-            entry = await self._fresh(match_id)
+            entry, looked = await self._fresh(match_id), self._clock()
             yield WatchBatch(tuple(events), self._snapshot(entry, seat))
             after = events[-1].event_id
 
@@ -626,14 +802,28 @@ class Matches:
         cached = self._cache.get(match_id)
         record = await self.store.load(match_id, cached.record.version if cached else None)
         if record is None:
-            self._cache.drop(match_id)
-            raise MatchNotFound(
-                f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
-            )
+            await self._gone(match_id)
         if record is UNCHANGED and cached is not None:
-            return cached
-        assert isinstance(record, MatchRecord)
-        return self._remember(record)
+            entry = cached
+        else:
+            assert isinstance(record, MatchRecord)
+            entry = self._remember(record)
+        if self._overdue(entry):
+            entry = await self._enforce(entry)
+        return entry
+
+    async def _gone(self, match_id: str) -> None:
+        """Raise MatchExpired or MatchNotFound for a match the store does not have."""
+        self._cache.drop(match_id)
+        if await self.store.existed(match_id):
+            idle = f"{self.idle_seconds} " if self.idle_seconds else ""
+            raise MatchExpired(
+                f"match {match_id} expired after {idle}idle seconds (nobody moved): it is gone; "
+                "create a new match"
+            )
+        raise MatchNotFound(
+            f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
+        )
 
     def _remember(self, record: MatchRecord) -> _Entry:
         game = self.game(record.game)
@@ -641,9 +831,12 @@ class Matches:
         self._cache.put(entry)
         return entry
 
-    def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> _Entry:
-        if isinstance(result, Duplicate) or result.current is None:
+    async def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> _Entry:
+        if isinstance(result, Duplicate):
             raise MatchNotFound(f"match {match_id!r} disappeared from the store")
+        if result.current is None:
+            await self._gone(match_id)
+            raise AssertionError("unreachable")  # _gone always raises
         return self._remember(result.current)
 
     def _authenticate(self, entry: _Entry, token: str) -> Seat | None:
@@ -721,6 +914,7 @@ class Matches:
             events.append(NewEvent("finished", {"outcome": outcome_data}))
         encoded = game.encode_state(state)
         move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
+        deadline = self._deadline(record, outcome is None)
         commit = Commit(
             state=encoded,
             status=status,
@@ -730,8 +924,16 @@ class Matches:
             request_seat=seat,
             request_id=request_id,
             answer=label,
+            deadline_ms=deadline,
+            idle_ms=self._idle_ms,
         )
-        after = replace(record, state=encoded, status=status or record.status, outcome=outcome_data)
+        after = replace(
+            record,
+            state=encoded,
+            status=status or record.status,
+            outcome=outcome_data,
+            deadline_ms=record.deadline_ms if deadline is None else deadline,
+        )
         return commit, _Entry(after, game, state)
 
     def _move_by_id(self, entry: _Entry, seat: Seat, move_id: str) -> Any:
@@ -785,7 +987,7 @@ class Matches:
         for item in log_entries:
             if upto_version is not None and item["v"] > upto_version:
                 break
-            if item.get("r"):
+            if item.get("r") or item.get("t"):  # resigned, or lost on time
                 resigned = item["s"]
                 continue
             message = game.move_message()
@@ -812,10 +1014,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _log_entry(version: int, seat: Seat, *, move: bytes = b"", resign: bool = False) -> bytes:
+def _log_entry(
+    version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
+) -> bytes:
     item: dict[str, Any] = {"v": version, "s": seat}
     if resign:
         item["r"] = 1
+    elif timeout:
+        item["t"] = 1
     else:
         item["m"] = base64.b64encode(move).decode()
     return json.dumps(item, separators=(",", ":")).encode()

@@ -11,7 +11,11 @@ header promises. :func:`build_server` adds grpc.health.v1 and server reflection.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -66,6 +70,48 @@ _ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
 )
 _log = structlog.get_logger("serai.service")
 _DOMAIN = tuple(kind for kind, _code, _text in _ERRORS)
+_POLICY_FROM_PB = {
+    pb.TIMEOUT_POLICY_UNSPECIFIED: "lose",
+    pb.TIMEOUT_POLICY_LOSE: "lose",
+    pb.TIMEOUT_POLICY_DEFAULT_MOVE: "default_move",
+}
+_POLICY_TO_PB = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
+
+
+class RateLimiter:
+    """A token bucket per key (the peer: one per client connection): ``rate`` per second on
+    average, bursts of up to ``burst``. ``rate`` 0 allows everything. Keeps at most ``keys``
+    buckets (least recently used dropped: a dropped one starts full again). Example::
+
+        limiter = RateLimiter(rate=50, burst=100)
+        if not limiter.allow(context.peer()): ...   # RESOURCE_EXHAUSTED
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        keys: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = max(burst, 1.0)
+        self._keys = keys
+        self._clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str) -> bool:
+        if self.rate <= 0:
+            return True
+        now = self._clock()
+        tokens, last = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1.0
+        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+        if len(self._buckets) > self._keys:
+            self._buckets.popitem(last=False)
+        return allowed
 
 
 def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
@@ -105,8 +151,9 @@ def _internal() -> tuple[grpc.StatusCode, str]:
 class MatchService(pb_grpc.MatchServiceServicer):
     """serai.v1.MatchService over a :class:`serai.matches.Matches`."""
 
-    def __init__(self, matches: m.Matches) -> None:
+    def __init__(self, matches: m.Matches, move_limiter: RateLimiter | None = None) -> None:
         self.matches = matches
+        self.move_limiter = move_limiter or RateLimiter(0, 0)
 
     @_unary
     async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
@@ -118,11 +165,19 @@ class MatchService(pb_grpc.MatchServiceServicer):
     ) -> pb.CreateMatchResponse:
         if not request.game:
             raise m.BadRequest("game is empty: name one of the games ListGames lists")
+        policy = _POLICY_FROM_PB.get(request.timeout_policy)
+        if policy is None:
+            raise m.BadRequest(
+                f"unknown timeout_policy {request.timeout_policy}; use LOSE or DEFAULT_MOVE"
+            )
         record = await self.matches.create(
             request.game,
             seats=request.seats,
             options=dict(request.options),
             seed=request.seed if request.HasField("seed") else None,
+            client_id=request.client_id,
+            move_seconds=request.move_seconds,
+            timeout_policy=policy,  # type: ignore[arg-type]
         )
         return pb.CreateMatchResponse(match=summary(record))
 
@@ -170,6 +225,12 @@ class MatchService(pb_grpc.MatchServiceServicer):
     async def SubmitMove(
         self, request: pb.SubmitMoveRequest, context: Any
     ) -> pb.SubmitMoveResponse:
+        if not self.move_limiter.allow(context.peer()):
+            limiter = self.move_limiter
+            raise m.LimitExceeded(
+                f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) on "
+                "this connection: slow down, and retry this move in a moment"
+            )
         which = request.WhichOneof("move")
         payload = None
         if which == "payload":
@@ -251,6 +312,12 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
         version=record.version,
         options={name: _option_text(value) for name, value in record.options.items()},
         created_at_ms=record.created_ms,
+        move_seconds=record.move_seconds,
+        timeout_policy=(
+            _POLICY_TO_PB[record.timeout_policy]
+            if record.move_seconds
+            else pb.TIMEOUT_POLICY_UNSPECIFIED
+        ),
     )
 
 
@@ -273,6 +340,7 @@ def snapshot(snap: m.Snapshot) -> pb.MatchSnapshot:
         to_act=list(snap.to_act),
         view=view,
         last_event_id=snap.record.last_event_id,
+        move_deadline_ms=snap.record.deadline_ms if snap.to_act else 0,
     )
     if snap.viewer_seat is not None:
         message.viewer_seat = snap.viewer_seat
@@ -299,6 +367,10 @@ def event(stored: StoredEvent) -> pb.MatchEvent:
         message.resigned.CopyFrom(pb.SeatResigned(seat=data["seat"]))
     elif kind == "finished":
         message.finished.CopyFrom(pb.MatchFinished(outcome=outcome(data["outcome"])))
+    elif kind == "timed_out":
+        message.timed_out.CopyFrom(
+            pb.SeatTimedOut(seat=data["seat"], default_move=data.get("move", ""))
+        )
     return message
 
 
@@ -321,6 +393,7 @@ class SeraiServer:
         self.grpc = server
         self.health = checker
         self.port = 0
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (an IPv6 host may be bracketed) and return the bound port."""
@@ -328,11 +401,16 @@ class SeraiServer:
         if not self.port:
             raise OSError(f"cannot listen on {host}:{port}")
         await self.grpc.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self.matches.run_sweeper())
         return self.port
 
     async def stop(self, grace: float | None = 5.0) -> None:
         """Stop taking requests, let in-flight ones finish (up to ``grace`` s), end watches."""
         self.matches.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         await self.health.enter_graceful_shutdown()
         await self.grpc.stop(grace)
 
@@ -341,9 +419,16 @@ class SeraiServer:
 
 
 async def build_server(
-    matches: m.Matches, *, max_message_bytes: int = 4 * 1024 * 1024
+    matches: m.Matches,
+    *,
+    max_message_bytes: int = 4 * 1024 * 1024,
+    move_rate: float = 0,
+    move_burst: float = 0,
 ) -> SeraiServer:
-    """The server for ``matches``, not yet listening; see :class:`SeraiServer`."""
+    """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
+
+    ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
+    """
     server = grpc.aio.server(
         interceptors=[RequestLogInterceptor()],
         options=[
@@ -352,7 +437,8 @@ async def build_server(
             ("grpc.so_reuseport", 0),
         ],
     )
-    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches), server)
+    limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
+    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches, limiter), server)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     for name in ("", SERVICE_NAME):

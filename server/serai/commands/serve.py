@@ -2,7 +2,9 @@
 
 With no --redis-url, a private redis-server is started with its append-only file in --data-dir
 (./data by default) and stopped on exit; a restart on the same folder finds every match. With
---redis-url (redis://host:port/db or unix:///path/redis.sock), that Redis is used and left alone.
+--redis-url (redis://host:port/db, unix:///path/redis.sock, redis+sentinel://host:port,.../name or
+redis+cluster://host:port,...) or --redis-cluster host:port,..., that Redis is used and left alone.
+Any number of replicas may share one Redis: they keep nothing of their own.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
 """
 
@@ -22,7 +24,7 @@ from serai.registry import Registry
 from serai.service import build_server
 from serai.store import StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
-from serai.store.redis_store import RedisStore
+from serai.store.redis_store import open_store
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +50,10 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
     log = structlog.get_logger("serai.serve")
     embedded: EmbeddedRedis | None = None
     url = settings.redis_url
-    if url is None:
+    if settings.redis_cluster:
+        url = None
+        where = f"Redis Cluster at {settings.redis_cluster}"
+    elif url is None:
         embedded = EmbeddedRedis(settings.data_dir)
         try:
             embedded.start()  # from the main thread: Redis outlives no thread of ours
@@ -58,13 +63,19 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
         url = embedded.url
         where = f"embedded Redis on port {embedded.port}, data in {settings.data_dir.resolve()}"
     else:
-        where = f"Redis at {url}"
-    store = RedisStore.from_url(url)
+        where = f"Redis at {_without_password(url)}"
+    try:
+        store = open_store(url or "", cluster=settings.redis_cluster)
+    except ValueError as error:
+        print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
+        if embedded is not None:
+            embedded.stop()
+        return 1
     try:
         try:
             await store.ping()
         except StoreUnavailable as error:
-            print(f"serai: {error}; check --redis-url", file=sys.stderr)
+            print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
             return 1
         games = games if games is not None else registry.load()
         for broken in games.broken:
@@ -74,8 +85,16 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
             games,
             cache_size=settings.cache_size,
             watch_block_ms=settings.watch_block_ms,
+            idle_seconds=settings.idle_seconds,
+            max_open_per_client=settings.max_open_matches,
+            sweep_seconds=settings.sweep_seconds,
         )
-        server = await build_server(matches, max_message_bytes=settings.max_message_bytes)
+        server = await build_server(
+            matches,
+            max_message_bytes=settings.max_message_bytes,
+            move_rate=settings.move_rate,
+            move_burst=settings.move_burst,
+        )
         try:
             port = await server.start(settings.host, settings.port)
         except (OSError, RuntimeError) as error:
@@ -97,3 +116,12 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be printed: a password in it replaced by ***."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, hosts = rest.rpartition("@")
+    if not (sep and at and ":" in credentials):
+        return url
+    return f"{scheme}://{credentials.partition(':')[0]}:***@{hosts}"
