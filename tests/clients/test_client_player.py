@@ -75,3 +75,30 @@ def test_an_answer_that_is_no_move_is_refused_with_help_and_asked_again(service)
 def test_input_running_out_leaves_without_resigning(service):
     _, final, _ = play_against_bot(service, ["1"])
     assert not final.finished
+
+
+def test_two_people_play_one_match_from_two_terminals(service):
+    client = SeraiClient(service.address)
+    match = client.create_match("jaipur", seed=13)
+    seats = [client.join(match.match_id, player_name=name) for name in ("ada", "bob")]
+    scripts = [["1", "1", "1", "q", "y"], ["1"] * 6]
+    screens = [io.StringIO(), io.StringIO()]
+    finals: dict[int, Any] = {}
+
+    def person(index: int) -> None:
+        console = Console(file=screens[index], width=120, color_system=None)
+        player = TerminalPlayer(client, seats[index], ScriptedInput(scripts[index]), console)
+        finals[index] = player.run()
+
+    threads = [threading.Thread(target=person, args=(i,)) for i in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    client.close()
+    assert finals[0].finished and finals[1].finished
+    ada, bob = screens[0].getvalue(), screens[1].getvalue()
+    assert "seat 0 resigned" in bob and "you win" in bob
+    assert len(re.findall(r"you played: ", ada)) == 3
+    for label in re.findall(r"you played: (.+)", bob):
+        assert f"seat 1: {label}" in ada  # each sees the other's moves in the log
