@@ -4,6 +4,7 @@ and neither misses nor repeats an event. The server is a real ``serai serve`` pr
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import socket
 import threading
@@ -11,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from serai_client import SeraiClient
+from serai_client import AsyncSeraiClient, SeraiClient
 from serai_client.bots.random_bot import RandomStrategy
 from serai_client.types import Event
 
@@ -77,3 +78,37 @@ def wait_until(condition: Any, timeout: float = 20) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.02)
+
+
+def test_the_asyncio_watch_also_resumes_after_a_killed_server(start_serve, redis_url):
+    port = str(free_port())
+    first = start_serve("--port", port, "--redis-url", redis_url)
+    client = SeraiClient(first.address, timeout=5, unavailable_for=40)
+    match = client.create_match("jaipur", seed=22)
+    seats = [client.join(match.match_id), client.join(match.match_id)]
+    seen: list[Event] = []
+    errors: list[BaseException] = []
+
+    async def collect() -> None:
+        async with AsyncSeraiClient(first.address, unavailable_for=40) as aio:
+            async for event in aio.watch(match.match_id):
+                seen.append(event)
+
+    def watch() -> None:
+        try:
+            asyncio.run(collect())
+        except BaseException as error:  # reported by the test below
+            errors.append(error)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    assert play_moves(client, seats, 4) == 4
+    wait_until(lambda: sum(e.kind == "move" for e in seen) == 4)
+    first.stop(signal.SIGKILL)
+    start_serve("--port", port, "--redis-url", redis_url)
+    play_moves(client, seats, 10_000)
+    watcher.join(60)
+    assert not watcher.is_alive() and not errors
+    with SeraiClient(first.address) as fresh:
+        assert [e.id for e in seen] == [e.id for e in fresh.watch(match.match_id)]
+    client.close()
