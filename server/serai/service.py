@@ -148,6 +148,65 @@ def _internal() -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, "internal error: the server logged it; please report it"
 
 
+class DecodeInterceptor(grpc.aio.ServerInterceptor):
+    """Requests whose bytes are not the method's message answer INVALID_ARGUMENT.
+
+    grpc.aio decodes a request before any handler runs and answers UNKNOWN (logging a traceback)
+    when that fails; here each handler gets the raw bytes and decodes them itself. Each method's
+    handler is wrapped once.
+    """
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, grpc.RpcMethodHandler | None] = {}
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        method = details.method
+        if method not in self._handlers:
+            self._handlers[method] = _decoding(method, await continuation(details))
+        return self._handlers[method]  # type: ignore[return-value]
+
+
+def _decoding(method: str, handler: Any) -> Any:
+    decode = getattr(handler, "request_deserializer", None)
+    if handler is None or decode is None or handler.request_streaming:
+        return handler
+    name = method.rpartition("/")[2]
+
+    async def parse(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return decode(raw)
+        except Exception as error:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the request is not a valid {name} request message ({error}): send the "
+                "message the proto declares for this method",
+            )
+
+    if handler.response_streaming:
+        stream = handler.unary_stream
+
+        async def streaming(raw: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            request = await parse(raw, context)
+            async for response in stream(request, context):
+                yield response
+
+        return grpc.unary_stream_rpc_method_handler(
+            streaming, response_serializer=handler.response_serializer
+        )
+    unary = handler.unary_unary
+
+    async def single(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+        return await unary(await parse(raw, context), context)
+
+    return grpc.unary_unary_rpc_method_handler(
+        single, response_serializer=handler.response_serializer
+    )
+
+
 class MatchService(pb_grpc.MatchServiceServicer):
     """serai.v1.MatchService over a :class:`serai.matches.Matches`."""
 
@@ -430,7 +489,7 @@ async def build_server(
     ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
     """
     server = grpc.aio.server(
-        interceptors=[RequestLogInterceptor()],
+        interceptors=[DecodeInterceptor(), RequestLogInterceptor()],
         options=[
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),

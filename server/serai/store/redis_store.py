@@ -38,7 +38,9 @@ from urllib.parse import unquote
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
+from redis.backoff import ExponentialWithJitterBackoff
 
 from serai.store import (
     REQUEST_WINDOW,
@@ -279,7 +281,9 @@ class RedisStore:
             decode_responses=False,
             socket_timeout=timeout,
             socket_connect_timeout=min(timeout, 5.0),
-            cluster_error_retry_attempts=2,
+            # A moved slot or a failover is retried briefly; a cluster that stays down answers
+            # UNAVAILABLE within about a second instead of holding the request.
+            retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2),
         )
         return cls(client)
 
