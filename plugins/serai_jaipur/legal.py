@@ -167,14 +167,21 @@ class _Gives(dict[tuple[int, int, int], tuple[int, ...]]):
     """Give-backs by (packed goods that may be given, camels that may be given, size).
 
     The value lists every give vector of that size within those caps, as numbers of
-    :data:`_GIVE_VECTORS`, in ascending count order. Filled on demand: a memo of a pure function.
+    :data:`_GIVE_VECTORS`, in ascending count order. Filled on demand: a memo of a pure function,
+    whose misses go to :func:`_gives_within`, keyed by the caps clipped to the size (many hands
+    give back alike: 4 cloth or 5, a give-back of 3 takes at most 3).
     """
 
     def __missing__(self, key: tuple[int, int, int]) -> tuple[int, ...]:
         packed, camels, size = key
-        caps = (*_unpacked(packed), camels)
-        gives = self[key] = tuple(map(_GIVE_VECTORS.number, _vectors(caps, size)))
+        caps = (*(min(count, size) for count in _unpacked(packed)), camels)
+        gives = self[key] = _gives_within(caps, size)
         return gives
+
+
+@cache
+def _gives_within(caps: Counts, size: int) -> tuple[int, ...]:
+    return tuple(map(_GIVE_VECTORS.number, _vectors(caps, size)))
 
 
 _GIVES = _Gives()

@@ -11,6 +11,9 @@ Each refusal raises :class:`~serai.game.IllegalMove` whose message names the rul
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from operator import add
+from typing import TypeVar
 
 from serai.game import IllegalMove, seeded_rng
 
@@ -37,7 +40,9 @@ from .cards import (
 )
 from .legal import moves_for
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
-from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State
+from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State, Token
+
+T = TypeVar("T")
 
 PLAYERS = 2
 CAMEL = int(Good.CAMEL)
@@ -128,36 +133,43 @@ def apply(state: State, seat: int, move: object) -> State:
         raise IllegalMove(f"it is seat {state.turn}'s turn, not seat {seat}'s")
     move = normalize(move)
     if isinstance(move, TakeGood):
-        return _take_good(state, seat, move)
-    if isinstance(move, TakeCamels):
-        return _take_camels(state, seat, move)
+        _check_take_good(state, seat, move)
+    elif isinstance(move, TakeCamels):
+        _check_take_camels(state, seat, move)
+    elif isinstance(move, Exchange):
+        _check_exchange(state, seat, move)
+    else:
+        _check_sell(state, seat, move)
+    return advance(state, move)
+
+
+def advance(state: State, move: Move) -> State:
+    """The state after the seat to act plays ``move``, which must be one of its legal moves.
+
+    Nothing is checked: this is the fast path for playouts, bots and search, which pick among
+    :func:`legal_moves` anyway. A move from anywhere else goes through :func:`apply`, which
+    checks it and then comes here. Example::
+
+        >>> state = new_match(seed=7)
+        >>> move = legal_moves(state, state.turn)[0]
+        >>> advance(state, move) == apply(state, state.turn, move)
+        True
+    """
+    seat = state.turn
+    assert seat is not None, "the match is over: no more moves"
     if isinstance(move, Exchange):
         return _exchange(state, seat, move)
-    return _sell(state, seat, move)
+    if isinstance(move, Sell):
+        return _sell(state, seat, move.good, move.count)
+    if isinstance(move, TakeGood):
+        return _take_good(state, seat, move.good)
+    return _take_camels(state, seat)
 
 
-def _with(items: Counts, index: int, delta: int) -> Counts:
-    return (*items[:index], items[index] + delta, *items[index + 1 :])
+# --- checks: each refusal names the rule -------------------------------------------------------
 
 
-def _for_seat(pair: tuple, seat: int, value: object) -> tuple:
-    return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def _refill(market: Counts, deck: tuple[int, ...], missing: int) -> tuple[Counts, tuple, bool]:
-    """Refill the market from the top of the deck; True if the deck had too few cards.
-
-    With too few cards, what is left is placed and the round ends. A deck that runs out exactly
-    as the market reaches 5 does not end the round.
-    """
-    drawn, rest = deck[:missing], deck[missing:]
-    refilled = list(market)
-    for card in drawn:
-        refilled[card] += 1
-    return tuple(refilled), rest, len(drawn) < missing
-
-
-def _take_good(state: State, seat: int, move: TakeGood) -> State:
+def _check_take_good(state: State, seat: int, move: TakeGood) -> None:
     good = move.good
     if good is Good.CAMEL:
         raise IllegalMove(
@@ -171,18 +183,9 @@ def _take_good(state: State, seat: int, move: TakeGood) -> State:
             f"hand limit: you hold {sum(hand)} goods cards and a hand may hold at most "
             f"{HAND_LIMIT} at the end of a turn, so you cannot take one more"
         )
-    market, deck, short = _refill(_with(state.market, good, -1), state.deck, 1)
-    after = _next_turn(
-        state,
-        seat,
-        market=market,
-        deck=deck,
-        hands=_for_seat(state.hands, seat, _with(hand, good, +1)),
-    )
-    return end_round(after, ENDED_BY_DECK) if short else after
 
 
-def _take_camels(state: State, seat: int, move: TakeCamels) -> State:
+def _check_take_camels(state: State, seat: int, move: TakeCamels) -> None:
     camels = state.market[CAMEL]
     if not camels:
         raise IllegalMove("take camels: there are no camels in the market")
@@ -190,25 +193,9 @@ def _take_camels(state: State, seat: int, move: TakeCamels) -> State:
         raise IllegalMove(
             f"taking camels takes all of them: the market has {camels}, not {move.count}"
         )
-    market, deck, short = _refill(_with(state.market, CAMEL, -camels), state.deck, camels)
-    after = _next_turn(
-        state,
-        seat,
-        market=market,
-        deck=deck,
-        herds=_for_seat(state.herds, seat, state.herds[seat] + camels),
-    )
-    return end_round(after, ENDED_BY_DECK) if short else after
 
 
-def _counts(cards: Sequence[Good]) -> list[int]:
-    counts = [0] * NUM_TYPES
-    for card in cards:
-        counts[card] += 1
-    return counts
-
-
-def _exchange(state: State, seat: int, move: Exchange) -> State:
+def _check_exchange(state: State, seat: int, move: Exchange) -> None:
     if Good.CAMEL in move.take:
         raise IllegalMove(
             "an exchange takes no camels: camels are taken all together with 'take camels'"
@@ -245,23 +232,15 @@ def _exchange(state: State, seat: int, move: Exchange) -> State:
             f"exchange: your herd has {herd} {plural(Good.CAMEL, herd)}, "
             f"the exchange gives {give[CAMEL]}"
         )
-    new_hand = tuple(hand[good] - give[good] + take[good] for good in GOODS)
-    if sum(new_hand) > HAND_LIMIT:
+    hand_size = sum(hand) + len(move.take) - (len(move.give) - give[CAMEL])
+    if hand_size > HAND_LIMIT:
         raise IllegalMove(
-            f"hand limit: after this exchange your hand would hold {sum(new_hand)} goods cards; "
+            f"hand limit: after this exchange your hand would hold {hand_size} goods cards; "
             f"at most {HAND_LIMIT} (camels given back grow the hand)"
         )
-    market = tuple(state.market[card] - take[card] + give[card] for card in range(NUM_TYPES))
-    return _next_turn(
-        state,
-        seat,
-        market=market,
-        hands=_for_seat(state.hands, seat, new_hand),
-        herds=_for_seat(state.herds, seat, herd - give[CAMEL]),
-    )
 
 
-def _sell(state: State, seat: int, move: Sell) -> State:
+def _check_sell(state: State, seat: int, move: Sell) -> None:
     good, count = move.good, move.count
     if good is Good.CAMEL:
         raise IllegalMove("camels can never be sold")
@@ -278,6 +257,84 @@ def _sell(state: State, seat: int, move: Sell) -> State:
         raise IllegalMove(
             f"sell: your hand has {hand[good]} {plural(good, hand[good])}, not {count}"
         )
+
+
+def _counts(cards: Sequence[Good]) -> list[int]:
+    counts = [0] * NUM_TYPES
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+# --- playing a legal move ----------------------------------------------------------------------
+#
+# These build the next state and check nothing. Small count vectors are changed as lists and
+# frozen again; the State is built by _next_turn, which copies what a move leaves alone.
+
+
+def _take_good(state: State, seat: int, good: int) -> State:
+    market = list(state.market)
+    market[good] -= 1
+    deck, short = _refill(market, state.deck, 1)
+    after = _next_turn(
+        state,
+        seat,
+        market=tuple(market),
+        deck=deck,
+        hands=_for_seat(state.hands, seat, _with(state.hands[seat], good, +1)),
+    )
+    return end_round(after, ENDED_BY_DECK) if short else after
+
+
+def _take_camels(state: State, seat: int) -> State:
+    market = list(state.market)
+    camels, market[CAMEL] = market[CAMEL], 0
+    deck, short = _refill(market, state.deck, camels)
+    after = _next_turn(
+        state,
+        seat,
+        market=tuple(market),
+        deck=deck,
+        herds=_for_seat(state.herds, seat, state.herds[seat] + camels),
+    )
+    return end_round(after, ENDED_BY_DECK) if short else after
+
+
+def _refill(market: list[int], deck: tuple[int, ...], missing: int) -> tuple[tuple[int, ...], bool]:
+    """Refill ``market`` in place from the top of the deck: the deck left, and True if it was short.
+
+    With too few cards, what is left is placed and the round ends. A deck that runs out exactly
+    as the market reaches 5 does not end the round.
+    """
+    for card in deck[:missing]:
+        market[card] += 1
+    return deck[missing:], len(deck) < missing
+
+
+def _exchange(state: State, seat: int, move: Exchange) -> State:
+    to_market, to_hand, camels = _exchange_deltas(move.take, move.give)
+    hand = tuple(map(add, state.hands[seat], to_hand))
+    return _next_turn(
+        state,
+        seat,
+        market=tuple(map(add, state.market, to_market)),
+        hands=_for_seat(state.hands, seat, hand),
+        herds=_for_seat(state.herds, seat, state.herds[seat] - camels) if camels else None,
+    )
+
+
+@cache
+def _exchange_deltas(take: tuple[Good, ...], give: tuple[Good, ...]) -> tuple[Counts, Counts, int]:
+    """What an exchange adds to the market (7 counts), to the hand (6), and the camels it gives.
+
+    Memoized without a bound: there are only so many exchanges (of 2 to 5 cards each way).
+    """
+    taken, given = _counts(take), _counts(give)
+    to_market = tuple(given[card] - taken[card] for card in range(NUM_TYPES))
+    return to_market, tuple(-delta for delta in to_market[:NUM_GOODS]), given[CAMEL]
+
+
+def _sell(state: State, seat: int, good: int, count: int) -> State:
     # Tokens from the top; fewer (or none) if the stack runs out. The sale is not capped.
     left = state.stacks[good]
     stack = GOODS_TOKENS[good]
@@ -298,24 +355,65 @@ def _sell(state: State, seat: int, move: Sell) -> State:
     after = _next_turn(
         state,
         seat,
-        hands=_for_seat(state.hands, seat, _with(hand, good, -count)),
+        hands=_for_seat(state.hands, seat, _with(state.hands[seat], good, -count)),
         discards=_with(state.discards, good, +count),
         stacks=stacks,
         bonus=bonus,
         goods_tokens=goods_tokens,
         bonus_tokens=bonus_tokens,
     )
-    if sum(1 for left in stacks if left == 0) >= EMPTY_STACKS_TO_END:
+    if stacks.count(0) >= EMPTY_STACKS_TO_END:
         return end_round(after, ENDED_BY_STACKS)
     return after
 
 
-def _next_turn(state: State, seat: int, **changes: object) -> State:
-    """``state`` with ``changes`` and the turn passed to the other seat."""
-    fields = {name: getattr(state, name) for name in State.__slots__}
-    fields.update(changes)
-    fields["turn"] = 1 - seat
-    return State(**fields)  # type: ignore[arg-type]
+def _with(items: Counts, index: int, delta: int) -> Counts:
+    changed = list(items)
+    changed[index] += delta
+    return tuple(changed)
+
+
+def _for_seat(pair: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``pair`` with the entry of ``seat`` replaced by ``value``."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _next_turn(
+    state: State,
+    seat: int,
+    *,
+    market: Counts | None = None,
+    deck: tuple[int, ...] | None = None,
+    hands: tuple[Counts, ...] | None = None,
+    herds: tuple[int, ...] | None = None,
+    discards: Counts | None = None,
+    stacks: Counts | None = None,
+    bonus: tuple[tuple[int, ...], ...] | None = None,
+    goods_tokens: tuple[tuple[Token, ...], ...] | None = None,
+    bonus_tokens: tuple[tuple[Token, ...], ...] | None = None,
+) -> State:
+    """``state`` with the parts a move changed (None: unchanged) and the turn passed on.
+
+    Spelled out rather than ``dataclasses.replace``: this runs once per move of every playout.
+    """
+    return State(
+        seed=state.seed,
+        deal=state.deal,
+        round=state.round,
+        starter=state.starter,
+        turn=1 - seat,
+        market=state.market if market is None else market,
+        deck=state.deck if deck is None else deck,
+        hands=state.hands if hands is None else hands,
+        herds=state.herds if herds is None else herds,
+        discards=state.discards if discards is None else discards,
+        stacks=state.stacks if stacks is None else stacks,
+        bonus=state.bonus if bonus is None else bonus,
+        goods_tokens=state.goods_tokens if goods_tokens is None else goods_tokens,
+        bonus_tokens=state.bonus_tokens if bonus_tokens is None else bonus_tokens,
+        seals=state.seals,
+        results=state.results,
+    )
 
 
 # --- the end of a round ------------------------------------------------------------------------
