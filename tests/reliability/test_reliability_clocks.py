@@ -1,0 +1,114 @@
+"""Turn clocks on two replicas: a seat that runs out of time loses, or has its first legal move
+played, exactly once, whichever replica notices first (a read, or its sweeper). The tests wait for
+the effect with a bounded poll; they never assert on how long it took."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import grpc
+import pytest
+from serai import registry
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.matches import Matches
+from serai.store.redis_store import open_store
+
+Code = grpc.StatusCode
+
+
+def _poll(condition, timeout=30.0, pause=0.1):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(pause)
+
+
+def _stubs(servers):
+    channels = [grpc.insecure_channel(s.address) for s in servers]
+    return [pb_grpc.MatchServiceStub(c) for c in channels], channels
+
+
+def _clocked_match(stubs, policy):
+    request = pb.CreateMatchRequest(game="jaipur", seed=4, move_seconds=1, timeout_policy=policy)
+    created = stubs[0].CreateMatch(request).match
+    assert created.move_seconds == 1
+    tokens = [
+        stubs[i % 2].JoinMatch(pb.JoinMatchRequest(match_id=created.match_id, seat=i)).seat_token
+        for i in range(2)
+    ]
+    snapshot = stubs[1].GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+    assert snapshot.move_deadline_ms > 0
+    return created.match_id, tokens, snapshot
+
+
+def _stored(redis_url, match_id):
+    async def read():
+        store = open_store(redis_url)
+        try:
+            record = await store.load(match_id)
+            log = [json.loads(raw) for raw in await store.read_log(match_id)]
+            events = await store.read_events(match_id, "", count=10_000)
+            replay = await Matches(store, registry.load()).replay(match_id)
+            return record, log, events, replay
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+@pytest.mark.slow
+def test_a_late_seat_loses_once_when_a_read_notices(start_replicas, redis_url):
+    servers = start_replicas(2, "--redis-url", redis_url, "--sweep-seconds", "0")  # reads only
+    stubs, channels = _stubs(servers)
+    match_id, tokens, started = _clocked_match(stubs, pb.TIMEOUT_POLICY_LOSE)
+    late = started.to_act[0]
+
+    def finished():
+        for stub in stubs:  # both replicas read, so both may try to enforce it
+            snapshot = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        return snapshot if snapshot.match.status == pb.MATCH_STATUS_FINISHED else None
+
+    snapshot = _poll(finished)
+    assert snapshot.outcome.ranks[late] == 1 and snapshot.outcome.winners == [1 - late]
+    assert "ran out of time" in snapshot.outcome.summary
+    move = pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[late], move_id="2.0")
+    with pytest.raises(grpc.RpcError) as failure:
+        stubs[0].SubmitMove(move)
+    assert failure.value.code() == Code.FAILED_PRECONDITION
+    record, log, events, replay = _stored(redis_url, match_id)
+    kinds = [e.kind for e in events]
+    assert kinds.count("timed_out") == 1 and kinds[-2:] == ["timed_out", "finished"]
+    assert log == [{"v": 3, "s": late, "t": 1}] and record.version == 3
+    assert replay.ok, replay.message
+    for channel in channels:
+        channel.close()
+
+
+@pytest.mark.slow
+def test_default_moves_on_time_out_are_played_once_each_by_the_sweepers(start_replicas, redis_url):
+    servers = start_replicas(2, "--redis-url", redis_url, "--sweep-seconds", "0.2")
+    stubs, channels = _stubs(servers)
+    match_id, tokens, started = _clocked_match(stubs, pb.TIMEOUT_POLICY_DEFAULT_MOVE)
+
+    # nobody reads the match through serai: only the two sweepers can move it on
+    def moved_three_times():
+        record = _stored(redis_url, match_id)[0]
+        return record if record.version >= started.version + 3 else None
+
+    _poll(moved_three_times, timeout=60, pause=0.3)
+    stubs[0].Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[0]))  # stops the clock
+    record, log, events, replay = _stored(redis_url, match_id)
+    timed_out = [e for e in events if e.kind == "timed_out"]
+    moves = [e for e in events if e.kind == "move"]
+    assert len(timed_out) == len(moves) == len(log) - 1 >= 3  # one default move per time out
+    assert [e.data["move"] for e in timed_out] == [e.data["label"] for e in moves]
+    assert [e["v"] for e in log] == list(range(3, record.version + 1))
+    assert replay.ok, replay.message
+    for channel in channels:
+        channel.close()

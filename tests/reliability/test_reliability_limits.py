@@ -1,0 +1,126 @@
+"""Limits that protect the service, each set by a flag of ``serai serve``: message size, SubmitMove
+rate per connection, unfinished matches per client id, idle expiry. Each answers its status with a
+message that says what to do."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import pytest
+import redis
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.service import RateLimiter
+
+Code = grpc.StatusCode
+
+
+def _stub(address):
+    channel = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+    return pb_grpc.MatchServiceStub(channel), channel
+
+
+def _fails(call):
+    with pytest.raises(grpc.RpcError) as failure:
+        call()
+    return failure.value.code(), failure.value.details()
+
+
+def _poll(condition, timeout=30.0, pause=0.1):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(pause)
+
+
+def test_a_token_bucket_allows_bursts_then_the_rate():
+    now = [0.0]
+    limiter = RateLimiter(rate=2, burst=3, clock=lambda: now[0])
+    assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow("b")  # another connection has its own bucket
+    now[0] += 0.5  # one more token
+    assert limiter.allow("a") and not limiter.allow("a")
+    assert all(RateLimiter(rate=0, burst=0).allow("a") for _ in range(1000))
+
+
+@pytest.mark.slow
+def test_message_size_move_rate_and_open_matches_per_client_are_limited(start_serve, redis_url):
+    server = start_serve(
+        "--redis-url", redis_url,
+        "--max-message-bytes", "4096",
+        "--move-rate", "1",
+        "--move-burst", "3",
+        "--max-open-matches", "2",
+    )  # fmt: skip
+    stub, channel = _stub(server.address)
+
+    big = pb.CreateMatchRequest(game="jaipur", options={"x": "y" * 10_000})
+    code, details = _fails(lambda: stub.CreateMatch(big))
+    assert code == Code.RESOURCE_EXHAUSTED, details
+
+    bogus = pb.SubmitMoveRequest(match_id="nothing-here", seat_token="t", move_id="1.0")
+    codes = []
+    for _ in range(6):
+        try:
+            stub.SubmitMove(bogus)
+        except grpc.RpcError as error:
+            codes.append(error.code())
+            if error.code() == Code.RESOURCE_EXHAUSTED:
+                assert "moves per second" in error.details() and "retry" in error.details()
+    assert codes[:3] == [Code.NOT_FOUND] * 3 and Code.RESOURCE_EXHAUSTED in codes[3:]
+    other, other_channel = _stub(server.address)  # another connection is not held back
+    assert _fails(lambda: other.SubmitMove(bogus))[0] == Code.NOT_FOUND
+
+    made = [
+        stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="bot-7")).match.match_id
+        for _ in range(2)
+    ]
+    code, details = _fails(
+        lambda: stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="bot-7"))
+    )
+    assert code == Code.RESOURCE_EXHAUSTED and "bot-7" in details and "finish or resign" in details
+    stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="bot-8"))  # someone else
+    # finishing one frees a place
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=made[0])).seat_token for _ in range(2)]
+    stub.Resign(pb.ResignRequest(match_id=made[0], seat_token=tokens[0]))
+    stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="bot-7"))
+    channel.close()
+    other_channel.close()
+
+
+@pytest.mark.slow
+def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
+    start_serve, redis_url
+):
+    server = start_serve("--redis-url", redis_url, "--idle-seconds", "1")
+    stub, channel = _stub(server.address)
+    finished = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur")).match.match_id
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=finished)).seat_token for _ in range(2)]
+    stub.Resign(pb.ResignRequest(match_id=finished, seat_token=tokens[1]))
+    idle = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur")).match.match_id
+    stub.JoinMatch(pb.JoinMatchRequest(match_id=idle))
+
+    def expired():
+        try:
+            stub.GetMatch(pb.GetMatchRequest(match_id=idle))
+        except grpc.RpcError as error:
+            return error.code(), error.details()
+        return None
+
+    code, details = _poll(expired)
+    assert code == Code.NOT_FOUND and "expired after 1 idle seconds" in details
+    request = pb.JoinMatchRequest(match_id=idle)
+    assert "expired" in _fails(lambda: stub.JoinMatch(request))[1]
+    unknown = pb.GetMatchRequest(match_id="0123456789abcdef")
+    assert "expired" not in _fails(lambda: stub.GetMatch(unknown))[1]
+    snapshot = stub.GetMatch(pb.GetMatchRequest(match_id=finished))
+    assert snapshot.match.status == pb.MATCH_STATUS_FINISHED
+    client = redis.Redis.from_url(redis_url)
+    assert client.ttl(f"serai:{{{finished}}}:match") == -1  # kept for ever, for replay
+    assert client.ttl(f"serai:{{{finished}}}:log") == -1
+    client.close()
+    channel.close()
