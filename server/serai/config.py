@@ -31,8 +31,8 @@ class Settings:
     cache_size: int = 4096
     log_format: str = "auto"
     log_level: str = "info"
-    move_rate: float = 100.0
-    move_burst: float = 200.0
+    move_rate: float = 1000.0
+    move_burst: float = 2000.0
     max_open_matches: int = 100
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
