@@ -36,6 +36,7 @@ class Settings:
     max_open_matches: int = 100
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
+    redis_connections: int = 1000
 
 
 def _env(name: str, default: str | None) -> str | None:
@@ -71,6 +72,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT,...",
         help="a Redis Cluster, by some of its nodes (the rest are discovered); replaces "
         "--redis-url (env SERAI_REDIS_CLUSTER)",
+    )
+    parser.add_argument(
+        "--redis-connections",
+        type=int,
+        default=int(_env("REDIS_CONNECTIONS", str(d.redis_connections)) or d.redis_connections),
+        help="most Redis connections this replica opens (per node of a cluster); each request in "
+        "flight and each waiting Watch holds one, more wait for a free one (env "
+        f"SERAI_REDIS_CONNECTIONS, default {d.redis_connections})",
     )
     parser.add_argument(
         "--data-dir",
@@ -161,4 +170,5 @@ def from_args(args: argparse.Namespace) -> Settings:
         max_open_matches=args.max_open_matches,
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
+        redis_connections=args.redis_connections,
     )

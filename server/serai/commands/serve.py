@@ -65,7 +65,9 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
     else:
         where = f"Redis at {_without_password(url)}"
     try:
-        store = open_store(url or "", cluster=settings.redis_cluster)
+        store = open_store(
+            url or "", cluster=settings.redis_cluster, max_connections=settings.redis_connections
+        )
     except ValueError as error:
         print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
         if embedded is not None:

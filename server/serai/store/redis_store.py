@@ -184,23 +184,35 @@ def index_key(status: Status | None, game: str | None) -> str:
 
 
 CLOCKS_KEY = "serai:clocks"
+DEFAULT_MAX_CONNECTIONS = 1000
 
 
 def client_key(client_id: str) -> str:
     return f"serai:client:{client_id}"
 
 
-def open_store(url: str, *, cluster: str | None = None, timeout: float = 10.0) -> RedisStore:
+def open_store(
+    url: str,
+    *,
+    cluster: str | None = None,
+    timeout: float = 10.0,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+) -> RedisStore:
     """A store on ``url`` (see the module docstring for the forms), or on the Redis Cluster whose
-    nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored)."""
+    nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
+
+    ``max_connections`` bounds this process's connections (per node of a cluster). Each request
+    in flight and each Watch waiting for events holds one.
+    """
+    pool: dict[str, Any] = {"timeout": timeout, "max_connections": max_connections}
     if cluster:
-        return RedisStore.for_cluster(_nodes(cluster), timeout=timeout)
+        return RedisStore.for_cluster(_nodes(cluster), **pool)
     if url.startswith("redis+cluster://"):
         password, hosts, _path = _split_multi_host(url, "redis+cluster://")
-        return RedisStore.for_cluster(_nodes(hosts), password=password, timeout=timeout)
+        return RedisStore.for_cluster(_nodes(hosts), password=password, **pool)
     if url.startswith("redis+sentinel://"):
-        return RedisStore.for_sentinel(url, timeout=timeout)
-    return RedisStore.from_url(url, timeout=timeout)
+        return RedisStore.for_sentinel(url, **pool)
+    return RedisStore.from_url(url, **pool)
 
 
 def _split_multi_host(url: str, scheme: str) -> tuple[str | None, str, str]:
@@ -251,19 +263,25 @@ class RedisStore:
         self._load = client.register_script(_LOAD)
 
     @classmethod
-    def from_url(cls, url: str, *, timeout: float = 10.0) -> RedisStore:
+    def from_url(
+        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+    ) -> RedisStore:
         """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``.
 
         ``timeout`` bounds every command (a hung Redis answers UNAVAILABLE instead of holding
-        requests for ever); Watch blocks for less than that at a time.
+        requests for ever); Watch blocks for less than that at a time. At most
+        ``max_connections`` are open; a request finding them all busy waits up to ``timeout``
+        for one (redis-py's default pool would fail it at once beyond 100).
         """
-        client = aioredis.Redis.from_url(
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=timeout,
             decode_responses=False,
             socket_timeout=timeout,
             socket_connect_timeout=min(timeout, 5.0),
         )
-        return cls(client)
+        return cls(aioredis.Redis.from_pool(pool))
 
     @classmethod
     def for_cluster(
@@ -272,12 +290,14 @@ class RedisStore:
         *,
         password: str | None = None,
         timeout: float = 10.0,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
         """A Redis Cluster, found from any of its ``nodes``. Each match lives in one slot (its
         keys share a hash tag), so every script runs on one node."""
         client = RedisCluster(
             startup_nodes=[ClusterNode(host, port) for host, port in nodes],
             password=password,
+            max_connections=max_connections,
             decode_responses=False,
             socket_timeout=timeout,
             socket_connect_timeout=min(timeout, 5.0),
@@ -288,7 +308,9 @@ class RedisStore:
         return cls(client)
 
     @classmethod
-    def for_sentinel(cls, url: str, *, timeout: float = 10.0) -> RedisStore:
+    def for_sentinel(
+        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+    ) -> RedisStore:
         """The master a Sentinel group names (``redis+sentinel://…``); a failover is followed:
         the next command after it goes to the new master."""
         sentinels, service, db, password = parse_sentinel_url(url)
@@ -299,7 +321,11 @@ class RedisStore:
             socket_timeout=timeout,
             socket_connect_timeout=min(timeout, 5.0),
         )
-        return cls(sentinel.master_for(service, db=db, decode_responses=False))
+        return cls(
+            sentinel.master_for(
+                service, db=db, decode_responses=False, max_connections=max_connections
+            )
+        )
 
     @property
     def client(self) -> Any:
