@@ -10,6 +10,8 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
 - ``start_serve(*args, command=None)``: ``serai serve --port 0 ARGS`` as a subprocess, waits until
   it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``, ``.log()``).
+- ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
+  three-master Redis Cluster on loopback (session), flushed for each test.
 
 Why a background thread instead of pytest-asyncio: tests stay plain functions that talk to the
 server the way any client does (sync ``grpc`` stubs, or ``asyncio.run`` of an async client inside
@@ -246,3 +248,44 @@ def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
     yield start
     for process in reversed(started):
         process.stop()
+
+
+# --- several replicas, and a Redis Cluster (tests/reliability) ------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[Any]:
+    """Three redis-server processes in cluster mode on loopback, every slot assigned."""
+    from reliability_helpers import RedisCluster  # tests/reliability, on sys.path for its tests
+
+    with tempfile.TemporaryDirectory(prefix="serai-test-cluster-") as folder:
+        cluster = RedisCluster(Path(folder)).start()
+        try:
+            yield cluster
+        finally:
+            cluster.stop()
+
+
+@pytest.fixture
+def redis_cluster_nodes(redis_cluster: Any) -> str:
+    """The cluster's nodes ("127.0.0.1:P1,127.0.0.1:P2,..."), every master flushed first."""
+    import redis
+
+    for port in redis_cluster.ports:
+        client = redis.Redis(host="127.0.0.1", port=port)
+        try:
+            client.flushall()
+        finally:
+            client.close()
+    return str(redis_cluster.nodes)
+
+
+@pytest.fixture
+def start_replicas(start_serve: Callable[..., ServeProcess]) -> Callable[..., list[ServeProcess]]:
+    """``start_replicas(n, *args)``: n ``serai serve --move-rate 0 --sweep-seconds 0.2 ARGS``."""
+
+    def start(count: int, *args: str) -> list[ServeProcess]:
+        common = ("--move-rate", "0", "--sweep-seconds", "0.2")
+        return [start_serve(*common, *args) for _ in range(count)]
+
+    return start
