@@ -157,7 +157,7 @@ class DecodeInterceptor(grpc.aio.ServerInterceptor):
     """
 
     def __init__(self) -> None:
-        self._handlers: dict[str, grpc.RpcMethodHandler | None] = {}
+        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
 
     async def intercept_service(
         self,
@@ -165,9 +165,12 @@ class DecodeInterceptor(grpc.aio.ServerInterceptor):
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         method = details.method
-        if method not in self._handlers:
-            self._handlers[method] = _decoding(method, await continuation(details))
-        return self._handlers[method]  # type: ignore[return-value]
+        handler = self._handlers.get(method)
+        if handler is None:
+            handler = _decoding(method, await continuation(details))
+            if handler is not None:  # unknown methods (UNIMPLEMENTED) are not remembered
+                self._handlers[method] = handler
+        return handler  # type: ignore[return-value]
 
 
 def _decoding(method: str, handler: Any) -> Any:

@@ -223,3 +223,13 @@ def test_seat_tokens_are_compared_in_constant_time_against_every_seat(stub, monk
     wrong = pb.GetMatchRequest(match_id=match_id, seat_token="not-a-token")
     assert _code(lambda: stub.GetMatch(wrong)) == Code.PERMISSION_DENIED
     assert len(compared) == 2
+
+
+def test_unknown_methods_are_unimplemented_and_the_server_keeps_serving(service):
+    channel = service.channel()
+    for i in range(30):
+        call = channel.unary_unary(
+            f"/serai.v1.MatchService/Nope{i}", request_serializer=None, response_deserializer=None
+        )
+        assert _code(lambda call=call: call(b"", timeout=10)) == Code.UNIMPLEMENTED
+    assert service.stub().ListGames(pb.ListGamesRequest(), timeout=10).games
