@@ -112,3 +112,34 @@ def test_default_moves_on_time_out_are_played_once_each_by_the_sweepers(start_re
     assert replay.ok, replay.message
     for channel in channels:
         channel.close()
+
+
+def test_each_move_restarts_the_clock_and_two_replicas_racing_enforce_it_once(redis_url):
+    """Replicas as two Matches on one Redis with a shared fake clock: no waiting at all."""
+    now = [1_000_000.0]
+
+    async def scenario():
+        stores = [open_store(redis_url), open_store(redis_url)]
+        games = registry.load()
+        one, two = (Matches(s, games, clock=lambda: now[0]) for s in stores)
+        record = await one.create("jaipur", seed=3, move_seconds=5)
+        tokens = [(await two.join(record.match_id)).token for _ in range(2)]
+        for _ in range(3):  # a move every 4 s: never late, because each move restarts the clock
+            now[0] += 4
+            snapshot = await two.get(record.match_id)
+            assert snapshot.record.status == "running"
+            seat = snapshot.to_act[0]
+            listed = await one.legal_moves(record.match_id, tokens[seat])
+            await one.submit(record.match_id, tokens[seat], move_id=listed.moves[0].id)
+        now[0] += 6  # now the seat to act is late; both replicas notice it at once
+        seen = await asyncio.gather(two.get(record.match_id), one.get(record.match_id))
+        events = await stores[0].read_events(record.match_id, "", count=1000)
+        for store in stores:
+            await store.close()
+        return seen, events
+
+    seen, events = asyncio.run(scenario())
+    assert all(s.record.status == "finished" for s in seen)
+    assert seen[0].record.version == seen[1].record.version
+    assert [e.kind for e in events].count("timed_out") == 1
+    assert [e.kind for e in events][-2:] == ["timed_out", "finished"]
