@@ -17,7 +17,7 @@ from serai.matches import MatchError, Matches
 from serai.registry import Registry
 from serai.store import StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
-from serai.store.redis_store import RedisStore
+from serai.store.redis_store import open_store
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +29,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("match_id", metavar="MATCH_ID", help="the match to check")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--redis-url", help="the Redis holding the match (redis://host:port/db or unix://path)"
+        "--redis-url",
+        help=(
+            "the Redis holding the match: redis://host:port/db, unix://path, "
+            "redis+sentinel://h:p,.../service or redis+cluster://h:p,... (as `serai serve`)"
+        ),
     )
     where.add_argument(
         "--data-dir",
@@ -64,7 +68,7 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
 
 
 async def _replay(url: str, match_id: str, games: Registry) -> int:
-    store = RedisStore.from_url(url)
+    store = open_store(url)
     try:
         report = await Matches(store, games, cache_size=0).replay(match_id)
     except (MatchError, StoreError) as error:
