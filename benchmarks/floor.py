@@ -1,0 +1,560 @@
+"""How close serai's SubmitMove is to the floor that gRPC and Redis set, on this machine, now.
+
+Measures, at the same concurrency (--matches workers, each making one call after another) and in
+the same run:
+
+  grpc-noop   a no-op unary call on a grpc.aio server (generic handler, raw bytes in, fixed bytes
+              out) whose request and response are real SubmitMove messages, captured from serai
+  evalsha     one EVALSHA of serai's real commit script (RedisStore.commit, the code serai runs)
+              with a real Jaipur state, log entry and events, against the same embedded Redis
+  grpc+commit a grpc.aio generic handler that decodes the request and does that one EVALSHA: a
+              serai with no game, no cache and no logging (shown for orientation)
+  serai       SubmitMove on ``serai serve``: --matches concurrent Jaipur matches of random bots
+              choosing by move id; only SubmitMove calls are made and timed
+
+The serai figures come from replaying move ids: first the matches are played once with
+ListLegalMoves + SubmitMove (random choices, seeded), recording the ids; then fresh matches with
+the same seeds are created and joined, and only then the clock starts and each worker submits its
+match's recorded ids, each with a request id and the expected version, as a bot would.
+
+The floor is the slower of grpc-noop and evalsha (lower throughput); the ratio is serai's
+throughput over the floor's. Throughput counts the calls completed while every worker still has
+work (a match ends when it ends, so the window closes when the first worker runs out); latencies
+are those calls'.
+
+Processes: Redis, the no-op server and serai each run in their own process; this process is the
+only client (grpc.aio, --channels channels), so the load generator never shares the server's
+process. On a 2-core machine the client still costs CPU next to the server: the table shows the
+CPU milliseconds per call of the server side and of the client, so the floor and serai can be
+compared on the same terms. Example::
+
+    python benchmarks/floor.py                 # 100 concurrent matches, 3 rounds, best shown
+    python benchmarks/floor.py --matches 10 --rounds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import grpc
+import redis.asyncio as aioredis
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
+from serai.store.embedded import EmbeddedRedis
+from serai.store.redis_store import RedisStore, match_keys
+
+NOOP = "/floor.Floor/Noop"
+COMMIT = "/floor.Floor/Commit"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--matches", "-n", type=int, default=100, help="concurrent workers / matches (100)"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="measure each part this often (3)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds matches and bots (1)")
+    parser.add_argument("--channels", type=int, default=4, help="gRPC channels of the client (4)")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=100,
+        help="moves per match (100; the shortest random Jaipur match has about 130; 0: play "
+        "to the end, when the window closes with the shortest match)",
+    )
+    parser.add_argument(
+        "--calls", type=int, default=0, help="calls per worker for the floors (0: a match's moves)"
+    )
+    parser.add_argument(
+        "--paced",
+        type=float,
+        default=0.5,
+        help="then pace serai and grpc-noop at this fraction of serai's best throughput, for "
+        "latency below saturation (0.5; 0: skip)",
+    )
+    parser.add_argument("--skip-commit", action="store_true", help="leave out grpc+commit")
+    parser.add_argument("--serve", choices=["floor"], help=argparse.SUPPRESS)
+    parser.add_argument("--response-file", help=argparse.SUPPRESS)
+    parser.add_argument("--commit-file", help=argparse.SUPPRESS)
+    parser.add_argument("--redis-url", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+# --- measuring ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    name: str
+    calls: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    server_cpu_ms: float | None = None  # per call, the server side (its process, plus Redis)
+    client_cpu_ms: float | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.calls / self.seconds if self.seconds else 0.0
+
+    def pct(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system) a process used so far; 0 where /proc is not there."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(
+    name: str,
+    jobs: list[list[Callable[[], Awaitable[object]]]],
+    server_pids: list[int | None],
+    rate: float = 0.0,
+) -> Figures:
+    """Run each worker's calls one after another, all workers at once; time the full window.
+
+    ``rate`` > 0 paces the calls: all workers together start ``rate`` calls per second, evenly
+    spread (a worker whose previous call is late starts the next one at once)."""
+    marks: list[tuple[float, float]] = []  # (end, latency) of every call
+    first_done: list[float] = []
+    interval = len(jobs) / rate if rate > 0 else 0.0
+
+    async def worker(index: int, calls: list[Callable[[], Awaitable[object]]]) -> None:
+        due = start + interval * index / len(jobs)
+        for call in calls:
+            if interval:
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                due += interval
+            began = time.perf_counter()
+            await call()
+            end = time.perf_counter()
+            marks.append((end, end - began))
+        first_done.append(time.perf_counter())
+
+    cpu0 = [cpu_seconds(pid) for pid in server_pids]
+    own0 = own_cpu()
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(i, calls) for i, calls in enumerate(jobs)))
+    cpu1 = [cpu_seconds(pid) for pid in server_pids]
+    own1 = own_cpu()
+    window = min(first_done) - start
+    inside = [latency for end, latency in marks if end <= start + window]
+    total = len(marks)
+    return Figures(
+        name,
+        calls=len(inside),
+        seconds=window,
+        latencies=inside,
+        server_cpu_ms=sum(b - a for a, b in zip(cpu0, cpu1, strict=True)) * 1000 / total,
+        client_cpu_ms=(own1 - own0) * 1000 / total,
+    )
+
+
+# --- the serai part -------------------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    seed: int
+    move_ids: list[tuple[int, str]]  # (seat, move id) in order
+
+
+async def record_matches(
+    stub: pb_grpc.MatchServiceStub, count: int, seed: int, moves: int
+) -> list[Played]:
+    """Play ``count`` matches with ListLegalMoves + random SubmitMove (up to ``moves`` moves
+    each, 0: to the end); their seeds and move ids."""
+    moves = moves or 1_000_000
+
+    async def one(index: int) -> Played:
+        rng = random.Random(f"{seed}:{index}")
+        match_seed = seed * 100_000 + index
+        match_id, tokens = await new_match(stub, match_seed)
+        snapshot = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        to_act = list(snapshot.to_act)
+        played: list[tuple[int, str]] = []
+        while to_act and len(played) < moves:
+            seat = to_act[0]
+            listed = await stub.ListLegalMoves(
+                pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[seat])
+            )
+            choice = rng.choice(listed.moves)
+            done = await stub.SubmitMove(
+                pb.SubmitMoveRequest(
+                    match_id=match_id,
+                    seat_token=tokens[seat],
+                    move_id=choice.id,
+                    expected_version=listed.version,
+                    request_id=f"r{index}-{len(played)}",
+                )
+            )
+            played.append((seat, choice.id))
+            to_act = list(done.snapshot.to_act)
+        return Played(match_seed, played)
+
+    return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+async def new_match(stub: pb_grpc.MatchServiceStub, seed: int) -> tuple[str, list[str]]:
+    created = await stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2, seed=seed))
+    match_id = created.match.match_id
+    tokens = []
+    for seat in range(2):
+        joined = await stub.JoinMatch(
+            pb.JoinMatchRequest(match_id=match_id, seat=seat, player_name=f"bot{seat}")
+        )
+        tokens.append(joined.seat_token)
+    return match_id, tokens
+
+
+async def serai_jobs(
+    stubs: list[pb_grpc.MatchServiceStub], played: list[Played], tag: str
+) -> tuple[list[list[Callable[[], Awaitable[object]]]], list[str]]:
+    """Fresh matches with the recorded seeds, joined; one worker's SubmitMove calls each."""
+    jobs: list[list[Callable[[], Awaitable[object]]]] = []
+    ids: list[str] = []
+    for index, game in enumerate(played):
+        stub = stubs[index % len(stubs)]
+        match_id, tokens = await new_match(stub, game.seed)
+        ids.append(match_id)
+        calls: list[Callable[[], Awaitable[object]]] = []
+        for n, (seat, move_id) in enumerate(game.move_ids):
+            request = pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=tokens[seat],
+                move_id=move_id,
+                expected_version=int(move_id.partition(".")[0]),
+                request_id=f"{tag}{index}-{n}",
+            )
+            calls.append(lambda stub=stub, request=request: stub.SubmitMove(request))
+        jobs.append(calls)
+    return jobs, ids
+
+
+# --- the floor servers (this script again, in its own process) ------------------------------------
+
+
+async def serve_floor(args: argparse.Namespace) -> None:
+    """A grpc.aio server with two generic methods: Noop answers fixed bytes; Commit decodes a
+    SubmitMoveRequest and makes one RedisStore.commit on a match of that id."""
+    response = Path(args.response_file).read_bytes()
+    template = _load_commit(Path(args.commit_file).read_bytes())
+    store = RedisStore.from_url(args.redis_url)
+    versions: dict[str, int] = {}
+
+    async def noop(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        return response
+
+    async def commit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        message = pb.SubmitMoveRequest.FromString(request)
+        version = versions.get(message.match_id, 0)
+        change = replace(template, request_id=message.request_id)
+        result = await store.commit(message.match_id, version, change)
+        versions[message.match_id] = result.version  # type: ignore[union-attr]
+        return response
+
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (
+            grpc.method_handlers_generic_handler(
+                "floor.Floor",
+                {
+                    "Noop": grpc.unary_unary_rpc_method_handler(noop),
+                    "Commit": grpc.unary_unary_rpc_method_handler(commit),
+                },
+            ),
+        )
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"floor listening on 127.0.0.1:{port}", flush=True)
+    await server.wait_for_termination()
+
+
+def _dump_commit(commit: Commit) -> bytes:
+    import pickle
+
+    return pickle.dumps(commit)
+
+
+def _load_commit(raw: bytes) -> Commit:
+    import pickle
+
+    commit = pickle.loads(raw)  # our own file, written a moment ago by the parent process
+    assert isinstance(commit, Commit)
+    return commit
+
+
+async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commit:
+    """A commit like serai's for one Jaipur move: its real state, a log entry and a move event."""
+    client = aioredis.Redis.from_url(redis_url)
+    meta, log, events, _requests = match_keys(match_id)
+    state = await client.hget(meta, "state") or b""
+    entry = (await client.lrange(log, 0, 0) or [b""])[0]
+    event = await client.xrange(events, "-", "+")
+    await client.aclose()
+    moves = [e for _id, e in event if e.get(b"k") == b"move"]
+    import json
+
+    data = json.loads(moves[0][b"d"]) if moves else {"seat": 0, "label": "take 1 leather"}
+    return Commit(
+        state=state,
+        log=[entry],
+        events=[NewEvent("move", data)],
+        request_seat=0,
+        request_id=request_id,
+        answer=str(data.get("label", "")),
+        deadline_ms=None,
+    )
+
+
+async def floor_matches(store: RedisStore, count: int, commit: Commit, tag: str) -> list[str]:
+    ids = []
+    for index in range(count):
+        match_id = f"floor{tag}{index}"
+        record = MatchRecord(
+            match_id=match_id,
+            game="jaipur",
+            options={},
+            seed=index,
+            created_ms=0,
+            status="running",
+            version=0,
+            seats=(SeatRecord("a", True), SeatRecord("b", True)),
+            state=commit.state or b"",
+        )
+        await store.create(record, [NewEvent("created", {"game": "jaipur", "seats": 2})])
+        ids.append(match_id)
+    return ids
+
+
+def _commit_call(
+    store: RedisStore, match_id: str, version: int, commit: Commit
+) -> Callable[[], Awaitable[object]]:
+    return lambda: store.commit(match_id, version, commit)
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+def start_process(command: list[str], log_path: Path, pattern: str) -> tuple[subprocess.Popen, str]:
+    log = log_path.open("w")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = re.search(pattern + r" on (\S+):(\d+)", log_path.read_text())
+        if found:
+            return process, f"{found[1]}:{found[2]}"
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise SystemExit(f"{command[:3]} did not start:\n{log_path.read_text()}")
+
+
+async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> None:
+    redis_pid = redis.process.pid if redis.process else None
+    serai, serai_address = start_process(
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis.url,
+         "--log-format", "json", "--move-rate", "0"],
+        folder / "serve.log",
+        "serai listening",
+    )  # fmt: skip
+    floor_server = None
+    try:
+        channels = [grpc.aio.insecure_channel(serai_address) for _ in range(args.channels)]
+        stubs = [pb_grpc.MatchServiceStub(c) for c in channels]
+        print(f"recording {args.matches} random Jaipur matches ...", file=sys.stderr)
+        played = await record_matches(stubs[0], args.matches, args.seed, args.moves)
+        moves = [len(p.move_ids) for p in played]
+        # Real messages for the floor: a SubmitMove request and its response, from a fresh match.
+        match_id, tokens = await new_match(stubs[0], played[0].seed)
+        seat, move_id = played[0].move_ids[0]
+        request = pb.SubmitMoveRequest(
+            match_id=match_id,
+            seat_token=tokens[seat],
+            move_id=move_id,
+            expected_version=int(move_id.partition(".")[0]),
+            request_id="sample-0",
+        )
+        response_bytes = (await stubs[0].SubmitMove(request)).SerializeToString()
+        request_bytes = request.SerializeToString()
+        ids = [match_id]
+        commit = await sample_commit(redis.url, ids[0], "sample-0")
+        (folder / "response.bin").write_bytes(response_bytes)
+        (folder / "commit.bin").write_bytes(_dump_commit(commit))
+        floor_server, floor_address = start_process(
+            [sys.executable, __file__, "--serve", "floor", "--response-file",
+             str(folder / "response.bin"), "--commit-file", str(folder / "commit.bin"),
+             "--redis-url", redis.url],
+            folder / "floor.log",
+            "floor listening",
+        )  # fmt: skip
+        floor_channels = [grpc.aio.insecure_channel(floor_address) for _ in range(args.channels)]
+        store = RedisStore.from_url(redis.url, max_connections=args.matches + 10)
+        per_worker = args.calls or round(sum(moves) / len(moves))
+
+        def grpc_jobs(method: str, tag: str) -> list[list[Callable[[], Awaitable[object]]]]:
+            out = []
+            for w in range(args.matches):
+                call = floor_channels[w % len(floor_channels)].unary_unary(
+                    method, response_deserializer=pb.SubmitMoveResponse.FromString
+                )
+                body = pb.SubmitMoveRequest.FromString(request_bytes)
+                body.match_id = f"floor{tag}{w}"
+                calls: list[Callable[[], Awaitable[object]]] = []
+                for k in range(per_worker):
+                    body.request_id = f"{tag}{w}-{k}"
+                    raw = body.SerializeToString()
+                    calls.append(lambda call=call, raw=raw: call(raw))
+                out.append(calls)
+            return out
+
+        rounds: dict[str, list[Figures]] = {}
+        for n in range(args.rounds):
+            print(f"round {n + 1} of {args.rounds} ...", file=sys.stderr)
+            # warm every connection before timing
+            await measure("warm", [j[:3] for j in grpc_jobs(NOOP, "w")], [])
+            figures = [await measure("grpc-noop", grpc_jobs(NOOP, "x"), [floor_server.pid])]
+            tag = f"e{n}-"
+            floor_ids = await floor_matches(store, args.matches, commit, tag)
+            evalsha = [
+                [
+                    _commit_call(store, i, v, replace(commit, request_id=f"{i}-{v}"))
+                    for v in range(per_worker)
+                ]
+                for i in floor_ids
+            ]
+            figures.append(await measure("evalsha", evalsha, [redis_pid]))
+            if not args.skip_commit:
+                tag = f"c{n}-"
+                await floor_matches(store, args.matches, commit, tag)
+                figures.append(
+                    await measure(
+                        "grpc+commit", grpc_jobs(COMMIT, tag), [floor_server.pid, redis_pid]
+                    )
+                )
+            jobs, _ids = await serai_jobs(stubs, played, f"m{n}-")
+            figures.append(await measure("serai", jobs, [serai.pid, redis_pid]))
+            for fig in figures:
+                rounds.setdefault(fig.name, []).append(fig)
+            await store.client.flushdb()  # every part starts from an empty Redis next round
+        paced: dict[str, Figures] = {}
+        pace = args.paced * max(f.rate for f in rounds["serai"])
+        if pace > 0:
+            print(f"paced at {pace:.0f} calls/s ...", file=sys.stderr)
+            paced["grpc-noop"] = await measure(
+                "grpc-noop", grpc_jobs(NOOP, "p"), [floor_server.pid], pace
+            )
+            jobs, _ids = await serai_jobs(stubs, played, "p-")
+            paced["serai"] = await measure("serai", jobs, [serai.pid, redis_pid], pace)
+        await store.close()
+        for channel in channels + floor_channels:
+            await channel.close()
+        report(
+            args, rounds, moves, len(request_bytes), len(response_bytes), len(commit.state or b"")
+        )
+    finally:
+        for process in (serai, floor_server):
+            if process is not None:
+                process.terminate()
+                process.wait(30)
+
+
+def report(
+    args: argparse.Namespace,
+    rounds: dict[str, list[Figures]],
+    paced: dict[str, Figures],
+    moves: list[int],
+    request_size: int,
+    response_size: int,
+    state_size: int,
+) -> None:
+    best = {name: max(figs, key=lambda f: f.rate) for name, figs in rounds.items()}
+    floor = min((best["grpc-noop"], best["evalsha"]), key=lambda f: f.rate)
+    serai = best["serai"]
+    print(
+        f"concurrency {args.matches} workers; Jaipur matches of {min(moves)}-{max(moves)} moves "
+        f"(mean {sum(moves) / len(moves):.0f}); SubmitMove request {request_size} B, "
+        f"response {response_size} B, state {state_size} B; best of {args.rounds} rounds"
+    )
+    print(
+        f"{'part':<12} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'server CPU':>11} "
+        f"{'client CPU':>11}   rounds (calls/s)"
+    )
+    for name, fig in best.items():
+        every = " ".join(f"{f.rate:.0f}" for f in rounds[name])
+        print(
+            f"{name:<12} {fig.rate:>8.0f} {fig.pct(0.50):>8.2f} {fig.pct(0.99):>8.2f} "
+            f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms   {every}"
+        )
+    print(
+        f"floor = the slower of grpc-noop and evalsha (here {floor.name}): {floor.rate:.0f} calls/s"
+    )
+    print(
+        f"serai / floor = {serai.rate / floor.rate:.0%} of the floor's throughput "
+        f"(target >= 60%); serai p99 {serai.pct(0.99):.2f} ms (target < 10 ms)"
+    )
+    if "grpc+commit" in best:
+        both = best["grpc+commit"]
+        print(f"serai / grpc+commit = {serai.rate / both.rate:.0%}")
+    if paced:
+        print(
+            f"paced: {args.matches} workers starting {paced['serai'].rate:.0f} calls/s in all "
+            f"({args.paced:.0%} of serai's best throughput above), not as fast as they can"
+        )
+        for name, fig in paced.items():
+            print(
+                f"{name:<12} {fig.rate:>8.0f} {fig.pct(0.50):>8.2f} {fig.pct(0.99):>8.2f} "
+                f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms"
+            )
+    print(
+        "server CPU: per call, the server's process plus Redis where it takes part; "
+        "client CPU: this process (the load generator) per call"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve == "floor":
+        asyncio.run(serve_floor(args))
+        return 0
+    with tempfile.TemporaryDirectory(prefix="serai-floor-") as folder:
+        redis = EmbeddedRedis(Path(folder) / "data").start()
+        try:
+            asyncio.run(run(args, Path(folder), redis))
+        finally:
+            redis.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
