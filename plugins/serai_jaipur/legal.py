@@ -4,17 +4,22 @@ A turn's legal moves depend on three things only: the market, the hand of the se
 its herd. Random playouts seldom meet the same three twice, so a memo of whole positions helps
 little; what recurs are the parts, and these are memoized as pure functions of small keys:
 
-- :func:`_singles` — take one good (unless the hand is full), take all camels: by market;
-- :func:`_sales` — every sale a hand allows: by hand;
-- :func:`_takes` — every way to take 2+ goods from a market, a :class:`_Take` each: by market;
-- :data:`_GIVES` — the give-backs of one size that avoid the types taken: by a packed key.
+- :func:`_market_moves` — by market: take one good, take all camels, and every way to take 2+
+  goods for an exchange (a :class:`_Take` each);
+- :func:`_hand_facts` — by hand: its size, its packed form, and every sale it allows;
+- :data:`_GIVES` — by camels that may be given, size, and packed goods that may be given: the
+  give-backs of an exchange.
 
 An exchange is a take and a give-back of the same size with no type in common, paid from the
 hand's goods and the camels the seat may give (its herd, capped by the room left in the hand,
 since every camel given grows the hand). For the give-back lookup the hand is packed into an int,
-four bits a type (:func:`_packed`), so masking out the types a take uses is one ``&``; the give
-vectors are numbered once (:class:`_GiveVectors`) and each :class:`_Take` keeps its Exchange
-objects by that number, so a move is built once per process and then shared, like ints.
+four bits a type, so masking out the types a take uses is one ``&``. Give vectors are numbered
+once (:class:`_GiveVectors`) and each :class:`_Take` keeps its Exchange objects by that number,
+so a move is built once per process and then shared, like small ints.
+
+Every table is a memo of a pure function, filled on demand and bounded by the game's
+combinatorics (462 markets, 1,716 hands of up to 7 goods), so nothing here is state that could
+make two runs differ.
 
 The order is the rules' canonical one, the same as a plain enumeration would give: takes of one
 good (in :class:`Good` order), take camels, exchanges (takes in ascending count order, then
@@ -31,10 +36,19 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import product
 
-from .cards import EXCHANGE_MINIMUM, GOODS, HAND_LIMIT, NUM_GOODS, Good, minimum_sale
+from .cards import (
+    EXCHANGE_MINIMUM,
+    GOODS,
+    HAND_LIMIT,
+    MARKET_SIZE,
+    NUM_GOODS,
+    Good,
+    minimum_sale,
+)
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
 from .state import Counts
 
@@ -56,47 +70,42 @@ def moves_for(market: Counts, hand: Counts, herd: int) -> tuple[Move, ...]:
 
 def list_moves(market: Counts, hand: Counts, herd: int) -> tuple[Move, ...]:
     """:func:`moves_for` without the memo of whole positions: the cost of a new position."""
-    hand_size = sum(hand)
+    singles_if_room, singles_if_full, takes = _market_moves(market)
+    hand_size, packed, sales = _hand_facts(hand)
     camel_room = HAND_LIMIT - hand_size
-    if herd < camel_room:
-        camel_room = herd
+    gives_by_size = _GIVES[herd if herd < camel_room else camel_room]
     exchanges: list[Exchange] = []
-    packed = _packed(hand)
-    gives = _GIVES
-    for take in _takes(market[:NUM_GOODS]):
-        size = take.size
-        key = (packed & take.keep, camel_room if camel_room < size else size, size)
-        exchanges.extend(map(take.exchanges.__getitem__, gives[key]))
-    return (*_singles(market, hand_size < HAND_LIMIT), *exchanges, *_sales(hand))
+    for keep, size, exchange in takes:
+        exchanges += map(exchange, gives_by_size[size][packed & keep])
+    singles = singles_if_room if hand_size < HAND_LIMIT else singles_if_full
+    return (*singles, *exchanges, *sales)
+
+
+# --- by market ---------------------------------------------------------------------------------
+
+_TakeEntry = tuple[int, int, Callable[[int], Exchange]]
+"""A take as the loop of :func:`list_moves` reads it: (keep mask, size, give number -> move)."""
+
+
+_MarketMoves = tuple[tuple[Move, ...], tuple[Move, ...], tuple[_TakeEntry, ...]]
 
 
 @cache
-def _singles(market: Counts, may_take_a_good: bool) -> tuple[Move, ...]:
-    """Take one good (each good in the market, if the hand has room), then take all camels."""
-    moves: list[Move] = []
-    if may_take_a_good:
-        moves.extend(TakeGood(good) for good in GOODS if market[good])
-    if market[CAMEL]:
-        moves.append(TakeCamels(market[CAMEL]))
-    return tuple(moves)
+def _market_moves(market: Counts) -> _MarketMoves:
+    """Single takes with room in the hand, single takes with a full hand, and exchange takes.
 
-
-@cache
-def _sales(hand: Counts) -> tuple[Sell, ...]:
-    """Every sale of a hand: each good, from its minimum (2 for precious goods) to all held."""
-    return tuple(
-        Sell(good, count) for good in GOODS for count in range(minimum_sale(good), hand[good] + 1)
+    A take of one good needs room in the hand; taking all the camels is always allowed. Exchange
+    takes are every way to take 2+ goods, in ascending count order.
+    """
+    camels: tuple[Move, ...] = (TakeCamels(market[CAMEL]),) if market[CAMEL] else ()
+    goods = tuple(TakeGood(good) for good in GOODS if market[good])
+    takes = tuple(
+        _take_of(counts)
+        for counts in product(*(range(market[good] + 1) for good in GOODS))
+        if sum(counts) >= EXCHANGE_MINIMUM
     )
-
-
-@cache
-def _packed(hand: Counts) -> int:
-    """The hand as one int, four bits a good: ``hand[i]`` is ``packed >> 4 * i & 0xF``."""
-    return sum(count << _BITS * good for good, count in enumerate(hand))
-
-
-def _unpacked(packed: int) -> Counts:
-    return tuple(packed >> _BITS * good & _TYPE_MASK for good in range(NUM_GOODS))
+    entries = tuple((take.keep, take.size, take.exchanges.__getitem__) for take in takes)
+    return (*goods, *camels), camels, entries
 
 
 class _Take:
@@ -135,14 +144,27 @@ def _take_of(counts: Counts) -> _Take:
     return _Take(counts)
 
 
+# --- by hand -----------------------------------------------------------------------------------
+
+
 @cache
-def _takes(goods: Counts) -> tuple[_Take, ...]:
-    """Every take of 2+ goods from the market's goods, in ascending count order."""
-    return tuple(
-        _take_of(counts)
-        for counts in product(*(range(count + 1) for count in goods))
-        if sum(counts) >= EXCHANGE_MINIMUM
+def _hand_facts(hand: Counts) -> tuple[int, int, tuple[Sell, ...]]:
+    """The hand's size, the hand packed four bits a good, and every sale it allows.
+
+    A sale sells one good, from its minimum (2 for precious goods) to all the cards held.
+    """
+    packed = sum(count << _BITS * good for good, count in enumerate(hand))
+    sales = tuple(
+        Sell(good, count) for good in GOODS for count in range(minimum_sale(good), hand[good] + 1)
     )
+    return sum(hand), packed, sales
+
+
+def _unpacked(packed: int) -> Counts:
+    return tuple(packed >> _BITS * good & _TYPE_MASK for good in range(NUM_GOODS))
+
+
+# --- give-backs --------------------------------------------------------------------------------
 
 
 class _GiveVectors:
@@ -163,28 +185,47 @@ class _GiveVectors:
 _GIVE_VECTORS = _GiveVectors()
 
 
-class _Gives(dict[tuple[int, int, int], tuple[int, ...]]):
-    """Give-backs by (packed goods that may be given, camels that may be given, size).
+class _Gives(dict[int, tuple[int, ...]]):
+    """Give-backs of ``size`` cards with at most ``camels`` camels, by packed goods that may go.
 
-    The value lists every give vector of that size within those caps, as numbers of
-    :data:`_GIVE_VECTORS`, in ascending count order. Filled on demand: a memo of a pure function,
-    whose misses go to :func:`_gives_within`, keyed by the caps clipped to the size (many hands
-    give back alike: 4 cloth or 5, a give-back of 3 takes at most 3).
+    The value lists every give vector within those caps, as numbers of :data:`_GIVE_VECTORS`, in
+    ascending count order. Misses go to :func:`_gives_within`, keyed by the caps clipped to the
+    size (many hands give back alike: 4 cloth or 5, a give-back of 3 takes at most 3).
     """
 
-    def __missing__(self, key: tuple[int, int, int]) -> tuple[int, ...]:
-        packed, camels, size = key
-        caps = (*(min(count, size) for count in _unpacked(packed)), camels)
-        gives = self[key] = _gives_within(caps, size)
+    __slots__ = ("camels", "size")
+
+    def __init__(self, camels: int, size: int) -> None:
+        super().__init__()
+        self.camels = camels
+        self.size = size
+
+    def __missing__(self, packed: int) -> tuple[int, ...]:
+        size = self.size
+        caps = (*(min(count, size) for count in _unpacked(packed)), self.camels)
+        gives = self[packed] = _gives_within(caps, size)
         return gives
+
+
+def _gives_table() -> tuple[tuple[_Gives, ...], ...]:
+    """``table[camel_room][size]``: camels beyond the size cannot be given, so those share."""
+    by_caps = {
+        (camels, size): _Gives(camels, size)
+        for size in range(MARKET_SIZE + 1)
+        for camels in range(size + 1)
+    }
+    return tuple(
+        tuple(by_caps[min(room, size), size] for size in range(MARKET_SIZE + 1))
+        for room in range(HAND_LIMIT + 1)
+    )
+
+
+_GIVES = _gives_table()
 
 
 @cache
 def _gives_within(caps: Counts, size: int) -> tuple[int, ...]:
     return tuple(map(_GIVE_VECTORS.number, _vectors(caps, size)))
-
-
-_GIVES = _Gives()
 
 
 @lru_cache(maxsize=1 << 14)

@@ -40,7 +40,7 @@ from .cards import (
 )
 from .legal import moves_for
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
-from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State, Token
+from .state import ENDED_BY_DECK, ENDED_BY_STACKS, Counts, RoundResult, State, Token, evolve
 
 T = TypeVar("T")
 
@@ -269,16 +269,16 @@ def _counts(cards: Sequence[Good]) -> list[int]:
 # --- playing a legal move ----------------------------------------------------------------------
 #
 # These build the next state and check nothing. Small count vectors are changed as lists and
-# frozen again; the State is built by _next_turn, which copies what a move leaves alone.
+# frozen again; evolve() copies what a move leaves alone, and the turn passes to the other seat.
 
 
 def _take_good(state: State, seat: int, good: int) -> State:
     market = list(state.market)
     market[good] -= 1
     deck, short = _refill(market, state.deck, 1)
-    after = _next_turn(
+    after = evolve(
         state,
-        seat,
+        turn=1 - seat,
         market=tuple(market),
         deck=deck,
         hands=_for_seat(state.hands, seat, _with(state.hands[seat], good, +1)),
@@ -290,9 +290,9 @@ def _take_camels(state: State, seat: int) -> State:
     market = list(state.market)
     camels, market[CAMEL] = market[CAMEL], 0
     deck, short = _refill(market, state.deck, camels)
-    after = _next_turn(
+    after = evolve(
         state,
-        seat,
+        turn=1 - seat,
         market=tuple(market),
         deck=deck,
         herds=_for_seat(state.herds, seat, state.herds[seat] + camels),
@@ -314,12 +314,12 @@ def _refill(market: list[int], deck: tuple[int, ...], missing: int) -> tuple[tup
 def _exchange(state: State, seat: int, move: Exchange) -> State:
     to_market, to_hand, camels = _exchange_deltas(move.take, move.give)
     hand = tuple(map(add, state.hands[seat], to_hand))
-    return _next_turn(
+    return evolve(
         state,
-        seat,
+        turn=1 - seat,
         market=tuple(map(add, state.market, to_market)),
         hands=_for_seat(state.hands, seat, hand),
-        herds=_for_seat(state.herds, seat, state.herds[seat] - camels) if camels else None,
+        herds=_for_seat(state.herds, seat, state.herds[seat] - camels),
     )
 
 
@@ -335,26 +335,19 @@ def _exchange_deltas(take: tuple[Good, ...], give: tuple[Good, ...]) -> tuple[Co
 
 
 def _sell(state: State, seat: int, good: int, count: int) -> State:
-    # Tokens from the top; fewer (or none) if the stack runs out. The sale is not capped.
-    left = state.stacks[good]
-    stack = GOODS_TOKENS[good]
-    top = len(stack) - left
-    received = min(count, left)
-    tokens = tuple((int(good), value) for value in stack[top : top + received])
+    tokens = _sale_tokens(good, state.stacks[good], count)
     goods_tokens = _for_seat(state.goods_tokens, seat, state.goods_tokens[seat] + tokens)
     # The bonus depends on cards sold, not tokens received; an empty bonus stack gives nothing.
     bonus, bonus_tokens = state.bonus, state.bonus_tokens
-    kind = bonus_kind(count)
-    if kind is not None:
-        index = BONUS_KINDS.index(kind)
-        if bonus[index]:
-            gained = (kind, bonus[index][0])
-            bonus = (*bonus[:index], bonus[index][1:], *bonus[index + 1 :])
-            bonus_tokens = _for_seat(bonus_tokens, seat, bonus_tokens[seat] + (gained,))
-    stacks = _with(state.stacks, good, -received)
-    after = _next_turn(
+    index = _BONUS_STACK_OF_SALE[count]
+    if index is not None and bonus[index]:
+        gained = (BONUS_KINDS[index], bonus[index][0])
+        bonus = (*bonus[:index], bonus[index][1:], *bonus[index + 1 :])
+        bonus_tokens = _for_seat(bonus_tokens, seat, bonus_tokens[seat] + (gained,))
+    stacks = _with(state.stacks, good, -len(tokens))
+    after = evolve(
         state,
-        seat,
+        turn=1 - seat,
         hands=_for_seat(state.hands, seat, _with(state.hands[seat], good, -count)),
         discards=_with(state.discards, good, +count),
         stacks=stacks,
@@ -367,6 +360,24 @@ def _sell(state: State, seat: int, good: int, count: int) -> State:
     return after
 
 
+@cache
+def _sale_tokens(good: int, left: int, count: int) -> tuple[Token, ...]:
+    """The goods tokens a sale of ``count`` cards takes from a stack of ``left`` tokens.
+
+    From the top; fewer (or none) if the stack runs out. The sale itself is not capped.
+    """
+    stack = GOODS_TOKENS[good]
+    top = len(stack) - left
+    return tuple((int(good), value) for value in stack[top : top + min(count, left)])
+
+
+_BONUS_STACK_OF_SALE: tuple[int | None, ...] = tuple(
+    None if bonus_kind(count) is None else BONUS_KINDS.index(bonus_kind(count))
+    for count in range(HAND_LIMIT + 1)
+)
+"""The bonus stack (index in BONUS_KINDS) a sale of that many cards draws from, or None."""
+
+
 def _with(items: Counts, index: int, delta: int) -> Counts:
     changed = list(items)
     changed[index] += delta
@@ -376,44 +387,6 @@ def _with(items: Counts, index: int, delta: int) -> Counts:
 def _for_seat(pair: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     """``pair`` with the entry of ``seat`` replaced by ``value``."""
     return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def _next_turn(
-    state: State,
-    seat: int,
-    *,
-    market: Counts | None = None,
-    deck: tuple[int, ...] | None = None,
-    hands: tuple[Counts, ...] | None = None,
-    herds: tuple[int, ...] | None = None,
-    discards: Counts | None = None,
-    stacks: Counts | None = None,
-    bonus: tuple[tuple[int, ...], ...] | None = None,
-    goods_tokens: tuple[tuple[Token, ...], ...] | None = None,
-    bonus_tokens: tuple[tuple[Token, ...], ...] | None = None,
-) -> State:
-    """``state`` with the parts a move changed (None: unchanged) and the turn passed on.
-
-    Spelled out rather than ``dataclasses.replace``: this runs once per move of every playout.
-    """
-    return State(
-        seed=state.seed,
-        deal=state.deal,
-        round=state.round,
-        starter=state.starter,
-        turn=1 - seat,
-        market=state.market if market is None else market,
-        deck=state.deck if deck is None else deck,
-        hands=state.hands if hands is None else hands,
-        herds=state.herds if herds is None else herds,
-        discards=state.discards if discards is None else discards,
-        stacks=state.stacks if stacks is None else stacks,
-        bonus=state.bonus if bonus is None else bonus,
-        goods_tokens=state.goods_tokens if goods_tokens is None else goods_tokens,
-        bonus_tokens=state.bonus_tokens if bonus_tokens is None else bonus_tokens,
-        seals=state.seals,
-        results=state.results,
-    )
 
 
 # --- the end of a round ------------------------------------------------------------------------
@@ -464,9 +437,7 @@ def end_round(state: State, ended_by: str) -> State:
         )
     seals = _for_seat(state.seals, result.winner, state.seals[result.winner] + 1)
     if seals[result.winner] >= SEALS_TO_WIN:
-        fields = {name: getattr(state, name) for name in State.__slots__}
-        fields.update(turn=None, seals=seals, results=results)
-        return State(**fields)  # type: ignore[arg-type]
+        return evolve(state, turn=None, seals=seals, results=results)
     loser = 1 - result.winner
     return deal(state.seed, state.deal + 1, state.round + 1, loser, seals, results)
 
