@@ -125,10 +125,13 @@ async def run_load(
 
     client = aioredis.Redis.from_url(redis_url)
     sizes = []
+    parts = [0, 0, 0, 0]  # record, log, events, requests
     for match_id, _moves in results:
         total = 0
-        for key in match_keys(match_id):
-            total += int(await client.memory_usage(key, samples=0) or 0)
+        for i, key in enumerate(match_keys(match_id)):
+            used = int(await client.memory_usage(key, samples=0) or 0)
+            parts[i] += used
+            total += used
         sizes.append(total)
     await client.aclose()
 
@@ -156,6 +159,12 @@ async def run_load(
     print(
         f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
         f"{max(sizes) / 1024:.1f} KiB max (finished matches: record, log, events, requests)"
+    )
+    names = ("record", "log", "events", "requests")
+    print(
+        "  of which (mean)   "
+        + ", ".join(f"{n} {p / len(sizes) / 1024:.1f}" for n, p in zip(names, parts, strict=True))
+        + " KiB"
     )
 
 

@@ -5,7 +5,7 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
     serai:{M}:match      hash    game, options, seed, created, status, version, seats, state,
                                  outcome, last_event
     serai:{M}:log        list    one entry per move or resignation, for replay
-    serai:{M}:events     stream  public events (v: version, k: kind, d: JSON data), for Watch
+    serai:{M}:events     stream  public events (v: version, k: kind, d: data), for Watch
     serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
                                  for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
 
@@ -29,7 +29,9 @@ the current record in the same reply.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -392,7 +394,7 @@ class RedisStore:
         ]
         for name, value in fields.items():
             args += [name, value]
-        args += list(commit.log)
+        args += [_pack_log(entry) for entry in commit.log]
         args += _event_args(commit.events)
         async with _errors():
             reply = await self._commit(keys=list(match_keys(match_id)), args=args)
@@ -417,7 +419,8 @@ class RedisStore:
 
     async def read_log(self, match_id: str) -> list[bytes]:
         async with _errors():
-            return list(await self._redis.lrange(match_keys(match_id)[1], 0, -1))
+            raw = await self._redis.lrange(match_keys(match_id)[1], 0, -1)
+        return [_unpack_log(entry) for entry in raw]
 
     async def read_events(
         self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
@@ -434,8 +437,8 @@ class RedisStore:
                     StoredEvent(
                         event_id=_text(event_id),
                         version=int(data[b"v"]),
-                        kind=_text(data[b"k"]),
-                        data=json.loads(data[b"d"]),
+                        kind=_KIND_NAMES.get(data[b"k"]) or _text(data[b"k"]),
+                        data=_unpack_data(data[b"d"]),
                     )
                 )
         return events
@@ -567,11 +570,114 @@ def _answer(raw: bytes) -> Answer:
     return Answer(int(version), _text(last_event), _text(answer))
 
 
-def _event_args(events: Sequence[NewEvent]) -> list[str]:
-    args: list[str] = []
+def _event_args(events: Sequence[NewEvent]) -> list[bytes | str]:
+    args: list[bytes | str] = []
     for event in events:
-        args += [event.kind, json.dumps(dict(event.data), separators=(",", ":"))]
+        args += [_KIND_CODES.get(event.kind, event.kind), _pack_data(event.data)]
     return args
+
+
+# --- compact entries ------------------------------------------------------------------------------
+#
+# A finished Jaipur match has about 200 log entries and 200 events, so their bytes are most of its
+# memory. The store keeps the common shapes in a compact binary form and gives back exactly what it
+# was given; anything else (and every entry written before) is kept, and read, as it was. A compact
+# value starts with a byte below 0x20, which no JSON text starts with.
+
+_LOG_MOVE = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"m":"([A-Za-z0-9+/]*={0,2})"\}')
+_LOG_FLAG = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"([rt])":1\}')
+_PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
+_DATA_SEAT_LABEL, _DATA_TEXT = b"\x01", b"\x02"
+# The event kinds serai writes, each as one byte in the stream; other kinds are stored as named.
+_KIND_CODES = {
+    kind: chr(code)
+    for code, kind in enumerate(
+        (
+            "created",
+            "joined",
+            "started",
+            "move",
+            "announcement",
+            "resigned",
+            "finished",
+            "timed_out",
+        ),
+        start=1,
+    )
+}
+_KIND_NAMES = {code.encode(): kind for kind, code in _KIND_CODES.items()}
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _read_varint(raw: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = raw[at]
+        value |= (byte & 0x7F) << shift
+        at += 1
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def _pack_log(entry: bytes) -> bytes:
+    """``{"v":12,"s":0,"m":"<base64>"}`` as 0x01, varint v, varint s, the raw move bytes;
+    ``{"v":12,"s":0,"r":1}`` (or "t") as 0x02, r|t, varint v, varint s; else unchanged."""
+    found = _LOG_MOVE.fullmatch(entry)
+    if found:
+        move = base64.b64decode(found[3])
+        if base64.b64encode(move) == found[3]:  # canonical base64 only: read back byte for byte
+            return _PACKED_MOVE + _varint(int(found[1])) + _varint(int(found[2])) + move
+        return entry
+    found = _LOG_FLAG.fullmatch(entry)
+    if found:
+        return _PACKED_FLAG + found[3] + _varint(int(found[1])) + _varint(int(found[2]))
+    return entry
+
+
+def _unpack_log(raw: bytes) -> bytes:
+    if raw[:1] == _PACKED_MOVE:
+        version, at = _read_varint(raw, 1)
+        seat, at = _read_varint(raw, at)
+        move = base64.b64encode(raw[at:]).decode()
+        return f'{{"v":{version},"s":{seat},"m":"{move}"}}'.encode()
+    if raw[:1] == _PACKED_FLAG:
+        version, at = _read_varint(raw, 2)
+        seat, at = _read_varint(raw, at)
+        return f'{{"v":{version},"s":{seat},"{raw[1:2].decode()}":1}}'.encode()
+    return raw
+
+
+def _pack_data(data: Mapping[str, Any]) -> bytes | str:
+    """Event data ``{"seat": n, "label": text}`` as 0x01, varint n, text; ``{"text": text}`` as
+    0x02, text; anything else as JSON."""
+    if len(data) == 2:
+        seat, label = data.get("seat"), data.get("label")
+        if type(seat) is int and seat >= 0 and type(label) is str:
+            return _DATA_SEAT_LABEL + _varint(seat) + label.encode()
+    elif len(data) == 1:
+        text = data.get("text")
+        if type(text) is str:
+            return _DATA_TEXT + text.encode()
+    return json.dumps(dict(data), separators=(",", ":"))
+
+
+def _unpack_data(raw: bytes) -> dict[str, Any]:
+    if raw[:1] == _DATA_SEAT_LABEL:
+        seat, at = _read_varint(raw, 1)
+        return {"seat": seat, "label": raw[at:].decode()}
+    if raw[:1] == _DATA_TEXT:
+        return {"text": raw[1:].decode()}
+    result: dict[str, Any] = json.loads(raw)
+    return result
 
 
 def _dump_seats(seats: Sequence[SeatRecord]) -> str:
