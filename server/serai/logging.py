@@ -66,11 +66,12 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
         handler = await continuation(details)
         if handler is None:
             return handler
-        wrapped = self._wrap(details.method, handler)
+        wrapped = self.wrap(details.method, handler)
         self._wrapped[details.method] = wrapped
         return wrapped
 
-    def _wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    def wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        """``handler`` with its calls logged (for wrapping handlers once, without interceptors)."""
         method = full_method.rpartition("/")[2]
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(

@@ -16,7 +16,7 @@ import contextlib
 import functools
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import grpc
@@ -492,7 +492,6 @@ async def build_server(
     ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
     """
     server = grpc.aio.server(
-        interceptors=[DecodeInterceptor(), RequestLogInterceptor()],
         options=[
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
@@ -500,12 +499,63 @@ async def build_server(
         ],
     )
     limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
-    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches, limiter), server)
+    logged = RequestLogInterceptor()
+    wrapping = _Wrapping(
+        server, lambda method, handler: _decoding(method, logged.wrap(method, handler))
+    )
+    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches, limiter), wrapping)
     checker = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)
     for name in ("", SERVICE_NAME):
         await checker.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), wrapping
     )
     return SeraiServer(matches, server, checker)
+
+
+_Wrap = Callable[[str, grpc.RpcMethodHandler], grpc.RpcMethodHandler]
+
+
+class _Wrapping:
+    """Stands for the grpc.aio server while the services register: each method's handler is
+    wrapped once, there (the request decoding of :class:`DecodeInterceptor` around the request
+    log of :class:`RequestLogInterceptor`), so that no interceptor runs on every call: grpc.aio
+    interceptors cost about 0.05 ms of CPU a call, a tenth of a SubmitMove."""
+
+    def __init__(self, server: grpc.aio.Server, wrap: _Wrap) -> None:
+        self._server = server
+        self._wrap = wrap
+
+    def add_generic_rpc_handlers(self, handlers: Sequence[grpc.GenericRpcHandler]) -> None:
+        self._server.add_generic_rpc_handlers(
+            tuple(_WrappedGeneric(handler, self._wrap) for handler in handlers)
+        )
+
+    def add_registered_method_handlers(
+        self, service: str, handlers: Mapping[str, grpc.RpcMethodHandler]
+    ) -> None:
+        self._server.add_registered_method_handlers(
+            service,
+            {name: self._wrap(f"/{service}/{name}", h) for name, h in handlers.items()},
+        )
+
+
+class _WrappedGeneric(grpc.GenericRpcHandler):
+    """A generic handler whose answers are wrapped; each known method once (unknown method names,
+    which answer UNIMPLEMENTED, are not remembered)."""
+
+    def __init__(self, inner: grpc.GenericRpcHandler, wrap: _Wrap) -> None:
+        self._inner = inner
+        self._wrap = wrap
+        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
+
+    def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        method: str = details.method  # type: ignore[attr-defined]
+        handler = self._handlers.get(method)
+        if handler is None:
+            found = self._inner.service(details)
+            if found is None:
+                return None
+            handler = self._handlers[method] = self._wrap(method, found)
+        return handler
