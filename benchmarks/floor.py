@@ -13,9 +13,15 @@ the same run:
               choosing by move id; only SubmitMove calls are made and timed
 
 The serai figures come from replaying move ids: first the matches are played once with
-ListLegalMoves + SubmitMove (random choices, seeded), recording the ids; then fresh matches with
-the same seeds are created and joined, and only then the clock starts and each worker submits its
-match's recorded ids, each with a request id and the expected version, as a bot would.
+ListLegalMoves + SubmitMove (random choices, seeded; the first --moves moves of each), recording
+the ids; then fresh matches with the same seeds are created and joined, and only then the clock
+starts and each worker submits its match's recorded ids, each with a request id and the expected
+version, as a bot would. The server computes the legal moves itself, as for any SubmitMove by id.
+
+After the rounds, serai and grpc-noop are measured once more paced (--paced): the same workers
+start a fixed number of calls per second in all, half of serai's best by default, so that the
+latency is that of a server with headroom rather than of a queue (at saturation, 100 workers that
+always have a call in flight wait N / throughput on average, whatever the server does).
 
 The floor is the slower of grpc-noop and evalsha (lower throughput); the ratio is serai's
 throughput over the floor's. Throughput counts the calls completed while every worker still has
@@ -40,6 +46,8 @@ import os
 import random
 import re
 import resource
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,12 +57,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import grpc
-import redis.asyncio as aioredis
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis_store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
 COMMIT = "/floor.Floor/Commit"
@@ -86,6 +93,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0.5,
         help="then pace serai and grpc-noop at this fraction of serai's best throughput, for "
         "latency below saturation (0.5; 0: skip)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run serai under py-spy (on PATH) and write its folded stacks to FILE",
     )
     parser.add_argument("--skip-commit", action="store_true", help="leave out grpc+commit")
     parser.add_argument("--serve", choices=["floor"], help=argparse.SUPPRESS)
@@ -315,19 +327,16 @@ def _load_commit(raw: bytes) -> Commit:
 
 
 async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commit:
-    """A commit like serai's for one Jaipur move: its real state, a log entry and a move event."""
-    client = aioredis.Redis.from_url(redis_url)
-    meta, log, events, _requests = match_keys(match_id)
-    state = await client.hget(meta, "state") or b""
-    entry = (await client.lrange(log, 0, 0) or [b""])[0]
-    event = await client.xrange(events, "-", "+")
-    await client.aclose()
-    moves = [e for _id, e in event if e.get(b"k") == b"move"]
-    import json
-
-    data = json.loads(moves[0][b"d"]) if moves else {"seat": 0, "label": "take 1 leather"}
+    """A commit like serai's for one Jaipur move: its real state, log entry and move event."""
+    store = RedisStore.from_url(redis_url)
+    record = await store.load(match_id)
+    entry = (await store.read_log(match_id) or [b""])[0]
+    moves = [e for e in await store.read_events(match_id, "") if e.kind == "move"]
+    await store.close()
+    assert isinstance(record, MatchRecord)
+    data = dict(moves[0].data) if moves else {"seat": 0, "label": "take 1 leather"}
     return Commit(
-        state=state,
+        state=record.state,
         log=[entry],
         events=[NewEvent("move", data)],
         request_seat=0,
@@ -382,8 +391,11 @@ def start_process(command: list[str], log_path: Path, pattern: str) -> tuple[sub
 
 async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> None:
     redis_pid = redis.process.pid if redis.process else None
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    profile = [spy, "record", "-r", "250", "-f", "raw", "-o", args.profile, "--"]
     serai, serai_address = start_process(
-        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis.url,
+        [*(profile if args.profile else []),
+         sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis.url,
          "--log-format", "json", "--move-rate", "0"],
         folder / "serve.log",
         "serai listening",
@@ -466,6 +478,11 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
             figures.append(await measure("serai", jobs, [serai.pid, redis_pid]))
             for fig in figures:
                 rounds.setdefault(fig.name, []).append(fig)
+                print(
+                    f"  {fig.name:<12} {fig.rate:>6.0f} calls/s  p50 {fig.pct(0.5):.2f} ms  "
+                    f"p99 {fig.pct(0.99):.2f} ms",
+                    file=sys.stderr,
+                )
             await store.client.flushdb()  # every part starts from an empty Redis next round
         paced: dict[str, Figures] = {}
         pace = args.paced * max(f.rate for f in rounds["serai"])
@@ -480,12 +497,18 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         for channel in channels + floor_channels:
             await channel.close()
         report(
-            args, rounds, moves, len(request_bytes), len(response_bytes), len(commit.state or b"")
+            args,
+            rounds,
+            paced,
+            moves,
+            len(request_bytes),
+            len(response_bytes),
+            len(commit.state or b""),
         )
     finally:
         for process in (serai, floor_server):
             if process is not None:
-                process.terminate()
+                process.send_signal(signal.SIGINT)  # py-spy, when profiling, writes its file
                 process.wait(30)
 
 
@@ -502,8 +525,8 @@ def report(
     floor = min((best["grpc-noop"], best["evalsha"]), key=lambda f: f.rate)
     serai = best["serai"]
     print(
-        f"concurrency {args.matches} workers; Jaipur matches of {min(moves)}-{max(moves)} moves "
-        f"(mean {sum(moves) / len(moves):.0f}); SubmitMove request {request_size} B, "
+        f"concurrency {args.matches} workers; {min(moves)}-{max(moves)} SubmitMoves per Jaipur "
+        f"match (mean {sum(moves) / len(moves):.0f}); SubmitMove request {request_size} B, "
         f"response {response_size} B, state {state_size} B; best of {args.rounds} rounds"
     )
     print(
