@@ -191,7 +191,7 @@ class AsyncSeraiClient:
                     event = self._core.event(proto)
                     finished = finished or event.kind == "finished"
                     yield event
-                if finished or await self._finished(match):
+                if finished or await self._read_to_the_end(match, last):
                     return
                 error: SeraiError = UnavailableError("the server ended the watch early")
             except grpc.RpcError as rpc_error:
@@ -207,11 +207,13 @@ class AsyncSeraiClient:
                 raise error
             await asyncio.sleep(wait)
 
-    async def _finished(self, match: SeatHandle | str) -> bool:
+    async def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
+        """Whether the match is over and ``last`` is its newest event: nothing left to read."""
         try:
-            return (await self.get_match(match)).finished
+            snapshot = await self.get_match(match)
         except SeraiError:
             return False
+        return snapshot.finished and not event_is_after(snapshot.last_event_id, last)
 
     async def _call(self, method: Callable[..., Any], request: Any) -> Any:
         backoff = Backoff(give_up=self.unavailable_for)

@@ -215,7 +215,7 @@ class SeraiClient:
                     event = self._core.event(proto)
                     finished = finished or event.kind == "finished"
                     yield event
-                if finished or self._finished(match):
+                if finished or self._read_to_the_end(match, last):
                     return
                 error: SeraiError = UnavailableError("the server ended the watch early")
             except grpc.RpcError as rpc_error:
@@ -233,11 +233,17 @@ class SeraiClient:
 
     # --- plumbing --------------------------------------------------------------------------------
 
-    def _finished(self, match: SeatHandle | str) -> bool:
+    def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
+        """Whether the match is over and ``last`` is its newest event: nothing left to read.
+
+        A stream that ends before the finished event (a server shutting down) is reopened even
+        when the match has finished meanwhile, so that its last events are still delivered.
+        """
         try:
-            return self.get_match(match).finished
+            snapshot = self.get_match(match)
         except SeraiError:
             return False
+        return snapshot.finished and not event_is_after(snapshot.last_event_id, last)
 
     def _call(self, method: Callable[..., T], request: Any) -> T:
         backoff = Backoff(give_up=self.unavailable_for)

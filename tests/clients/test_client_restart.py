@@ -60,7 +60,8 @@ def test_a_watch_resumes_after_a_server_restart_and_misses_no_event(start_serve,
     first.stop(how)
     second = start_serve("--port", port, "--redis-url", redis_url)
     assert second.address == first.address
-    play_moves(client, seats, 10_000)  # to the end of the match, on the restarted server
+    assert play_moves(client, seats, 6) == 6  # on the restarted server
+    client.resign(seats[0])  # the match ends, and with it the watch
     watcher.join(60)
     assert not watcher.is_alive() and not errors
 
@@ -68,6 +69,7 @@ def test_a_watch_resumes_after_a_server_restart_and_misses_no_event(start_serve,
         everything = [event.id for event in fresh.watch(match.match_id)]
     ids = [event.id for event in seen]
     assert ids == everything  # every event, in order, none twice
+    assert [e.kind for e in seen].count("move") == 12
     assert seen[-1].kind == "finished"
     client.close()
 
@@ -106,7 +108,8 @@ def test_the_asyncio_watch_also_resumes_after_a_killed_server(start_serve, redis
     wait_until(lambda: sum(e.kind == "move" for e in seen) == 4)
     first.stop(signal.SIGKILL)
     start_serve("--port", port, "--redis-url", redis_url)
-    play_moves(client, seats, 10_000)
+    assert play_moves(client, seats, 4) == 4
+    client.resign(seats[1])
     watcher.join(60)
     assert not watcher.is_alive() and not errors
     with SeraiClient(first.address) as fresh:
