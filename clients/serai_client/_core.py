@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -63,6 +65,15 @@ class Backoff:
         wait = min(self._next * jitter, self.give_up - self._spent)
         self._spent += wait
         return wait
+
+
+def default_client_id(flavour: str = "python") -> str:
+    """``serai-<flavour>@<host>:<pid>``: one process, one client for the server's per-client limits.
+
+    A shared constant would put every SDK user in one quota of open matches; an application that
+    wants its users counted apart passes its own ``client_id`` (a user or install id).
+    """
+    return f"serai-{flavour}@{socket.gethostname()}:{os.getpid()}"
 
 
 class ClientCore:

@@ -25,6 +25,7 @@ from serai_client._core import (
     RESUMABLE_CODES,
     Backoff,
     ClientCore,
+    default_client_id,
     new_request_id,
     not_to_act,
     token_of,
@@ -57,12 +58,12 @@ class AsyncSeraiClient:
         timeout: float = 10.0,
         unavailable_for: float = 30.0,
         decoder: Decoder | None = None,
-        client_id: str = "serai-python-aio",
+        client_id: str | None = None,
     ) -> None:
         self.target = target
         self.timeout = timeout
         self.unavailable_for = unavailable_for
-        self._core = ClientCore(decoder, client_id)
+        self._core = ClientCore(decoder, client_id or default_client_id("python-aio"))
         self._channel = aio.insecure_channel(target)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
 

@@ -32,6 +32,7 @@ from serai_client._core import (
     RESUMABLE_CODES,
     Backoff,
     ClientCore,
+    default_client_id,
     new_request_id,
     not_to_act,
     token_of,
@@ -65,13 +66,13 @@ class SeraiClient:
         timeout: float = 10.0,
         unavailable_for: float = 30.0,
         decoder: Decoder | None = None,
-        client_id: str = "serai-python",
+        client_id: str | None = None,
         channel: grpc.Channel | None = None,
     ) -> None:
         self.target = target
         self.timeout = timeout
         self.unavailable_for = unavailable_for
-        self._core = ClientCore(decoder, client_id)
+        self._core = ClientCore(decoder, client_id or default_client_id("python"))
         self._channel = channel or grpc.insecure_channel(target)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
 

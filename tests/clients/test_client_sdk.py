@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -13,10 +15,12 @@ from serai_client import (
     IllegalMoveError,
     NotFoundError,
     PermissionDeniedError,
+    ResourceExhaustedError,
     SeatHandle,
     SeraiClient,
     StaleVersionError,
 )
+from serai_client._core import default_client_id
 from serai_client.bots import make_strategy, play_seat
 from serai_client.types import event_is_after
 from serai_jaipur import jaipur_pb2
@@ -175,3 +179,23 @@ def test_the_asyncio_client_does_the_same_round_trip(service):
     assert label
     assert kinds[-1] == "move" and "started" in kinds
     assert version > 0
+
+
+def test_default_client_ids_are_per_process_not_one_quota_for_every_user(start_service):
+    # The server bounds unfinished matches per client id: a constant default would make every
+    # SDK user on earth share one quota. Each process gets its own id; an app may pass its own.
+    server = start_service(max_open_per_client=1)
+    with SeraiClient(server.address) as ours, SeraiClient(server.address) as ours_again:
+        ours.create_match("jaipur")
+        with pytest.raises(ResourceExhaustedError, match="finish or resign"):
+            ours_again.create_match("jaipur")  # same process, same client
+    with SeraiClient(server.address, client_id="another-install") as theirs:
+        assert theirs.create_match("jaipur").match_id
+    other_process = subprocess.run(
+        [sys.executable, "-c", "from serai_client._core import default_client_id as d; print(d())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert other_process.startswith("serai-python@")
+    assert other_process != default_client_id()
