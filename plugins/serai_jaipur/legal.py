@@ -228,7 +228,7 @@ def _gives_within(caps: Counts, size: int) -> tuple[int, ...]:
     return tuple(map(_GIVE_VECTORS.number, _vectors(caps, size)))
 
 
-@lru_cache(maxsize=1 << 14)
+@cache
 def _vectors(caps: Counts, total: int) -> tuple[Counts, ...]:
     """Every count vector ``v`` with ``0 <= v[i] <= caps[i]`` and ``sum(v) == total``."""
     if not caps:

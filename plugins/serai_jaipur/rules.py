@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from operator import add
+from operator import add, le
 from typing import TypeVar
 
 from serai.game import IllegalMove, seeded_rng
@@ -196,37 +196,21 @@ def _check_take_camels(state: State, seat: int, move: TakeCamels) -> None:
 
 
 def _check_exchange(state: State, seat: int, move: Exchange) -> None:
-    if Good.CAMEL in move.take:
-        raise IllegalMove(
-            "an exchange takes no camels: camels are taken all together with 'take camels'"
-        )
-    if len(move.take) < EXCHANGE_MINIMUM:
-        raise IllegalMove(
-            f"an exchange takes {EXCHANGE_MINIMUM} or more goods from the market, not "
-            f"{len(move.take)} (to take a single good, take one good)"
-        )
-    if len(move.give) != len(move.take):
-        raise IllegalMove(
-            f"an exchange puts back as many cards as it takes: it takes {len(move.take)} "
-            f"and gives {len(move.give)}"
-        )
-    both = sorted(set(move.take) & set(move.give))
-    if both:
-        names = ", ".join(plural(good, 1) for good in both)
-        raise IllegalMove(f"an exchange may not put back a type it takes: {names}")
-    take, give = _counts(move.take), _counts(move.give)
-    hand, herd = state.hands[seat], state.herds[seat]
-    for good in GOODS:
-        if take[good] > state.market[good]:
-            raise IllegalMove(
-                f"exchange: the market has {state.market[good]} "
-                f"{plural(good, state.market[good])}, the exchange takes {take[good]}"
-            )
-        if give[good] > hand[good]:
-            raise IllegalMove(
-                f"exchange: your hand has {hand[good]} {plural(good, hand[good])}, "
-                f"the exchange gives {give[good]}"
-            )
+    take, give = _exchange_shape(move.take, move.give)
+    market, hand, herd = state.market, state.hands[seat], state.herds[seat]
+    # The market and hand checks in C first; the loop below only runs to name what is missing.
+    if not (all(map(le, take, market)) and all(map(le, give, hand))):
+        for good in GOODS:
+            if take[good] > market[good]:
+                raise IllegalMove(
+                    f"exchange: the market has {market[good]} {plural(good, market[good])}, "
+                    f"the exchange takes {take[good]}"
+                )
+            if give[good] > hand[good]:
+                raise IllegalMove(
+                    f"exchange: your hand has {hand[good]} {plural(good, hand[good])}, "
+                    f"the exchange gives {give[good]}"
+                )
     if give[CAMEL] > herd:
         raise IllegalMove(
             f"exchange: your herd has {herd} {plural(Good.CAMEL, herd)}, "
@@ -238,6 +222,35 @@ def _check_exchange(state: State, seat: int, move: Exchange) -> None:
             f"hand limit: after this exchange your hand would hold {hand_size} goods cards; "
             f"at most {HAND_LIMIT} (camels given back grow the hand)"
         )
+
+
+@cache
+def _exchange_shape(take: tuple[Good, ...], give: tuple[Good, ...]) -> tuple[Counts, Counts]:
+    """The counts an exchange takes and gives (7 each), once the exchange itself is allowed.
+
+    Raises IllegalMove for what is wrong whatever the table: camels taken, fewer than two goods,
+    unequal sides, a type both taken and given. Memoized (refusals are not): the same exchanges
+    come back all the time.
+    """
+    if Good.CAMEL in take:
+        raise IllegalMove(
+            "an exchange takes no camels: camels are taken all together with 'take camels'"
+        )
+    if len(take) < EXCHANGE_MINIMUM:
+        raise IllegalMove(
+            f"an exchange takes {EXCHANGE_MINIMUM} or more goods from the market, not "
+            f"{len(take)} (to take a single good, take one good)"
+        )
+    if len(give) != len(take):
+        raise IllegalMove(
+            f"an exchange puts back as many cards as it takes: it takes {len(take)} "
+            f"and gives {len(give)}"
+        )
+    both = sorted(set(take) & set(give))
+    if both:
+        names = ", ".join(plural(good, 1) for good in both)
+        raise IllegalMove(f"an exchange may not put back a type it takes: {names}")
+    return tuple(_counts(take)), tuple(_counts(give))
 
 
 def _check_sell(state: State, seat: int, move: Sell) -> None:
