@@ -508,7 +508,8 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
     finally:
         for process in (serai, floor_server):
             if process is not None:
-                process.send_signal(signal.SIGINT)  # py-spy, when profiling, writes its file
+                # SIGINT: serai stops on it, and py-spy (when profiling) writes its file first
+                process.send_signal(signal.SIGINT if process is serai else signal.SIGTERM)
                 process.wait(30)
 
 
