@@ -1,0 +1,85 @@
+"""The Redis store keeps log entries and events compactly and gives back exactly what it was given,
+including entries written in the older JSON form."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+
+import redis
+from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
+from serai.store.redis_store import RedisStore, match_keys
+
+LOG = [
+    b'{"v":3,"s":1,"m":"IgQIBhAB"}',
+    b'{"v":4,"s":0,"m":"EgIIBA=="}',
+    b'{"v":300,"s":0,"m":""}',
+    b'{"v":5,"s":1,"r":1}',
+    b'{"v":6,"s":0,"t":1}',
+    b'{"v":7,"s":0,"m":"IgQIBhA="}',  # base64 whose padding bits are not zero: kept as written
+    b'{"v":8,"s":0,"x":"something else"}',
+]
+EVENTS = [
+    NewEvent("move", {"seat": 1, "label": "exchange camel + diamond for 2 silver"}),
+    NewEvent("announcement", {"text": "round 1: seat 0 wins"}),
+    NewEvent("joined", {"seat": 0, "name": "bob"}),
+    NewEvent("finished", {"outcome": {"scores": [2, 1], "ranks": [0, 1], "summary": "x"}}),
+    NewEvent("started"),
+    NewEvent("a kind of its own", {"seat": True, "label": 3}),
+]
+
+
+def _record(match_id: str) -> MatchRecord:
+    return MatchRecord(
+        match_id=match_id,
+        game="tiny",
+        options={},
+        seed=1,
+        created_ms=1,
+        status="running",
+        version=0,
+        seats=(SeatRecord("a", True), SeatRecord("b", True)),
+        state=b"state",
+    )
+
+
+def test_log_entries_and_events_read_back_exactly_as_written(redis_url: str) -> None:
+    match_id = secrets.token_hex(8)
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url)
+        await store.create(_record(match_id), [])
+        result = await store.commit(match_id, 0, Commit(log=LOG, events=EVENTS))
+        assert result.version == 1  # type: ignore[union-attr]
+        assert await store.read_log(match_id) == LOG
+        events = await store.read_events(match_id, "")
+        assert [(e.kind, dict(e.data)) for e in events] == [(e.kind, e.data) for e in EVENTS]
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_entries_written_in_the_older_json_form_are_still_read(redis_url: str) -> None:
+    match_id = secrets.token_hex(8)
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url)
+        await store.create(_record(match_id), [])
+        await store.close()
+
+    asyncio.run(scenario())
+    client = redis.Redis.from_url(redis_url)
+    _meta, log, events, _requests = match_keys(match_id)
+    client.rpush(log, *LOG)
+    client.xadd(events, {"v": 1, "k": "move", "d": json.dumps({"seat": 0, "label": "sell 1 gold"})})
+
+    async def read() -> None:
+        store = RedisStore.from_url(redis_url)
+        assert await store.read_log(match_id) == LOG
+        [event] = await store.read_events(match_id, "")
+        assert (event.kind, dict(event.data)) == ("move", {"seat": 0, "label": "sell 1 gold"})
+        await store.close()
+
+    asyncio.run(read())
+    client.close()
