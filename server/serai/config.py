@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_PORT = 50051
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -39,118 +41,125 @@ class Settings:
     redis_connections: int = 1000
 
 
-def _env(name: str, default: str | None) -> str | None:
-    return os.environ.get(f"SERAI_{name}", default)
+def _setting(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    help: str,
+    *,
+    kind: Callable[[str], Any] = str,
+    default_text: str | None = None,
+    **options: Any,
+) -> None:
+    """Add ``flag`` (``--move-rate`` sets ``Settings.move_rate``), default ``SERAI_MOVE_RATE``.
+
+    The help text gets "(env SERAI_..., default ...)" appended; ``default_text`` overrides how
+    the default is shown (None: the Settings value; "" shows none).
+    """
+    field = flag.removeprefix("--").replace("-", "_")
+    env = f"SERAI_{field.upper()}"
+    default = getattr(Settings(), field)
+    from_env = os.environ.get(env)
+    shown = f"{default:g}" if isinstance(default, float) else str(default)
+    shown = shown if default_text is None else default_text
+    parser.add_argument(
+        flag,
+        type=kind,
+        default=kind(from_env) if from_env else default,
+        help=f"{help} (env {env}" + (f", default {shown})" if shown else ")"),
+        **options,
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable."""
-    d = Settings()
-    parser.add_argument(
-        "--host",
-        default=_env("HOST", d.host),
-        help=f"address to listen on; 0.0.0.0 or [::] for every interface (env SERAI_HOST, "
-        f"default {d.host})",
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=int(_env("PORT", str(d.port)) or d.port),
-        help=f"TCP port; 0 picks a free one (env SERAI_PORT, default {d.port})",
-    )
-    parser.add_argument(
+    _setting(parser, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
+    _setting(parser, "--port", "TCP port; 0 picks a free one", kind=int)
+    _setting(
+        parser,
         "--redis-url",
-        default=_env("REDIS_URL", None),
-        help="an existing Redis: redis://host:port/db, unix:///path/redis.sock, a Sentinel "
+        "an existing Redis: redis://host:port/db, unix:///path/redis.sock, a Sentinel "
         "group redis+sentinel://[:password@]host:port[,host:port...]/service_name[/db] or a "
-        "Redis Cluster redis+cluster://[:password@]host:port[,host:port...] "
-        "(env SERAI_REDIS_URL; default: start an embedded Redis in --data-dir)",
+        "Redis Cluster redis+cluster://[:password@]host:port[,host:port...]",
+        default_text="none: start an embedded Redis in --data-dir",
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--redis-cluster",
-        default=_env("REDIS_CLUSTER", None),
+        "a Redis Cluster, by some of its nodes (the rest are discovered); replaces --redis-url",
+        default_text="",
         metavar="HOST:PORT,...",
-        help="a Redis Cluster, by some of its nodes (the rest are discovered); replaces "
-        "--redis-url (env SERAI_REDIS_CLUSTER)",
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--redis-connections",
-        type=int,
-        default=int(_env("REDIS_CONNECTIONS", str(d.redis_connections)) or d.redis_connections),
-        help="most Redis connections this replica opens (per node of a cluster); each request in "
-        "flight and each waiting Watch holds one, more wait for a free one (env "
-        f"SERAI_REDIS_CONNECTIONS, default {d.redis_connections})",
+        "most Redis connections this replica opens (per node of a cluster); each request in "
+        "flight and each waiting Watch holds one, more wait for a free one",
+        kind=int,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--data-dir",
-        type=Path,
-        default=Path(_env("DATA_DIR", str(d.data_dir)) or d.data_dir),
-        help="folder of the embedded Redis's append-only file (env SERAI_DATA_DIR, "
-        f"default ./{d.data_dir})",
+        "folder of the embedded Redis's append-only file",
+        kind=Path,
+        default_text=f"./{Settings().data_dir}",
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--max-message-bytes",
-        type=int,
-        default=int(_env("MAX_MESSAGE_BYTES", str(d.max_message_bytes)) or 0),
-        help="largest request or response; bigger ones get RESOURCE_EXHAUSTED "
-        f"(env SERAI_MAX_MESSAGE_BYTES, default {d.max_message_bytes})",
+        "largest request or response; bigger ones get RESOURCE_EXHAUSTED",
+        kind=int,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--move-rate",
-        type=float,
-        default=float(_env("MOVE_RATE", str(d.move_rate)) or 0),
-        help="SubmitMove calls per second allowed on one client connection, on average; more "
-        "get RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
-        f"raise it or set 0 there (env SERAI_MOVE_RATE, default {d.move_rate:g})",
+        "SubmitMove calls per second allowed on one client connection, on average; more get "
+        "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
+        "raise it or set 0 there",
+        kind=float,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--move-burst",
-        type=float,
-        default=float(_env("MOVE_BURST", str(d.move_burst)) or 0),
-        help="SubmitMove calls one connection may make at once before --move-rate applies "
-        f"(env SERAI_MOVE_BURST, default {d.move_burst:g})",
+        "SubmitMove calls one connection may make at once before --move-rate applies",
+        kind=float,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--max-open-matches",
-        type=int,
-        default=int(_env("MAX_OPEN_MATCHES", str(d.max_open_matches)) or 0),
-        help="unfinished matches one CreateMatch client_id may have; more get "
-        "RESOURCE_EXHAUSTED; 0: no limit (env SERAI_MAX_OPEN_MATCHES, "
-        f"default {d.max_open_matches})",
+        "unfinished matches one CreateMatch client_id may have; more get RESOURCE_EXHAUSTED; "
+        "0: no limit",
+        kind=int,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--idle-seconds",
-        type=int,
-        default=int(_env("IDLE_SECONDS", str(d.idle_seconds)) or 0),
-        help="an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
-        "'expired'); finished ones are kept; 0: never (env SERAI_IDLE_SECONDS, default "
-        f"{d.idle_seconds})",
+        "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
+        "'expired'); finished ones are kept; 0: never",
+        kind=int,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--sweep-seconds",
-        type=float,
-        default=float(_env("SWEEP_SECONDS", str(d.sweep_seconds)) or 0),
-        help="how often this replica looks for turn clocks that ran out in matches nobody reads "
-        f"(env SERAI_SWEEP_SECONDS, default {d.sweep_seconds:g})",
+        "how often this replica looks for turn clocks that ran out in matches nobody reads",
+        kind=float,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--grace-seconds",
-        type=float,
-        default=float(_env("GRACE_SECONDS", str(d.grace_seconds)) or 0),
-        help="on SIGTERM/SIGINT, how long in-flight requests may take to finish "
-        f"(env SERAI_GRACE_SECONDS, default {d.grace_seconds})",
+        "on SIGTERM/SIGINT, how long in-flight requests may take to finish",
+        kind=float,
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--log-format",
+        "auto: JSON lines unless stdout is a terminal",
         choices=("auto", "json", "pretty"),
-        default=_env("LOG_FORMAT", d.log_format),
-        help="auto: JSON lines unless stdout is a terminal (env SERAI_LOG_FORMAT, default auto)",
     )
-    parser.add_argument(
+    _setting(
+        parser,
         "--log-level",
+        "least severe level logged",
         choices=("debug", "info", "warning", "error"),
-        default=_env("LOG_LEVEL", d.log_level),
-        help="least severe level logged (env SERAI_LOG_LEVEL, default info)",
     )
 
 
