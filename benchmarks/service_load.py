@@ -125,7 +125,7 @@ async def run_load(
 
     client = aioredis.Redis.from_url(redis_url)
     sizes = []
-    parts = [0, 0, 0, 0]  # record, log, events, requests
+    parts = [0, 0, 0, 0, 0]  # record, log, events, requests, archive
     for match_id, _moves in results:
         total = 0
         for i, key in enumerate(match_keys(match_id)):
@@ -158,9 +158,9 @@ async def run_load(
         )
     print(
         f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
-        f"{max(sizes) / 1024:.1f} KiB max (finished matches: record, log, events, requests)"
+        f"{max(sizes) / 1024:.1f} KiB max (finished matches: all their keys)"
     )
-    names = ("record", "log", "events", "requests")
+    names = ("record", "log", "events", "requests", "archive")
     print(
         "  of which (mean)   "
         + ", ".join(f"{n} {p / len(sizes) / 1024:.1f}" for n, p in zip(names, parts, strict=True))

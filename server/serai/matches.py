@@ -747,10 +747,13 @@ class Matches:
             record = entry.record
             if record.status == "finished" and after and not _newer(record.last_event_id, after):
                 return
+            finished = record.status == "finished"  # nothing more will come: do not wait
             events = await self.store.read_events(
-                match_id, after, block_ms=self.watch_block_ms, count=100
+                match_id, after, block_ms=0 if finished else self.watch_block_ms, count=100
             )
             if not events:
+                if finished:
+                    return
                 # Quiet: now and then make sure the match still exists and its clock is kept.
                 if self._overdue(entry) or self._clock() - looked >= _WATCH_RECHECK_SECONDS:
                     entry, looked = await self._fresh(match_id), self._clock()

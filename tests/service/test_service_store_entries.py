@@ -70,7 +70,7 @@ def test_entries_written_in_the_older_json_form_are_still_read(redis_url: str) -
 
     asyncio.run(scenario())
     client = redis.Redis.from_url(redis_url)
-    _meta, log, events, _requests = match_keys(match_id)
+    _meta, log, events, _requests, _archive = match_keys(match_id)
     client.rpush(log, *LOG)
     client.xadd(events, {"v": 1, "k": "move", "d": json.dumps({"seat": 0, "label": "sell 1 gold"})})
 

@@ -195,10 +195,16 @@ class Store(Protocol):
     async def read_events(
         self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
     ) -> list[StoredEvent]:
-        """Events after ``after_event_id`` ("" for all); waits up to ``block_ms`` (0: no wait)."""
+        """Events after ``after_event_id`` ("" for all); waits up to ``block_ms`` (0: no wait).
+
+        A finished match's events may have been archived (see :meth:`index`): they are read back
+        the same, ids included, but a wait on them may last the whole ``block_ms`` first, so read
+        a finished match with ``block_ms=0``."""
 
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
-        """Move the match between the status indexes (idempotent)."""
+        """Move the match between the status indexes (idempotent). For ``current`` "finished"
+        (called once its last events are committed) the store may also compact the match: archive
+        its events and keep only each seat's latest request answer."""
 
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int

@@ -1,4 +1,5 @@
-"""The Redis store: one hash, one list, one stream and one hash of answers per match.
+"""The Redis store: one hash, one list, one stream and one hash of answers per match (and an
+event archive once it is finished).
 
 Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slot)::
 
@@ -8,6 +9,8 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
     serai:{M}:events     stream  public events (v: version, k: kind, d: data), for Watch
     serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
                                  for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
+    serai:{M}:archive    string  once finished and indexed so: every event, compactly, in place of
+                                 the stream (same ids); request answers then keep each seat's latest
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
 ``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
@@ -63,6 +66,66 @@ from serai.store import (
     StoreUnavailable,
     Unchanged,
 )
+
+# Once a match is finished (and its last events delivered to the watchers blocked on its stream),
+# its events are folded into one archive string (see _unpack_archive) and the stream is deleted;
+# only each seat's latest request answer is kept (a retry of a finished match's last move still
+# gets its first answer). One script, so a reader finds either the stream or the archive.
+_ARCHIVE = """
+local function varint(n)
+  local out = {}
+  while n >= 128 do
+    out[#out + 1] = string.char(n % 128 + 128)
+    n = math.floor(n / 128)
+  end
+  out[#out + 1] = string.char(n)
+  return table.concat(out)
+end
+local function archive_events(events, archive)
+  local entries = redis.call('XRANGE', events, '-', '+')
+  if #entries == 0 then return nil end
+  local parts = {'\\1'}
+  local pms, pv = 0, 0
+  for _, entry in ipairs(entries) do
+    local id = entry[1]
+    local dash = string.find(id, '-', 1, true)
+    local ms, seq = tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+    local f, v, k, d = entry[2], 0, '', ''
+    for j = 1, #f, 2 do
+      if f[j] == 'v' then v = tonumber(f[j + 1])
+      elseif f[j] == 'k' then k = f[j + 1]
+      elseif f[j] == 'd' then d = f[j + 1] end
+    end
+    local dv = v - pv
+    if dv >= 0 then dv = dv * 2 else dv = -dv * 2 - 1 end
+    parts[#parts + 1] = varint(ms - pms) .. varint(seq) .. varint(dv) .. varint(#k) .. k
+      .. varint(#d) .. d
+    pms, pv = ms, v
+  end
+  redis.call('SET', archive, table.concat(parts))
+  redis.call('DEL', events)
+  return entries[#entries][1]
+end
+local function keep_latest_answers(requests, window)
+  local flat = redis.call('HGETALL', requests)
+  local latest, stale = {}, {}
+  for j = 1, #flat, 2 do
+    local seat, what = string.match(flat[j], '^(.-):(.*)$')
+    if what == 'n' then latest[seat .. ':' .. ((tonumber(flat[j + 1]) - 1) % window)] = true end
+  end
+  for j = 1, #flat, 2 do
+    local seat, what = string.match(flat[j], '^(.-):(.*)$')
+    if what ~= 'n' and not latest[flat[j]] then stale[#stale + 1] = flat[j] end
+  end
+  if #stale > 0 then redis.call('HDEL', requests, unpack(stale)) end
+end
+local meta, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
+if redis.call('EXISTS', archive) == 1 then return 0 end
+keep_latest_answers(requests, tonumber(ARGV[1]))
+if archive_events(events, archive) then return 1 end
+return 0
+"""
 
 _COMMIT = """
 local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -174,10 +237,16 @@ _SUMMARY_FIELDS = (
 )
 
 
-def match_keys(match_id: str) -> tuple[str, str, str, str]:
-    """The four keys of one match: record, log, events, requests."""
+def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
+    """The five keys of one match: record, log, events, requests, archive."""
     base = f"serai:{{{match_id}}}"
-    return f"{base}:match", f"{base}:log", f"{base}:events", f"{base}:requests"
+    return (
+        f"{base}:match",
+        f"{base}:log",
+        f"{base}:events",
+        f"{base}:requests",
+        f"{base}:archive",
+    )
 
 
 def index_key(status: Status | None, game: str | None) -> str:
@@ -343,7 +412,7 @@ class RedisStore:
     async def create(
         self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
     ) -> str:
-        meta, _, stream, _ = match_keys(record.match_id)
+        meta, _, stream, _, _ = match_keys(record.match_id)
         fields = _record_fields(record)
         args: list[Any] = [record.version, len(fields), len(events), idle_ms]
         for name, value in fields.items():
@@ -397,7 +466,7 @@ class RedisStore:
         args += [_pack_log(entry) for entry in commit.log]
         args += _event_args(commit.events)
         async with _errors():
-            reply = await self._commit(keys=list(match_keys(match_id)), args=args)
+            reply = await self._commit(keys=list(match_keys(match_id)[:4]), args=args)
         tag = reply[0]
         if tag == b"ok":
             return Committed(int(reply[1]), tuple(_text(i) for i in reply[2:]))
@@ -425,22 +494,25 @@ class RedisStore:
     async def read_events(
         self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
     ) -> list[StoredEvent]:
-        stream = match_keys(match_id)[2]
+        keys = match_keys(match_id)
+        after = after_event_id or "0-0"
         async with _errors():
-            reply = await self._redis.xread(
-                {stream: after_event_id or "0-0"}, count=count, block=block_ms or None
-            )
-        events: list[StoredEvent] = []
-        for _key, entries in reply or ():
-            for event_id, data in entries:
-                events.append(
-                    StoredEvent(
-                        event_id=_text(event_id),
-                        version=int(data[b"v"]),
-                        kind=_KIND_NAMES.get(data[b"k"]) or _text(data[b"k"]),
-                        data=_unpack_data(data[b"d"]),
-                    )
-                )
+            if block_ms:
+                reply = await self._redis.xread({keys[2]: after}, count=count, block=block_ms)
+                archive = None if reply else await self._redis.get(keys[4])
+            else:
+                pipe = self._redis.pipeline(transaction=False)
+                pipe.xread({keys[2]: after}, count=count)
+                pipe.get(keys[4])
+                reply, archive = await pipe.execute()
+        events = [
+            _stored_event(_text(event_id), data[b"v"], data[b"k"], data[b"d"])
+            for _key, entries in reply or ()
+            for event_id, data in entries
+        ]
+        if not events and archive is not None:  # a finished match: its events are archived
+            start = _id_key(after)
+            events = [e for e in _unpack_archive(archive) if _id_key(e.event_id) > start][:count]
         return events
 
     async def existed(self, match_id: str) -> bool:
@@ -468,6 +540,10 @@ class RedisStore:
             pipe.zadd(index_key(None, record.game), {record.match_id: score})
             pipe.zadd(index_key(current, None), {record.match_id: score})
             pipe.zadd(index_key(current, record.game), {record.match_id: score})
+            if current == "finished":  # its last events are delivered: archive them
+                keys = match_keys(record.match_id)
+                # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
+                pipe.eval(_ARCHIVE, 4, keys[0], keys[2], keys[3], keys[4], REQUEST_WINDOW)
             await pipe.execute()
 
     async def list_matches(
@@ -563,6 +639,44 @@ def _text(value: bytes | str) -> str:
 
 def _pairs(flat: Sequence[bytes]) -> dict[str, bytes]:
     return {_text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+
+
+def _id_key(event_id: str) -> tuple[int, int]:
+    ms, _, seq = event_id.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+def _stored_event(event_id: str, version: bytes | int, kind: bytes, data: bytes) -> StoredEvent:
+    return StoredEvent(
+        event_id=event_id,
+        version=int(version),
+        kind=_KIND_NAMES.get(kind) or _text(kind),
+        data=_unpack_data(data),
+    )
+
+
+def _unpack_archive(raw: bytes) -> list[StoredEvent]:
+    """The events of an archive string, as the finishing commit wrote it (``_FINISH_HELPERS``).
+
+    0x01, then per event: varint ms (minus the previous event's), varint sequence number, varint
+    version change (zigzag), varint length + the stored kind, varint length + the stored data.
+    """
+    if raw[:1] != b"\x01":
+        raise StoreError("an event archive in an unknown format")
+    events: list[StoredEvent] = []
+    at, ms, version = 1, 0, 0
+    while at < len(raw):
+        delta, at = _read_varint(raw, at)
+        seq, at = _read_varint(raw, at)
+        change, at = _read_varint(raw, at)
+        ms += delta
+        version += -((change + 1) >> 1) if change & 1 else change >> 1
+        size, at = _read_varint(raw, at)
+        kind, at = raw[at : at + size], at + size
+        size, at = _read_varint(raw, at)
+        data, at = raw[at : at + size], at + size
+        events.append(_stored_event(f"{ms}-{seq}", version, kind, data))
+    return events
 
 
 def _answer(raw: bytes) -> Answer:
