@@ -112,6 +112,7 @@ __all__ = [
     "Unauthenticated",
     "WatchBatch",
     "WrongToken",
+    "label_of",
 ]
 
 log = structlog.get_logger("serai.matches")
@@ -749,7 +750,11 @@ class Matches:
                 return
             finished = record.status == "finished"  # nothing more will come: do not wait
             events = await self.store.read_events(
-                match_id, after, block_ms=0 if finished else self.watch_block_ms, count=100
+                match_id,
+                after,
+                block_ms=0 if finished else self.watch_block_ms,
+                count=100,
+                label_of=label_of(entry.game),
             )
             if not events:
                 if finished:
@@ -1054,6 +1059,18 @@ def _newer(event_id: str, than: str) -> bool:
         return int(ms or 0), int(seq or 0)
 
     return key(event_id) > key(than)
+
+
+def label_of(game: Game[Any, Any, Any]) -> Callable[[bytes], str]:
+    """A logged move's label from its bytes (what its move event says): for
+    :meth:`serai.store.Store.read_events`, which may rebuild a finished match's move labels."""
+
+    def label(raw: bytes) -> str:
+        message = game.move_message()
+        message.ParseFromString(raw)
+        return game.label(game.move_from_proto(message))
+
+    return label
 
 
 def _unpack(game: Game[Any, Any, Any], payload: PackedMove) -> Any:

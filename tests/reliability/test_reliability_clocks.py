@@ -13,7 +13,7 @@ import pytest
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.matches import Matches
+from serai.matches import Matches, label_of
 from serai.store.redis_store import open_store
 
 Code = grpc.StatusCode
@@ -53,8 +53,10 @@ def _stored(redis_url, match_id):
         try:
             record = await store.load(match_id)
             log = [json.loads(raw) for raw in await store.read_log(match_id)]
-            events = await store.read_events(match_id, "", count=10_000)
-            replay = await Matches(store, registry.load()).replay(match_id)
+            matches = Matches(store, registry.load())
+            labels = label_of(matches.game("jaipur"))  # a finished match's labels are rebuilt
+            events = await store.read_events(match_id, "", count=10_000, label_of=labels)
+            replay = await matches.replay(match_id)
             return record, log, events, replay
         finally:
             await store.close()

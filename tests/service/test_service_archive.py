@@ -29,6 +29,10 @@ def _record(match_id: str) -> MatchRecord:
     )
 
 
+def _label(raw: bytes) -> str:
+    return "L:" + raw.hex()
+
+
 def _key(event: StoredEvent) -> tuple[str, int, str, dict]:
     return event.event_id, event.version, event.kind, dict(event.data)
 
@@ -37,8 +41,8 @@ def test_the_archive_gives_back_every_event_and_every_resume_point_exactly(redis
     match_id = secrets.token_hex(8)
     commits = [
         [NewEvent("move", {"seat": 1, "label": "exchange camel + diamond for 2 silver"})],
-        [NewEvent("announcement", {"text": "round 1: seat 0 wins"}), NewEvent("started")],
-        [NewEvent("joined", {"seat": 0, "name": "bob é"})],
+        [NewEvent("move", {"seat": 0, "label": "L:0801"}), NewEvent("started")],
+        [NewEvent("move", {"seat": 0, "label": "kept"})],
         [NewEvent("a kind of its own", {"seat": True, "label": 3}) for _ in range(150)],
         [NewEvent("move", {"seat": 300, "label": "x" * 200}), NewEvent("timed_out", {"seat": 0})],
     ]
@@ -51,10 +55,12 @@ def test_the_archive_gives_back_every_event_and_every_resume_point_exactly(redis
             if i == 3:
                 await asyncio.sleep(0.02)  # ids some milliseconds apart too
             last = i == len(commits) - 1
+            logged = {1: b'{"v":2,"s":0,"m":"CAE="}', 2: b'{"v":3,"s":1,"m":"CAE="}'}
             result = await store.commit(
                 match_id,
                 version,
                 Commit(
+                    log=[logged[i]] if i in logged else [],
                     events=events,
                     status="finished" if last else None,
                     outcome={"scores": [1, 0]} if last else None,
@@ -71,19 +77,26 @@ def test_the_archive_gives_back_every_event_and_every_resume_point_exactly(redis
         assert not client.exists(stream) and client.exists(archive)
         client.close()
 
-        archived = await store.read_events(match_id, "", count=10_000)
+        # The label of a move logged at its version by its seat is left out and rebuilt.
+        archived = await store.read_events(match_id, "", count=10_000, label_of=_label)
         assert [_key(e) for e in archived] == [_key(e) for e in live]
+        unlabeled = await store.read_events(match_id, "", count=10_000)
+        assert [e.data for e in unlabeled if e.kind == "move"] == [
+            {"seat": 1, "label": "exchange camel + diamond for 2 silver"},  # nothing logged
+            {"seat": 0, "label": ""},  # rebuilt, but no label_of given
+            {"seat": 0, "label": "kept"},  # the log's move at its version is another seat's
+            {"seat": 300, "label": "x" * 200},
+        ]
         assert len(live) == 1 + 1 + 2 + 1 + 150 + 2
         for i, event in enumerate(live):
-            rest = await store.read_events(match_id, event.event_id, count=10_000)
+            rest = await store.read_events(match_id, event.event_id, count=10_000, label_of=_label)
             assert [_key(e) for e in rest] == [_key(e) for e in live[i + 1 :]]
-        assert [_key(e) for e in await store.read_events(match_id, "", count=7)] == [
-            _key(e) for e in live[:7]
-        ]
+        assert [
+            _key(e) for e in await store.read_events(match_id, "", count=7, label_of=_label)
+        ] == [_key(e) for e in live[:7]]
         await store.index(record, "running", "finished")  # idempotent
-        assert [_key(e) for e in await store.read_events(match_id, "0-0", count=10_000)] == [
-            _key(e) for e in live
-        ]
+        again = await store.read_events(match_id, "0-0", count=10_000, label_of=_label)
+        assert [_key(e) for e in again] == [_key(e) for e in live]
         await store.close()
 
     asyncio.run(scenario())

@@ -18,7 +18,7 @@ lost a race can retry on fresh state without another read. Example::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -193,13 +193,22 @@ class Store(Protocol):
         """Every log entry, oldest first."""
 
     async def read_events(
-        self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
+        self,
+        match_id: str,
+        after_event_id: str,
+        *,
+        block_ms: int = 0,
+        count: int = 100,
+        label_of: Callable[[bytes], str] | None = None,
     ) -> list[StoredEvent]:
         """Events after ``after_event_id`` ("" for all); waits up to ``block_ms`` (0: no wait).
 
         A finished match's events may have been archived (see :meth:`index`): they are read back
         the same, ids included, but a wait on them may last the whole ``block_ms`` first, so read
-        a finished match with ``block_ms=0``."""
+        a finished match with ``block_ms=0``. The archive may leave out the label of a "move"
+        event ``{"seat": s, "label": ...}`` whose move the log holds at the same version by the
+        same seat: it is rebuilt as ``label_of(<that move's bytes>)`` ("" without ``label_of``),
+        so a move event's label must be what ``label_of`` gives for its logged move."""
 
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
         """Move the match between the status indexes (idempotent). For ``current`` "finished"

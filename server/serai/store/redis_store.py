@@ -10,7 +10,8 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
     serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
                                  for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
     serai:{M}:archive    string  once finished and indexed so: every event, compactly, in place of
-                                 the stream (same ids); request answers then keep each seat's latest
+                                 the stream (same ids; move labels rebuilt from the log when read);
+                                 request answers then keep each seat's latest
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
 ``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
@@ -35,7 +36,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import unquote
@@ -81,10 +82,27 @@ local function varint(n)
   out[#out + 1] = string.char(n)
   return table.concat(out)
 end
-local function archive_events(events, archive)
+local function read_varint(raw, at)
+  local value, scale = 0, 1
+  while true do
+    local byte = string.byte(raw, at)
+    at = at + 1
+    if byte < 128 then return value + byte * scale, at end
+    value = value + (byte - 128) * scale
+    scale = scale * 128
+  end
+end
+local function archive_events(events, archive, log)
   local entries = redis.call('XRANGE', events, '-', '+')
   if #entries == 0 then return nil end
-  local parts = {'\\1'}
+  local mover = {}  -- version -> the seat whose move the log holds at it (compact entries)
+  for _, entry in ipairs(redis.call('LRANGE', log, 0, -1)) do
+    if string.byte(entry, 1) == 1 then
+      local version, at = read_varint(entry, 2)
+      mover[version] = read_varint(entry, at)
+    end
+  end
+  local parts = {'\\2'}
   local pms, pv = 0, 0
   for _, entry in ipairs(entries) do
     local id = entry[1]
@@ -95,6 +113,10 @@ local function archive_events(events, archive)
       if f[j] == 'v' then v = tonumber(f[j + 1])
       elseif f[j] == 'k' then k = f[j + 1]
       elseif f[j] == 'd' then d = f[j + 1] end
+    end
+    if k == '\\4' and string.byte(d, 1) == 1 then  -- a move's label: rebuilt from the log
+      local seat = read_varint(d, 2)
+      if mover[v] == seat then d = '\\3' .. varint(seat) end
     end
     local dv = v - pv
     if dv >= 0 then dv = dv * 2 else dv = -dv * 2 - 1 end
@@ -119,11 +141,11 @@ local function keep_latest_answers(requests, window)
   end
   if #stale > 0 then redis.call('HDEL', requests, unpack(stale)) end
 end
-local meta, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, events, requests, archive, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
 if redis.call('EXISTS', archive) == 1 then return 0 end
 keep_latest_answers(requests, tonumber(ARGV[1]))
-if archive_events(events, archive) then return 1 end
+if archive_events(events, archive, log) then return 1 end
 return 0
 """
 
@@ -492,7 +514,13 @@ class RedisStore:
         return [_unpack_log(entry) for entry in raw]
 
     async def read_events(
-        self, match_id: str, after_event_id: str, *, block_ms: int = 0, count: int = 100
+        self,
+        match_id: str,
+        after_event_id: str,
+        *,
+        block_ms: int = 0,
+        count: int = 100,
+        label_of: Callable[[bytes], str] | None = None,
     ) -> list[StoredEvent]:
         keys = match_keys(match_id)
         after = after_event_id or "0-0"
@@ -512,7 +540,17 @@ class RedisStore:
         ]
         if not events and archive is not None:  # a finished match: its events are archived
             start = _id_key(after)
-            events = [e for e in _unpack_archive(archive) if _id_key(e.event_id) > start][:count]
+            found = [e for e in _unpack_archive(archive) if _id_key(e[0]) > start][:count]
+            labels: dict[int, str] = {}
+            if label_of is not None and any(e[3][:1] == _DATA_SEAT_FROM_LOG for e in found):
+                async with _errors():
+                    entries = await self._redis.lrange(keys[1], 0, -1)
+                for entry in entries:
+                    if entry[:1] == _PACKED_MOVE:
+                        version, at = _read_varint(entry, 1)
+                        _seat, at = _read_varint(entry, at)
+                        labels[version] = label_of(entry[at:])
+            events = [_stored_event(*e, labels) for e in found]
         return events
 
     async def existed(self, match_id: str) -> bool:
@@ -543,7 +581,7 @@ class RedisStore:
             if current == "finished":  # its last events are delivered: archive them
                 keys = match_keys(record.match_id)
                 # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
-                pipe.eval(_ARCHIVE, 4, keys[0], keys[2], keys[3], keys[4], REQUEST_WINDOW)
+                pipe.eval(_ARCHIVE, 5, keys[0], keys[2], keys[3], keys[4], keys[1], REQUEST_WINDOW)
             await pipe.execute()
 
     async def list_matches(
@@ -646,24 +684,37 @@ def _id_key(event_id: str) -> tuple[int, int]:
     return int(ms or 0), int(seq or 0)
 
 
-def _stored_event(event_id: str, version: bytes | int, kind: bytes, data: bytes) -> StoredEvent:
+def _stored_event(
+    event_id: str,
+    version: bytes | int,
+    kind: bytes,
+    data: bytes,
+    labels: Mapping[int, str] | None = None,
+) -> StoredEvent:
+    if data[:1] == _DATA_SEAT_FROM_LOG:
+        seat, _ = _read_varint(data, 1)
+        unpacked = {"seat": seat, "label": (labels or {}).get(int(version), "")}
+    else:
+        unpacked = _unpack_data(data)
     return StoredEvent(
         event_id=event_id,
         version=int(version),
         kind=_KIND_NAMES.get(kind) or _text(kind),
-        data=_unpack_data(data),
+        data=unpacked,
     )
 
 
-def _unpack_archive(raw: bytes) -> list[StoredEvent]:
-    """The events of an archive string, as the finishing commit wrote it (``_FINISH_HELPERS``).
+def _unpack_archive(raw: bytes) -> list[tuple[str, int, bytes, bytes]]:
+    """(event id, version, stored kind, stored data) of each event of an archive (``_ARCHIVE``).
 
-    0x01, then per event: varint ms (minus the previous event's), varint sequence number, varint
-    version change (zigzag), varint length + the stored kind, varint length + the stored data.
+    0x02 (0x01: no data of the next form), then per event: varint ms (minus the previous
+    event's), varint sequence number, varint version change (zigzag), varint length + the stored
+    kind, varint length + the stored data. The data of a move whose move the log holds at the
+    same version, by the same seat, is 0x03, varint seat: its label is rebuilt from the log.
     """
-    if raw[:1] != b"\x01":
+    if raw[:1] not in (b"\x01", b"\x02"):
         raise StoreError("an event archive in an unknown format")
-    events: list[StoredEvent] = []
+    events: list[tuple[str, int, bytes, bytes]] = []
     at, ms, version = 1, 0, 0
     while at < len(raw):
         delta, at = _read_varint(raw, at)
@@ -675,7 +726,7 @@ def _unpack_archive(raw: bytes) -> list[StoredEvent]:
         kind, at = raw[at : at + size], at + size
         size, at = _read_varint(raw, at)
         data, at = raw[at : at + size], at + size
-        events.append(_stored_event(f"{ms}-{seq}", version, kind, data))
+        events.append((f"{ms}-{seq}", version, kind, data))
     return events
 
 
@@ -701,7 +752,7 @@ def _event_args(events: Sequence[NewEvent]) -> list[bytes | str]:
 _LOG_MOVE = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"m":"([A-Za-z0-9+/]*={0,2})"\}')
 _LOG_FLAG = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"([rt])":1\}')
 _PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
-_DATA_SEAT_LABEL, _DATA_TEXT = b"\x01", b"\x02"
+_DATA_SEAT_LABEL, _DATA_TEXT, _DATA_SEAT_FROM_LOG = b"\x01", b"\x02", b"\x03"
 # The event kinds serai writes, each as one byte in the stream; other kinds are stored as named.
 _KIND_CODES = {
     kind: chr(code)
