@@ -32,8 +32,12 @@ def _sorted(value: object) -> object:
 
 
 @dataclass(frozen=True, slots=True)
-class Market:
-    """Trade: discard exactly 2 cards (hand and/or storehouse), draw 1 card into the hand."""
+class _Trade:
+    """What both trades discard: exactly 2 cards, from the hand and/or the storehouse.
+
+    Kept sorted, so that a trade compares equal whatever order its cards were named in. A Market
+    never equals an Offering of the same cards (dataclass equality compares the class too).
+    """
 
     hand: tuple[Card, ...] = ()
     storehouse: tuple[Crop, ...] = ()
@@ -44,15 +48,13 @@ class Market:
 
 
 @dataclass(frozen=True, slots=True)
-class Offering:
+class Market(_Trade):
+    """Trade: discard exactly 2 cards (hand and/or storehouse), draw 1 card into the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offering(_Trade):
     """Trade: discard exactly 2 cards (hand and/or storehouse), reveal a new flood card."""
-
-    hand: tuple[Card, ...] = ()
-    storehouse: tuple[Crop, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "hand", _sorted(self.hand))
-        object.__setattr__(self, "storehouse", _sorted(self.storehouse))
 
 
 @dataclass(frozen=True, slots=True)
