@@ -486,16 +486,19 @@ async def build_server(
     max_message_bytes: int = 4 * 1024 * 1024,
     move_rate: float = 0,
     move_burst: float = 0,
+    reuse_port: bool = False,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
     ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
+    ``reuse_port`` lets several processes listen on one port (SO_REUSEPORT: the kernel spreads
+    connections over them); off by default, so a second server on a taken port fails loudly.
     """
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", int(reuse_port)),
         ],
     )
     limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
