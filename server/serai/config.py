@@ -39,6 +39,7 @@ class Settings:
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
+    workers: int = 1
 
 
 def _setting(
@@ -151,6 +152,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--workers",
+        "server processes sharing --port (SO_REUSEPORT), as one Python process uses one core; "
+        "0: one per CPU core",
+        kind=_workers,
+        metavar="N",
+    )
+    _setting(
+        parser,
         "--log-format",
         "auto: JSON lines unless stdout is a terminal",
         choices=("auto", "json", "pretty"),
@@ -180,4 +189,41 @@ def from_args(args: argparse.Namespace) -> Settings:
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,
+        workers=args.workers,
     )
+
+
+def worker_flags(settings: Settings) -> list[str]:
+    """The flags that give a worker process ``settings`` (see serai.commands.workers).
+
+    Leaves out where Redis is (--redis-url, --redis-cluster, --data-dir), --host, --port and
+    --workers: the supervisor sets those itself, the Redis URL in the environment, where ps
+    cannot show a password.
+    """
+    passed = (
+        "max_message_bytes",
+        "grace_seconds",
+        "log_format",
+        "log_level",
+        "move_rate",
+        "move_burst",
+        "max_open_matches",
+        "idle_seconds",
+        "sweep_seconds",
+        "redis_connections",
+    )
+    flags: list[str] = []
+    for name in passed:
+        value = getattr(settings, name)
+        flags += [
+            "--" + name.replace("_", "-"),
+            repr(value) if isinstance(value, float) else str(value),
+        ]
+    return flags
+
+
+def _workers(text: str) -> int:
+    count = int(text)
+    if count < 0:
+        raise argparse.ArgumentTypeError("--workers takes 0 (one per CPU core) or more")
+    return count

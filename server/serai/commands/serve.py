@@ -6,12 +6,14 @@ With no --redis-url, a private redis-server is started with its append-only file
 redis+cluster://host:port,...) or --redis-cluster host:port,..., that Redis is used and left alone.
 Any number of replicas may share one Redis: they keep nothing of their own.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
+--workers N runs N server processes on the one port, to use N cores (see serai.commands.workers).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 
@@ -19,10 +21,11 @@ import structlog
 
 from serai import config, registry
 from serai import logging as serai_logging
+from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
 from serai.service import build_server
-from serai.store import StoreUnavailable
+from serai.store import Store, StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis_store import open_store
 
@@ -35,6 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     config.add_arguments(parser)
+    for flag in ("--worker-index", "--ready-fd", "--supervisor-pid"):  # set by the supervisor
+        parser.add_argument(flag, type=int, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
 
 
@@ -42,43 +47,85 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Serve the installed games (or ``games``, for tests) until SIGTERM/SIGINT."""
     settings = config.from_args(args)
     serai_logging.configure(settings.log_format, settings.log_level)
+    if args.ready_fd is not None:
+        worker = workers.Worker(args.worker_index or 0, args.ready_fd, args.supervisor_pid or 0)
+        if not worker.watch_supervisor():
+            return 1
+        return asyncio.run(serve(settings, games, worker))
+    count = workers.worker_count(settings)
+    if count > 1:
+        return asyncio.run(supervise(settings, count))
     return asyncio.run(serve(settings, games))
 
 
-async def serve(settings: config.Settings, games: Registry | None = None) -> int:
-    """Run until SIGTERM/SIGINT; returns the exit status."""
-    log = structlog.get_logger("serai.serve")
-    embedded: EmbeddedRedis | None = None
-    url = settings.redis_url
-    if settings.redis_cluster:
-        url = None
-        where = f"Redis Cluster at {settings.redis_cluster}"
-    elif url is None:
-        embedded = EmbeddedRedis(settings.data_dir)
-        try:
-            embedded.start()  # from the main thread: Redis outlives no thread of ours
-        except EmbeddedRedisError as error:
-            print(f"serai: {error}", file=sys.stderr)
+async def supervise(settings: config.Settings, count: int) -> int:
+    """Start Redis unless given one, then ``count`` workers (serai.commands.workers) on it."""
+    try:
+        url, where, embedded = _redis(settings)
+    except EmbeddedRedisError as error:
+        print(f"serai: {error}", file=sys.stderr)
+        return 1
+    try:
+        store = await _connect(settings, url)
+        if store is None:
             return 1
-        url = embedded.url
-        where = f"embedded Redis on port {embedded.port}, data in {settings.data_dir.resolve()}"
-    else:
-        where = f"Redis at {_without_password(url)}"
+        await store.close()  # the workers open their own; this one only checked Redis answers
+        place = {"SERAI_REDIS_CLUSTER": settings.redis_cluster or ""}
+        place["SERAI_REDIS_URL"] = url or ""
+        return await workers.supervise(settings, count, place, where)
+    finally:
+        if embedded is not None:
+            embedded.stop()  # after the workers: they finish their in-flight moves first
+
+
+def _redis(settings: config.Settings) -> tuple[str | None, str, EmbeddedRedis | None]:
+    """Where Redis is: its URL (None for a cluster), that in words, and the embedded Redis
+    started for it, if any (raises EmbeddedRedisError if that cannot start)."""
+    if settings.redis_cluster:
+        return None, f"Redis Cluster at {settings.redis_cluster}", None
+    if settings.redis_url is not None:
+        return settings.redis_url, f"Redis at {_without_password(settings.redis_url)}", None
+    embedded = EmbeddedRedis(settings.data_dir)
+    embedded.start()  # from the main thread: Redis outlives no thread of ours
+    where = f"embedded Redis on port {embedded.port}, data in {settings.data_dir.resolve()}"
+    return embedded.url, where, embedded
+
+
+async def _connect(settings: config.Settings, url: str | None) -> Store | None:
+    """The store, once it answers; None (having said why on stderr) if it cannot be used."""
     try:
         store = open_store(
             url or "", cluster=settings.redis_cluster, max_connections=settings.redis_connections
         )
     except ValueError as error:
         print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
+        return None
+    try:
+        await store.ping()
+    except StoreUnavailable as error:
+        print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
+        await store.close()
+        return None
+    return store
+
+
+async def serve(
+    settings: config.Settings, games: Registry | None = None, worker: workers.Worker | None = None
+) -> int:
+    """Run until SIGTERM/SIGINT; returns the exit status. ``worker``: one of several processes
+    on the port (see serai.commands.workers), which reports to its supervisor when listening."""
+    log = structlog.get_logger("serai.serve")
+    try:
+        url, where, embedded = _redis(settings)
+    except EmbeddedRedisError as error:
+        print(f"serai: {error}", file=sys.stderr)
+        return 1
+    store = await _connect(settings, url)
+    if store is None:
         if embedded is not None:
             embedded.stop()
         return 1
     try:
-        try:
-            await store.ping()
-        except StoreUnavailable as error:
-            print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
-            return 1
         games = games if games is not None else registry.load()
         for broken in games.broken:
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
@@ -96,6 +143,7 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
             max_message_bytes=settings.max_message_bytes,
             move_rate=settings.move_rate,
             move_burst=settings.move_burst,
+            reuse_port=worker is not None,
         )
         try:
             port = await server.start(settings.host, settings.port)
@@ -104,7 +152,11 @@ async def serve(settings: config.Settings, games: Registry | None = None) -> int
                 f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
             )
             return 1
-        print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
+        if worker is None:
+            print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
+        else:
+            log.info("worker listening", worker=worker.index, pid=os.getpid(), port=port)
+            worker.listening(port)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):

@@ -1,0 +1,214 @@
+"""``serai serve --workers N``: N server processes on one port, and the process that minds them.
+
+One Python process runs on one core at a time, and a SubmitMove costs about a millisecond of CPU,
+so one process saturates one core. Replicas keep nothing of their own (every match is in Redis), so
+N of them on one machine behave like N servers: each worker is a plain ``serai serve`` (grpc.aio,
+its own Matches and Redis connections) listening on the same host:port with SO_REUSEPORT, and the
+kernel spreads incoming connections over them (a connection stays with its worker).
+
+The supervisor (the ``serai serve`` process the user started) starts the embedded Redis if there
+is one, then starts each worker as a fresh interpreter (the way it was started itself, so a script
+that adds games adds them to the workers too): grpc does not survive fork, and the supervisor has
+imported it. It prints ``serai listening on host:port (...)`` once every worker listens; on
+SIGTERM/SIGINT it passes the signal on and waits for the workers to finish their in-flight
+requests; if a worker dies, it stops the others and exits 1. Only worker 0 sweeps turn clocks (the
+others get --sweep-seconds 0). Workers get SIGTERM if the supervisor dies (Linux).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from serai import config
+
+# The workers' Redis, in their environment rather than on their command line (ps shows those).
+_REDIS_VARIABLES = ("SERAI_REDIS_URL", "SERAI_REDIS_CLUSTER")
+
+
+@dataclass(frozen=True)
+class Worker:
+    """What a worker is told by its supervisor (hidden ``serai serve`` flags)."""
+
+    index: int
+    ready_fd: int  # the worker writes its port here once it listens, then closes it
+    supervisor_pid: int
+
+    def watch_supervisor(self) -> bool:
+        """Get SIGTERM when the supervisor dies (Linux); False if it is gone already."""
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(Exception):
+                ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PDEATHSIG
+        return os.getppid() == self.supervisor_pid
+
+    def listening(self, port: int) -> None:
+        with os.fdopen(self.ready_fd, "w") as ready:
+            ready.write(f"{port}\n")
+
+
+def worker_count(settings: config.Settings) -> int:
+    """--workers, with 0 meaning one per CPU core."""
+    return settings.workers or os.cpu_count() or 1
+
+
+def entry_command() -> list[str]:
+    """How to start ``serai`` as this process was started: python -m serai.cli, the serai
+    script, or a script of one's own (tests add games that way); the subcommand comes next."""
+    tail = sys.argv[1:]
+    cut = len(sys.orig_argv) - len(tail)
+    if tail[:1] == ["serve"] and cut >= 2 and sys.orig_argv[cut:] == tail:
+        return [sys.executable, *sys.orig_argv[1:cut]]
+    return [sys.executable, "-m", "serai.cli"]  # serve.run called from Python: no such line
+
+
+def reserve_port(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port (0: a free port) with SO_REUSEPORT, not listening: the port
+    stays ours while the workers bind it too, and gets no connections of its own."""
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((bare, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def supervise(
+    settings: config.Settings, count: int, redis: dict[str, str], where: str
+) -> int:
+    """Run ``count`` workers on settings.host:settings.port until SIGTERM/SIGINT or one dies.
+
+    ``redis`` holds the workers' SERAI_REDIS_URL or SERAI_REDIS_CLUSTER; ``where`` says in words
+    where Redis is. Returns the exit status.
+    """
+    try:
+        reserved = reserve_port(settings.host, settings.port)
+    except OSError as error:
+        print(f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        return 1
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    port = reserved.getsockname()[1]
+    env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
+    env.update(redis)
+    workers: list[asyncio.subprocess.Process] = []
+    try:
+        readiness = []
+        for index in range(count):
+            read_fd, write_fd = os.pipe()
+            try:
+                workers.append(
+                    await asyncio.create_subprocess_exec(
+                        *_worker_command(settings, port, index, write_fd),
+                        env=env,
+                        pass_fds=(write_fd,),
+                        start_new_session=True,  # Ctrl-C reaches the supervisor; it passes it on
+                    )
+                )
+            finally:
+                os.close(write_fd)
+            readiness.append(_read_to_end(read_fd))
+        ready = asyncio.gather(*readiness)
+        exits = [asyncio.ensure_future(worker.wait()) for worker in workers]
+        stopped = asyncio.ensure_future(stop.wait())
+        waiting: list[asyncio.Future[Any]] = [stopped, *exits]
+        await asyncio.wait([ready, *waiting], return_when=asyncio.FIRST_COMPLETED)
+        listening = ready.done() and all(ready.result())
+        ready.cancel()
+        if listening:
+            reserved.close()
+            print(
+                f"serai listening on {settings.host}:{port} ({where}; {count} workers)", flush=True
+            )
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if not stop.is_set():
+            for index, worker in enumerate(workers):
+                if worker.returncode is not None:
+                    print(
+                        f"serai: worker {index} (pid {worker.pid}) exited with status "
+                        f"{worker.returncode}{'' if listening else ' before listening'}; "
+                        "stopping the other workers",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        codes = await _stop_all(workers, settings.grace_seconds)
+        # -SIGTERM: a worker stopped before it could catch the signal (still starting up)
+        return 0 if stop.is_set() and set(codes) <= {0, -signal.SIGTERM} else 1
+    finally:
+        reserved.close()
+        for worker in workers:  # only if something above failed: never leave one running
+            if worker.returncode is None:
+                worker.kill()
+                await worker.wait()
+
+
+def _worker_command(settings: config.Settings, port: int, index: int, ready_fd: int) -> list[str]:
+    flags = config.worker_flags(settings)
+    if index > 0:  # one sweeper is enough: every worker sees the same matches
+        flags += ["--sweep-seconds", "0"]
+    return [
+        *entry_command(),
+        "serve",
+        "--workers", "1",
+        "--host", settings.host,
+        "--port", str(port),
+        *flags,
+        "--worker-index", str(index),
+        "--ready-fd", str(ready_fd),
+        "--supervisor-pid", str(os.getpid()),
+    ]  # fmt: skip
+
+
+def _read_to_end(fd: int) -> asyncio.Future[bytes]:
+    """All a pipe gives until its writer closes it (a worker that dies closes it too)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[bytes] = loop.create_future()
+    chunks: list[bytes] = []
+
+    def readable() -> None:
+        chunk = os.read(fd, 4096)
+        if chunk:
+            chunks.append(chunk)
+            return
+        finish()
+
+    def finish(_: object = None) -> None:
+        if loop.remove_reader(fd):
+            os.close(fd)
+        if not done.done():
+            done.set_result(b"".join(chunks))
+
+    os.set_blocking(fd, False)
+    loop.add_reader(fd, readable)
+    done.add_done_callback(finish)  # cancelled: stop reading, close the pipe
+    return done
+
+
+async def _stop_all(workers: Sequence[asyncio.subprocess.Process], grace: float) -> list[int]:
+    """SIGTERM every worker still running; wait for each (SIGKILL after grace + 10 s)."""
+    for worker in workers:
+        if worker.returncode is None:
+            worker.send_signal(signal.SIGTERM)
+    codes = []
+    for worker in workers:
+        try:
+            codes.append(await asyncio.wait_for(worker.wait(), grace + 10))
+        except TimeoutError:
+            worker.kill()
+            codes.append(await worker.wait())
+    return codes

@@ -1,0 +1,165 @@
+"""``serai serve --workers N``: N processes on one port, and the supervisor that minds them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+from serai.cli import build_parser
+from serai.commands import workers
+from serai.config import from_args
+from serai.store.embedded import ping
+from service_helpers import create, join_all
+
+TINY = [sys.executable, str(Path(__file__).with_name("tiny_game.py"))]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _workers_of(process) -> list[int]:
+    pids = []
+    for pid in _children(process.process.pid):
+        try:
+            if b"--worker-index" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                pids.append(pid)
+        except OSError:
+            continue
+    return sorted(pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _connections_served(pid: int, port: int) -> int:
+    """How many established TCP connections to ``port`` the process ``pid`` holds."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rpartition(":")[2], 16)
+            if local_port == port and fields[3] == "01" and fields[9] in inodes:
+                count += 1
+    return count
+
+
+def _stubs(address: str, count: int) -> list[pb_grpc.MatchServiceStub]:
+    # a local subchannel pool: each channel opens its own connection instead of sharing one
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    return [
+        pb_grpc.MatchServiceStub(grpc.insecure_channel(address, options=options))
+        for _ in range(count)
+    ]
+
+
+def test_workers_flag_reads_its_variable_and_zero_means_one_per_core(monkeypatch):
+    monkeypatch.setenv("SERAI_WORKERS", "3")
+    assert from_args(build_parser().parse_args(["serve"])).workers == 3
+    settings = from_args(build_parser().parse_args(["serve", "--workers", "0"]))
+    assert workers.worker_count(settings) == (os.cpu_count() or 1)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--workers", "-1"])
+
+
+def test_two_workers_share_the_port_and_play_a_match_over_many_connections(start_serve, redis_url):
+    server = start_serve("--workers", "2", "--redis-url", redis_url, command=TINY)
+    assert server.log().count("serai listening on") == 1 and "2 workers" in server.log()
+    pids = _workers_of(server)
+    assert len(pids) == 2
+    # 16 connections: the kernel puts each on one of the two workers; all on one is 2 in 65536
+    stubs = _stubs(server.address, 16)
+    match_id = create(stubs[0], seats=2, seed=7, hand="4", plays="3")
+    tokens = join_all(stubs[1], match_id, 2)
+    for stub in stubs:  # every connection answers, whichever worker holds it
+        assert stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).match.match_id == match_id
+    moves = 0
+    while True:
+        stub = stubs[moves % len(stubs)]
+        snap = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        if not snap.to_act:
+            break
+        token = tokens[snap.to_act[0]]
+        listed = stub.ListLegalMoves(pb.ListLegalMovesRequest(match_id=match_id, seat_token=token))
+        stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=token,
+                move_id=listed.moves[0].id,
+                expected_version=listed.version,
+            )
+        )
+        moves += 1
+    assert moves == 6
+    final = stubs[-1].GetMatch(pb.GetMatchRequest(match_id=match_id))
+    assert final.match.status == pb.MATCH_STATUS_FINISHED
+    port = int(server.address.rpartition(":")[2])
+    assert all(_connections_served(pid, port) > 0 for pid in pids)
+
+
+def test_sigterm_stops_every_worker_then_the_embedded_redis(start_serve, tmp_path):
+    server = start_serve("--workers", "2", "--data-dir", str(tmp_path / "data"), command=TINY)
+    pids = _workers_of(server)
+    assert len(pids) == 2
+    redis_port = int(server.log().split("embedded Redis on port ")[1].split(",")[0])
+    stub = _stubs(server.address, 1)[0]
+    create(stub, seats=2, seed=8)
+    assert server.stop(signal.SIGTERM) == 0
+    assert not any(_alive(pid) for pid in pids)
+    assert server.log().count('"event": "stopped"') == 2
+    assert not ping("127.0.0.1", redis_port)
+
+
+def test_a_dead_worker_stops_the_others_and_the_supervisor_fails(start_serve, redis_url):
+    server = start_serve("--workers", "2", "--redis-url", redis_url, command=TINY)
+    first, second = _workers_of(server)
+    os.kill(second, signal.SIGKILL)
+    assert server.process is not None
+    code = server.process.wait(30)
+    assert code == 1
+    assert f"worker 1 (pid {second}) exited with status -9" in server.log()
+    deadline = time.monotonic() + 5
+    while _alive(first) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(first)
+
+
+def test_workers_that_cannot_listen_make_the_supervisor_fail(start_serve, redis_url):
+    import socket
+
+    with socket.socket() as taken:  # a plain listener: no SO_REUSEPORT, so nobody may share it
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(RuntimeError, match="cannot listen"):
+            start_serve("--workers", "2", "--redis-url", redis_url, "--port", str(port))
