@@ -21,7 +21,7 @@ from . import jaipur_pb2 as pb
 from .cards import BONUS_KINDS, GOODS, GOODS_TOKENS, NUM_GOODS, NUM_TYPES, Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
 from .state import ENDED_BY_DECK, ENDED_BY_STACKS, RoundResult, State, Token
-from .views import JaipurView
+from .views import JaipurView, PlayerView
 
 FORMAT_VERSION = 1
 PLAYERS = 2
@@ -103,6 +103,55 @@ class _Reader:
 
 def encode_state(state: State) -> bytes:
     """Deterministic bytes of ``state``; see the module docstring for the layout."""
+    # Every field but the seed is almost always below 0x80, a varint of one byte: lay them out as
+    # a list of ints and make bytes of it at once; encode them one by one only when that fails.
+    seed = state.seed
+    values = [
+        state.deal,
+        state.round,
+        state.starter,
+        0 if state.turn is None else state.turn + 1,
+        *state.market,
+        len(state.deck),
+        *state.deck,
+    ]
+    for hand in state.hands:
+        values += hand
+    values += state.herds
+    values += state.discards
+    values += state.stacks
+    for stack in state.bonus:
+        values.append(len(stack))
+        values += stack
+    for tokens in (*state.goods_tokens, *state.bonus_tokens):
+        values.append(len(tokens))
+        for kind, value in tokens:
+            values.append(kind)
+            values.append(value)
+    values += state.seals
+    values.append(len(state.results))
+    for result in state.results:
+        values += (result.round, result.deal, result.starter, _ENDED_BY.index(result.ended_by))
+        for seq in (*result.goods_tokens, *result.bonus_tokens):
+            values.append(len(seq))
+            values += seq
+        values += result.camels
+        values.append(0 if result.camel_token is None else result.camel_token + 1)
+        values += result.rupees
+        values.append(0 if result.winner is None else result.winner + 1)
+    try:
+        body = bytes(values)
+    except ValueError:  # a value outside 0..255
+        return _encode_state_slowly(state)
+    if not body.isascii():  # a value of 0x80 or more: a varint of more than one byte
+        return _encode_state_slowly(state)
+    w = _Writer()
+    w.signed(seed)
+    return bytes(w.out) + body
+
+
+def _encode_state_slowly(state: State) -> bytes:
+    """:func:`encode_state`, one value at a time."""
     w = _Writer()
     w.signed(state.seed)
     w.ints((state.deal, state.round, state.starter))
@@ -248,15 +297,81 @@ def move_from_proto(message: Message) -> Move:
 
 
 # --- views as protobuf -------------------------------------------------------------------------
+#
+# A View is assembled as wire bytes and parsed once (in C): building its forty-odd sub-messages
+# field by field in Python cost more than the rest of the plugin's work on a move. From one move
+# to the next only a few parts of a view change, so the bytes of the parts that are values of
+# their own (a row of cards, a seat's goods tokens, the goods stacks, the scored rounds) are kept
+# by value, in small caches that start over when full. The message is the same as the one built
+# field by field: the same fields set, sub-messages present in the same places.
+
+_CACHE_SIZE = 4096
+_BYTE = tuple(bytes([value]) for value in range(0x80))
 
 
-def _cards(target: pb.Cards, counts: Sequence[int]) -> None:
-    for good, count in zip(Good, counts, strict=False):
-        setattr(target, good.name.lower(), count)
+def _varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _BYTE[value]
+    if value < 0:
+        raise ValueError(f"cannot encode negative {value} as unsigned")
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
-def _bonus_counts(target: pb.BonusCounts, counts: Sequence[int]) -> None:
-    target.three, target.four, target.five = counts
+def _sub(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field: its tag byte(s), the length, the body."""
+    return tag + _varint(len(body)) + body
+
+
+def _remember(cache: dict[object, bytes], key: object, value: bytes) -> bytes:
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+_cards_cache: dict[object, bytes] = {}
+_tokens_cache: dict[object, bytes] = {}
+_stacks_cache: dict[object, bytes] = {}
+_results_cache: dict[object, bytes] = {}
+_CARD_TAGS = tuple(_BYTE[(number << 3) | 0] for number in range(1, NUM_TYPES + 1))
+
+
+def _cards(counts: tuple[int, ...]) -> bytes:
+    """The body of a Cards message (fields in Good order; a hand has no camel field)."""
+    body = _cards_cache.get(counts)
+    if body is None:
+        body = b"".join(
+            _CARD_TAGS[good] + _varint(count) for good, count in enumerate(counts) if count
+        )
+        body = _remember(_cards_cache, counts, body)
+    return body
+
+
+def _bonus_counts(counts: Sequence[int]) -> bytes:
+    """The body of a BonusCounts message (three, four, five)."""
+    three, four, five = counts
+    return (
+        (b"\x08" + _varint(three) if three else b"")
+        + (b"\x10" + _varint(four) if four else b"")
+        + (b"\x18" + _varint(five) if five else b"")
+    )
+
+
+def _goods_tokens(tokens: tuple[Token, ...]) -> bytes:
+    """A seat's goods tokens as repeated Player.goods_tokens fields."""
+    data = _tokens_cache.get(tokens)
+    if data is None:
+        data = b"".join(
+            _sub(b"\x22", b"\x08" + _varint(good_to_proto(good)) + b"\x10" + _varint(value))
+            for good, value in tokens
+        )
+        data = _remember(_tokens_cache, tokens, data)
+    return data
 
 
 def _stack_values(stacks: Sequence[int]) -> Iterator[tuple[Good, tuple[int, ...]]]:
@@ -265,50 +380,82 @@ def _stack_values(stacks: Sequence[int]) -> Iterator[tuple[Good, tuple[int, ...]
         yield good, full[len(full) - stacks[good] :]
 
 
+def _goods_stacks(stacks: tuple[int, ...]) -> bytes:
+    """Every good's stack as repeated View.goods_stacks fields (present even when empty)."""
+    data = _stacks_cache.get(stacks)
+    if data is None:
+        fields = []
+        for good, values in _stack_values(stacks):
+            body = b"\x08" + _varint(good_to_proto(good))
+            if values:
+                body += _sub(b"\x12", b"".join(map(_varint, values)))
+            fields.append(_sub(b"\x4a", body))
+        data = _remember(_stacks_cache, stacks, b"".join(fields))
+    return data
+
+
+def _player(seat: int, player: PlayerView) -> bytes:
+    """The body of a Player message."""
+    parts = [
+        b"\x08" + _varint(seat) if seat else b"",
+        b"\x10" + _varint(player.hand_size) if player.hand_size else b"",
+        b"\x18" + _varint(player.herd) if player.herd else b"",
+        _goods_tokens(player.goods_tokens),
+        _sub(b"\x2a", _bonus_counts(player.bonus_counts)),  # present even when all zero
+        b"\x30" + _varint(player.seals) if player.seals else b"",
+    ]
+    if player.hand is not None:  # present even when empty: this is the viewer's own hand
+        parts.append(_sub(b"\x3a", _cards(player.hand)))
+    for kind, value in player.bonus_tokens or ():
+        parts.append(_sub(b"\x42", b"\x08" + _varint(kind) + b"\x10" + _varint(value)))
+    return b"".join(parts)
+
+
+def _results(results: tuple[RoundResult, ...]) -> bytes:
+    """The scored rounds as repeated View.results fields (rare, so built as messages)."""
+    data = _results_cache.get(results)
+    if data is None:
+        message = pb.View()
+        for result in results:
+            item = message.results.add(
+                round=result.round,
+                deal=result.deal,
+                starter=result.starter,
+                ended_by=result.ended_by,
+            )
+            for seat in range(PLAYERS):
+                item.scores.add(
+                    seat=seat,
+                    rupees=result.rupees[seat],
+                    goods_tokens=result.goods_tokens[seat],
+                    bonus_tokens=result.bonus_tokens[seat],
+                    camels=result.camels[seat],
+                    camel_token=result.camel_token == seat,
+                )
+            if result.winner is not None:
+                item.winner = result.winner
+        data = _remember(_results_cache, results, message.SerializeToString(deterministic=True))
+    return data
+
+
 def view_to_proto(view: JaipurView) -> pb.View:
     """The view as a ``serai.games.jaipur.v1.View``; optional fields unset where not known."""
-    message = pb.View(
-        round=view.round, deal=view.deal, starter=view.starter, deck_size=view.deck_size
-    )
-    if view.viewer is not None:
-        message.viewer = view.viewer
-    if view.turn is not None:
-        message.to_act = view.turn
-    _cards(message.market, view.market)
-    _cards(message.discards, view.discards)
-    for good, values in _stack_values(view.stacks):
-        message.goods_stacks.add(good=good_to_proto(good), values=values)  # type: ignore[arg-type]
-    _bonus_counts(message.bonus_left, view.bonus_left)
+    parts = [
+        b"" if view.viewer is None else b"\x08" + _varint(view.viewer),
+        b"\x10" + _varint(view.round),
+        b"\x18" + _varint(view.deal),
+        b"\x20" + _varint(view.starter),
+        b"" if view.turn is None else b"\x28" + _varint(view.turn),
+        _sub(b"\x32", _cards(view.market)),
+        b"\x38" + _varint(view.deck_size),
+        _sub(b"\x42", _cards(view.discards)),
+        _goods_stacks(view.stacks),
+        _sub(b"\x52", _bonus_counts(view.bonus_left)),
+    ]
     for seat, player in enumerate(view.players):
-        entry = message.players.add(
-            seat=seat, hand_size=player.hand_size, herd=player.herd, seals=player.seals
-        )
-        for token_good, value in player.goods_tokens:
-            entry.goods_tokens.add(good=good_to_proto(token_good), value=value)  # type: ignore[arg-type]
-        _bonus_counts(entry.bonus_counts, player.bonus_counts)
-        if player.hand is not None:
-            entry.hand.SetInParent()  # present even when empty: this is the viewer's own hand
-            _cards(entry.hand, player.hand)
-        for kind, value in player.bonus_tokens or ():
-            entry.bonus_tokens.add(cards=kind, value=value)
-    for result in view.results:
-        item = message.results.add(
-            round=result.round,
-            deal=result.deal,
-            starter=result.starter,
-            ended_by=result.ended_by,
-        )
-        for seat in range(PLAYERS):
-            item.scores.add(
-                seat=seat,
-                rupees=result.rupees[seat],
-                goods_tokens=result.goods_tokens[seat],
-                bonus_tokens=result.bonus_tokens[seat],
-                camels=result.camels[seat],
-                camel_token=result.camel_token == seat,
-            )
-        if result.winner is not None:
-            item.winner = result.winner
+        parts.append(_sub(b"\x5a", _player(seat, player)))
+    if view.results:
+        parts.append(_results(view.results))
     if view.turn is None:
-        message.winner = 0 if view.players[0].seals > view.players[1].seals else 1
-    return message
+        parts.append(b"\x68" + _BYTE[0 if view.players[0].seals > view.players[1].seals else 1])
+    return pb.View.FromString(b"".join(parts))
