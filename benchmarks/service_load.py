@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import grpc
@@ -126,12 +127,17 @@ async def run_load(
     client = aioredis.Redis.from_url(redis_url)
     sizes = []
     parts = [0, 0, 0, 0, 0]  # record, log, events, requests, archive
+    part_max = [0, 0, 0, 0, 0]
+    encodings: list[Counter[str]] = [Counter() for _ in parts]
     for match_id, _moves in results:
         total = 0
         for i, key in enumerate(match_keys(match_id)):
             used = int(await client.memory_usage(key, samples=0) or 0)
             parts[i] += used
+            part_max[i] = max(part_max[i], used)
             total += used
+            if used:
+                encodings[i][(await client.object("encoding", key)).decode()] += 1
         sizes.append(total)
     await client.aclose()
 
@@ -160,11 +166,29 @@ async def run_load(
         f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
         f"{max(sizes) / 1024:.1f} KiB max (finished matches: all their keys)"
     )
+    by_size = sorted(sizes)
+    print(
+        f"  bytes             p50 {by_size[len(by_size) // 2]}, "
+        f"p90 {by_size[min(len(by_size) - 1, len(by_size) * 9 // 10)]}, max {by_size[-1]}"
+    )
     names = ("record", "log", "events", "requests", "archive")
     print(
         "  of which (mean)   "
         + ", ".join(f"{n} {p / len(sizes) / 1024:.1f}" for n, p in zip(names, parts, strict=True))
         + " KiB"
+    )
+    print(
+        "  of which (max)    "
+        + ", ".join(f"{n} {p / 1024:.1f}" for n, p in zip(names, part_max, strict=True))
+        + " KiB"
+    )
+    print(
+        "  encodings         "
+        + "; ".join(
+            f"{n} " + ", ".join(f"{e} x{c}" for e, c in sorted(found.items()))
+            for n, found in zip(names, encodings, strict=True)
+            if found
+        )
     )
 
 
