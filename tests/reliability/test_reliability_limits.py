@@ -121,6 +121,6 @@ def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
     assert snapshot.match.status == pb.MATCH_STATUS_FINISHED
     client = redis.Redis.from_url(redis_url)
     assert client.ttl(f"serai:{{{finished}}}:match") == -1  # kept for ever, for replay
-    assert client.ttl(f"serai:{{{finished}}}:log") == -1
+    assert client.ttl(f"serai:{{{finished}}}:archive") == -1  # its log, folded in once finished
     client.close()
     channel.close()

@@ -1,17 +1,29 @@
-"""The Redis store: one hash, one list, one stream and one hash of answers per match (and an
-event archive once it is finished).
+"""The Redis store: one hash, one list, one stream and one hash of answers per match; once it is
+finished, only the hash and one archive string.
 
 Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slot)::
 
     serai:{M}:match      hash    game, options, seed, created, status, version, seats, state,
-                                 outcome, last_event
+                                 outcome, last_event (and client, move_s, policy, deadline)
     serai:{M}:log        list    one entry per move or resignation, for replay
     serai:{M}:events     stream  public events (v: version, k: kind, d: data), for Watch
-    serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
+    serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\nversion\nlast_event_id\nanswer"
                                  for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
-    serai:{M}:archive    string  once finished and indexed so: every event, compactly, in place of
-                                 the stream (same ids; move labels rebuilt from the log when read);
-                                 request answers then keep each seat's latest
+    serai:{M}:archive    string  once finished: see below
+
+Once a match is finished and indexed so, it is folded (one script, so a reader finds either form):
+the archive holds, compressed, every event (same ids; move labels rebuilt from the log when read),
+every log entry and each seat's latest request answer (a retry of a finished match's last move
+still gets its first answer), and the log, stream and requests keys are deleted; the record is
+rewritten with each value over 64 bytes cut into pieces (``seats~0``, ``seats~1``, ..., listed
+in the field ``~``), so that Redis keeps it as a listpack (ziplist) and not a hash table, which is
+about twice the size. A Jaipur match of 200 moves takes about 2.5 KiB so instead of about 7 KiB.
+
+Older forms are still read: a finished match archived by earlier versions of serai (an archive of
+events only, starting 0x01 or 0x02, with its log list and requests hash kept) or never archived
+(its stream kept); :meth:`RedisStore.index` folds such a match when it is called for it again.
+Replicas of a version before folding do not read a folded match: its record has no ``seats``
+field, which they report as a damaged record (an error, never a wrong answer); run one version.
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
 ``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
@@ -36,9 +48,10 @@ from __future__ import annotations
 import base64
 import json
 import re
+import zlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 import redis.asyncio as aioredis
@@ -69,84 +82,30 @@ from serai.store import (
 )
 
 # Once a match is finished (and its last events delivered to the watchers blocked on its stream),
-# its events are folded into one archive string (see _unpack_archive) and the stream is deleted;
-# only each seat's latest request answer is kept (a retry of a finished match's last move still
-# gets its first answer). One script, so a reader finds either the stream or the archive.
-_ARCHIVE = """
-local function varint(n)
-  local out = {}
-  while n >= 128 do
-    out[#out + 1] = string.char(n % 128 + 128)
-    n = math.floor(n / 128)
-  end
-  out[#out + 1] = string.char(n)
-  return table.concat(out)
-end
-local function read_varint(raw, at)
-  local value, scale = 0, 1
-  while true do
-    local byte = string.byte(raw, at)
-    at = at + 1
-    if byte < 128 then return value + byte * scale, at end
-    value = value + (byte - 128) * scale
-    scale = scale * 128
-  end
-end
-local function archive_events(events, archive, log)
-  local entries = redis.call('XRANGE', events, '-', '+')
-  if #entries == 0 then return nil end
-  local mover = {}  -- version -> the seat whose move the log holds at it (compact entries)
-  for _, entry in ipairs(redis.call('LRANGE', log, 0, -1)) do
-    if string.byte(entry, 1) == 1 then
-      local version, at = read_varint(entry, 2)
-      mover[version] = read_varint(entry, at)
-    end
-  end
-  local parts = {'\\2'}
-  local pms, pv = 0, 0
-  for _, entry in ipairs(entries) do
-    local id = entry[1]
-    local dash = string.find(id, '-', 1, true)
-    local ms, seq = tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
-    local f, v, k, d = entry[2], 0, '', ''
-    for j = 1, #f, 2 do
-      if f[j] == 'v' then v = tonumber(f[j + 1])
-      elseif f[j] == 'k' then k = f[j + 1]
-      elseif f[j] == 'd' then d = f[j + 1] end
-    end
-    if k == '\\4' and string.byte(d, 1) == 1 then  -- a move's label: rebuilt from the log
-      local seat = read_varint(d, 2)
-      if mover[v] == seat then d = '\\3' .. varint(seat) end
-    end
-    local dv = v - pv
-    if dv >= 0 then dv = dv * 2 else dv = -dv * 2 - 1 end
-    parts[#parts + 1] = varint(ms - pms) .. varint(seq) .. varint(dv) .. varint(#k) .. k
-      .. varint(#d) .. d
-    pms, pv = ms, v
-  end
-  redis.call('SET', archive, table.concat(parts))
-  redis.call('DEL', events)
-  return entries[#entries][1]
-end
-local function keep_latest_answers(requests, window)
-  local flat = redis.call('HGETALL', requests)
-  local latest, stale = {}, {}
-  for j = 1, #flat, 2 do
-    local seat, what = string.match(flat[j], '^(.-):(.*)$')
-    if what == 'n' then latest[seat .. ':' .. ((tonumber(flat[j + 1]) - 1) % window)] = true end
-  end
-  for j = 1, #flat, 2 do
-    local seat, what = string.match(flat[j], '^(.-):(.*)$')
-    if what ~= 'n' and not latest[flat[j]] then stale[#stale + 1] = flat[j] end
-  end
-  if #stale > 0 then redis.call('HDEL', requests, unpack(stale)) end
-end
-local meta, events, requests, archive, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+# it is folded (see _fold): its events, log and each seat's latest request answer go into one
+# compressed string, the archive, and the stream, log and request hash are deleted; the record is
+# rewritten with its long values cut into pieces, so that Redis keeps it as a small listpack
+# (ziplist) instead of a hash table. _FOLD_READ reads what is to fold (nothing if already folded),
+# _FOLD writes the folded form in one script, so a reader finds either the old keys or the archive.
+_FOLD_READ = """
+local meta, log, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
-if redis.call('EXISTS', archive) == 1 then return 0 end
-keep_latest_answers(requests, tonumber(ARGV[1]))
-if archive_events(events, archive, log) then return 1 end
-return 0
+local old = redis.call('GET', archive)
+if old and string.byte(old, 1) == 3 then return 0 end
+return {redis.call('HGETALL', meta), redis.call('LRANGE', log, 0, -1),
+        redis.call('XRANGE', events, '-', '+'), redis.call('HGETALL', requests), old or ''}
+"""
+
+_FOLD = """
+local meta, log, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+if redis.call('HGET', meta, 'version') ~= ARGV[1] then return 0 end
+if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
+local old = redis.call('GET', archive)
+if old and string.byte(old, 1) == 3 then return 0 end
+redis.call('SET', archive, ARGV[2])
+redis.call('DEL', meta, log, events, requests)
+redis.call('HSET', meta, unpack(ARGV, 3))
+return 1
 """
 
 _COMMIT = """
@@ -257,6 +216,14 @@ _SUMMARY_FIELDS = (
     "policy",
     "deadline",
 )
+# ListMatches reads a folded record's long summary values in pieces (see _cut_record): the usual
+# number of pieces is read with the rest, any more in a second round trip.
+_LISTED_FIELDS = (
+    *_SUMMARY_FIELDS,
+    "~",
+    *(f"seats~{i}" for i in range(8)),
+    *(f"outcome~{i}" for i in range(4)),
+)
 
 
 def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
@@ -354,6 +321,7 @@ class RedisStore:
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._load = client.register_script(_LOAD)
+        self._fold = client.register_script(_FOLD)
 
     @classmethod
     def from_url(
@@ -500,8 +468,14 @@ class RedisStore:
 
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
+        keys = match_keys(match_id)
         async with _errors():
-            values = await self._redis.hmget(match_keys(match_id)[3], slots)
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.hmget(keys[3], slots)
+            pipe.get(keys[4])
+            values, archive = await pipe.execute()
+        if archive is not None and archive[:1] == _FOLDED:  # a folded match: its latest answers
+            values = [*values, *(raw for s, raw in _unfold(archive).answers if s == seat)]
         prefix = request_id.encode() + b"\n"
         for raw in values:
             if raw is not None and raw.startswith(prefix):
@@ -509,8 +483,14 @@ class RedisStore:
         return None
 
     async def read_log(self, match_id: str) -> list[bytes]:
+        keys = match_keys(match_id)
         async with _errors():
-            raw = await self._redis.lrange(match_keys(match_id)[1], 0, -1)
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.lrange(keys[1], 0, -1)
+            pipe.get(keys[4])
+            raw, archive = await pipe.execute()
+        if not raw and archive is not None and archive[:1] == _FOLDED:
+            raw = _unfold(archive).log
         return [_unpack_log(entry) for entry in raw]
 
     async def read_events(
@@ -540,11 +520,16 @@ class RedisStore:
         ]
         if not events and archive is not None:  # a finished match: its events are archived
             start = _id_key(after)
-            found = [e for e in _unpack_archive(archive) if _id_key(e[0]) > start][:count]
+            folded = _unfold(archive) if archive[:1] == _FOLDED else None
+            archived = folded.events if folded else _unpack_archive(archive)
+            found = [e for e in archived if _id_key(e[0]) > start][:count]
             labels: dict[int, str] = {}
             if label_of is not None and any(e[3][:1] == _DATA_SEAT_FROM_LOG for e in found):
-                async with _errors():
-                    entries = await self._redis.lrange(keys[1], 0, -1)
+                if folded:
+                    entries = folded.log
+                else:
+                    async with _errors():
+                        entries = await self._redis.lrange(keys[1], 0, -1)
                 for entry in entries:
                     if entry[:1] == _PACKED_MOVE:
                         version, at = _read_varint(entry, 1)
@@ -578,11 +563,14 @@ class RedisStore:
             pipe.zadd(index_key(None, record.game), {record.match_id: score})
             pipe.zadd(index_key(current, None), {record.match_id: score})
             pipe.zadd(index_key(current, record.game), {record.match_id: score})
-            if current == "finished":  # its last events are delivered: archive them
-                keys = match_keys(record.match_id)
+            keys = match_keys(record.match_id)
+            if current == "finished":  # its last events are delivered: fold the match
                 # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
-                pipe.eval(_ARCHIVE, 5, keys[0], keys[2], keys[3], keys[4], keys[1], REQUEST_WINDOW)
-            await pipe.execute()
+                pipe.eval(_FOLD_READ, 5, *keys)
+            replies = await pipe.execute()
+            if current == "finished" and replies[-1]:  # not folded yet
+                version, args = _fold(replies[-1])
+                await self._fold(keys=list(keys), args=[version, *args])
 
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int
@@ -593,13 +581,22 @@ class RedisStore:
             ]
             pipe = self._redis.pipeline(transaction=False)
             for match_id in ids:
-                pipe.hmget(match_keys(match_id)[0], _SUMMARY_FIELDS)
-            rows = await pipe.execute()
+                pipe.hmget(match_keys(match_id)[0], _LISTED_FIELDS)
+            rows = [dict(zip(_LISTED_FIELDS, row, strict=True)) for row in await pipe.execute()]
+            # A folded record's value cut into more pieces than _LISTED_FIELDS names: read them.
+            more = {i: _missing_pieces(row) for i, row in enumerate(rows)}
+            more = {i: names for i, names in more.items() if names}
+            if more:
+                pipe = self._redis.pipeline(transaction=False)
+                for i, names in more.items():
+                    pipe.hmget(match_keys(ids[i])[0], names)
+                for (i, names), values in zip(more.items(), await pipe.execute(), strict=True):
+                    rows[i].update(zip(names, values, strict=True))
         records: list[MatchRecord] = []
-        for match_id, values in zip(ids, rows, strict=True):
-            if values[0] is None:  # deleted behind the index's back
+        for match_id, fields in zip(ids, rows, strict=True):
+            if fields["status"] is None:  # deleted behind the index's back
                 continue
-            record = _record(match_id, dict(zip(_SUMMARY_FIELDS, values, strict=True)))
+            record = _record(match_id, fields)
             if status is not None and record.status != status:
                 await self.index(record, status, record.status)  # a stale index entry: repair it
                 continue
@@ -704,19 +701,39 @@ def _stored_event(
     )
 
 
-def _unpack_archive(raw: bytes) -> list[tuple[str, int, bytes, bytes]]:
-    """(event id, version, stored kind, stored data) of each event of an archive (``_ARCHIVE``).
+ArchivedEvent = tuple[str, int, bytes, bytes]  # event id, version, stored kind, stored data
 
-    0x02 (0x01: no data of the next form), then per event: varint ms (minus the previous
-    event's), varint sequence number, varint version change (zigzag), varint length + the stored
-    kind, varint length + the stored data. The data of a move whose move the log holds at the
-    same version, by the same seat, is 0x03, varint seat: its label is rebuilt from the log.
+
+def _unpack_archive(raw: bytes) -> list[ArchivedEvent]:
+    """Each event of an archive of events only (written by serai before folded archives: see
+    _unfold): 0x02 (0x01: no data of the 0x03 form), then the events as _pack_events writes them.
     """
     if raw[:1] not in (b"\x01", b"\x02"):
         raise StoreError("an event archive in an unknown format")
-    events: list[tuple[str, int, bytes, bytes]] = []
-    at, ms, version = 1, 0, 0
-    while at < len(raw):
+    return _unpack_events(raw, 1, len(raw))
+
+
+def _pack_events(events: Sequence[ArchivedEvent]) -> bytes:
+    """Per event: varint ms (minus the previous event's), varint sequence number, varint version
+    change (zigzag), varint length + the stored kind, varint length + the stored data. The data
+    of a move whose move the log holds at the same version, by the same seat, is 0x03, varint
+    seat: its label is rebuilt from the log."""
+    out = bytearray()
+    previous_ms = previous_version = 0
+    for event_id, version, kind, data in events:
+        ms, seq = _id_key(event_id)
+        change = version - previous_version
+        out += _varint(ms - previous_ms) + _varint(seq)
+        out += _varint(change * 2 if change >= 0 else -change * 2 - 1)
+        out += _varint(len(kind)) + kind + _varint(len(data)) + data
+        previous_ms, previous_version = ms, version
+    return bytes(out)
+
+
+def _unpack_events(raw: bytes, at: int, end: int) -> list[ArchivedEvent]:
+    events: list[ArchivedEvent] = []
+    ms = version = 0
+    while at < end:
         delta, at = _read_varint(raw, at)
         seq, at = _read_varint(raw, at)
         change, at = _read_varint(raw, at)
@@ -773,7 +790,12 @@ _KIND_CODES = {
 _KIND_NAMES = {code.encode(): kind for kind, code in _KIND_CODES.items()}
 
 
+_SMALL_VARINTS = [bytes([n]) for n in range(0x80)]
+
+
 def _varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _SMALL_VARINTS[value]
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
@@ -883,7 +905,9 @@ def _record_fields(record: MatchRecord) -> dict[str, bytes | str]:
     return fields
 
 
-def _record(match_id: str, fields: Mapping[str, bytes | None]) -> MatchRecord:
+def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
+    fields = _joined(stored)
+
     def get(name: str) -> bytes:
         value = fields.get(name)
         if value is None:
@@ -911,3 +935,151 @@ def _record(match_id: str, fields: Mapping[str, bytes | None]) -> MatchRecord:
         timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
         deadline_ms=int(fields.get("deadline") or 0),
     )
+
+
+# --- folded matches -------------------------------------------------------------------------------
+#
+# A finished match is folded (RedisStore.index, _FOLD): its record stays a hash, but each value
+# longer than _PIECE bytes is cut into pieces, "<name>~0", "<name>~1", ..., listed in the field
+# "~" ("<name> <pieces> ..."), so that Redis keeps the hash as a listpack (a hash with one value
+# over hash-max-listpack-value, 64 bytes by default, is a hash table, about twice the size). Its
+# events, log and latest request answers go into the archive string (_unfold).
+
+_FOLDED = b"\x03"
+_PIECE = 64
+_PIECES_FIELD = "~"
+
+
+class _Folded(NamedTuple):
+    events: list[ArchivedEvent]
+    log: list[bytes]  # the stored (compact) entries
+    answers: list[tuple[int, bytes]]  # (seat, "request_id\nversion\nlast_event_id\nanswer")
+
+
+def _cut_record(fields: Mapping[str, bytes]) -> list[bytes | str]:
+    """HSET arguments for ``fields``, each value longer than _PIECE bytes cut into pieces."""
+    args: list[bytes | str] = []
+    cut: list[str] = []
+    for name, value in fields.items():
+        if len(value) <= _PIECE or name == _PIECES_FIELD:
+            args += [name, value]
+            continue
+        pieces = range(0, len(value), _PIECE)
+        cut += [name, str(len(pieces))]
+        for i, at in enumerate(pieces):
+            args += [f"{name}~{i}", value[at : at + _PIECE]]
+    if cut:
+        args += [_PIECES_FIELD, " ".join(cut)]
+    return args
+
+
+def _pieces(stored: Mapping[str, bytes | None]) -> list[tuple[str, list[str]]]:
+    """(name, its piece fields) of each value cut into pieces and not also stored whole."""
+    marker = stored.get(_PIECES_FIELD)
+    if not marker:
+        return []
+    words = _text(marker).split()
+    return [
+        (name, [f"{name}~{i}" for i in range(int(count))])
+        for name, count in zip(words[::2], words[1::2], strict=True)
+        if stored.get(name) is None
+    ]
+
+
+def _joined(stored: Mapping[str, bytes | None]) -> Mapping[str, bytes | None]:
+    """``stored`` with each value whose pieces it holds put together again."""
+    cut = _pieces(stored)
+    if not cut:
+        return stored
+    fields = dict(stored)
+    for name, names in cut:
+        pieces = [stored.get(piece) for piece in names]
+        if all(piece is not None for piece in pieces):
+            fields[name] = b"".join(pieces)  # type: ignore[arg-type]
+    return fields
+
+
+def _missing_pieces(stored: Mapping[str, bytes | None]) -> list[str]:
+    """The piece fields of ``stored``'s summary values that it does not hold yet."""
+    return [
+        piece
+        for name, names in _pieces(stored)
+        if name in _SUMMARY_FIELDS
+        for piece in names
+        if stored.get(piece) is None
+    ]
+
+
+def _fold(reply: Sequence[Any]) -> tuple[bytes, list[bytes | str]]:
+    """(the record's version, the rest of _FOLD's arguments) from _FOLD_READ's reply."""
+    flat, log, stream, requests, old = reply
+    record = _pairs(flat)
+    if stream:
+        events: list[ArchivedEvent] = []
+        for event_id, flat_event in stream:
+            stored = _pairs(flat_event)
+            events.append((_text(event_id), int(stored["v"]), stored["k"], stored["d"]))
+    else:
+        events = _unpack_archive(old) if old else []
+    mover: dict[int, int] = {}  # version -> the seat whose move the log holds at it
+    for entry in log:
+        if entry[:1] == _PACKED_MOVE:
+            version, at = _read_varint(entry, 1)
+            mover[version], _ = _read_varint(entry, at)
+    move = _KIND_CODES["move"].encode()
+    for i, (event_id, version, kind, data) in enumerate(events):
+        if kind == move and data[:1] == _DATA_SEAT_LABEL:
+            seat, _ = _read_varint(data, 1)
+            if mover.get(version) == seat:  # its label is rebuilt from the log
+                events[i] = (event_id, version, kind, _DATA_SEAT_FROM_LOG + _varint(seat))
+    answers = _latest_answers(_pairs(requests))
+    packed_events = _pack_events(events)
+    body = bytearray(_varint(len(packed_events)) + packed_events)
+    body += _varint(len(log))
+    for entry in log:
+        body += _varint(len(entry)) + entry
+    body += _varint(len(answers))
+    for seat, answer in answers:
+        body += _varint(seat) + _varint(len(answer)) + answer
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    archive = _FOLDED + deflate.compress(bytes(body)) + deflate.flush()
+    return record["version"], [archive, *_cut_record(record)]
+
+
+def _latest_answers(requests: Mapping[str, bytes]) -> list[tuple[int, bytes]]:
+    """(seat, answer) of each seat's latest request (its counter "<seat>:n" names the slot)."""
+    answers = []
+    for name, count in sorted(requests.items()):
+        seat, _, what = name.partition(":")
+        if what == "n":
+            latest = requests.get(f"{seat}:{(int(count) - 1) % REQUEST_WINDOW}")
+            if latest is not None:
+                answers.append((int(seat), latest))
+    return answers
+
+
+def _unfold(raw: bytes) -> _Folded:
+    """A folded archive: 0x03, then raw deflate of: varint size + the events (_pack_events);
+    varint count + each log entry (varint size + the stored entry); varint count + each seat's
+    latest request answer (varint seat, varint size + the stored answer)."""
+    try:
+        body = zlib.decompress(raw[1:], -15)
+    except zlib.error as error:
+        raise StoreError(f"a folded archive that does not decompress: {error}") from error
+    size, at = _read_varint(body, 0)
+    events = _unpack_events(body, at, at + size)
+    at += size
+    count, at = _read_varint(body, at)
+    log = []
+    for _ in range(count):
+        size, at = _read_varint(body, at)
+        log.append(body[at : at + size])
+        at += size
+    count, at = _read_varint(body, at)
+    answers = []
+    for _ in range(count):
+        seat, at = _read_varint(body, at)
+        size, at = _read_varint(body, at)
+        answers.append((seat, body[at : at + size]))
+        at += size
+    return _Folded(events, log, answers)
