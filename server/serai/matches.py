@@ -544,7 +544,7 @@ class Matches:
             seat: Seat | None = None
             try:
                 seat = self._require_seat(entry, token)
-                commit, after = self._plan_move(
+                commit, state = self._plan_move(
                     entry, seat, move_id, payload, expected_version, request_id
                 )
             except (MatchError, GameError) as error:
@@ -564,10 +564,8 @@ class Matches:
                 raise
             result = await self.store.commit(match_id, entry.record.version, commit)
             if isinstance(result, Committed):
-                record = replace(
-                    after.record, version=result.version, last_event_id=result.last_event_id
-                )
-                done = _Entry(record, after.game, after.state)
+                record = _committed(entry.record, commit, result)
+                done = _Entry(record, entry.game, state)
                 self._cache.put(done)
                 if record.status == "finished":
                     await self.store.index(record, "running", "finished")
@@ -666,7 +664,7 @@ class Matches:
             seat = late[0]
             result: Conflict | Duplicate
             if record.timeout_policy == "default_move" and entry.legal_for(seat):
-                commit, after = self._plan_move(entry, seat, f"{record.version}.0", None, 0, "")
+                commit, state = self._plan_move(entry, seat, f"{record.version}.0", None, 0, "")
                 label = commit.answer
                 commit = replace(
                     commit,
@@ -676,13 +674,10 @@ class Matches:
                 if isinstance(answer, Committed):
                     done = _Entry(
                         replace(
-                            after.record,
-                            version=answer.version,
-                            last_event_id=answer.last_event_id,
-                            deadline_ms=commit.deadline_ms or 0,
+                            _committed(record, commit, answer), deadline_ms=commit.deadline_ms or 0
                         ),
-                        after.game,
-                        after.state,
+                        game,
+                        state,
                     )
                     self._cache.put(done)
                     if done.record.status == "finished":
@@ -884,8 +879,9 @@ class Matches:
         payload: PackedMove | None,
         expected_version: int,
         request_id: str,
-    ) -> tuple[Commit, _Entry]:
-        """Check and apply the move on ``entry``: the commit to write and the entry after it."""
+    ) -> tuple[Commit, Any]:
+        """Check and apply the move on ``entry``: the commit to write and the state after it
+        (:func:`_committed` makes the record once the commit is written)."""
         record, game = entry.record, entry.game
         match_id = record.match_id
         if record.status != "running":
@@ -935,14 +931,7 @@ class Matches:
             deadline_ms=deadline,
             idle_ms=self._idle_ms,
         )
-        after = replace(
-            record,
-            state=encoded,
-            status=status or record.status,
-            outcome=outcome_data,
-            deadline_ms=record.deadline_ms if deadline is None else deadline,
-        )
-        return commit, _Entry(after, game, state)
+        return commit, state
 
     def _move_by_id(self, entry: _Entry, seat: Seat, move_id: str) -> Any:
         version_text, dot, index_text = move_id.partition(".")
@@ -1022,9 +1011,24 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
+    """The record after a move's ``commit`` (from :meth:`Matches._plan_move`) was written."""
+    return replace(
+        record,
+        state=commit.state or b"",
+        status=commit.status or record.status,
+        outcome=commit.outcome,
+        deadline_ms=record.deadline_ms if commit.deadline_ms is None else commit.deadline_ms,
+        version=result.version,
+        last_event_id=result.last_event_id,
+    )
+
+
 def _log_entry(
     version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
 ) -> bytes:
+    if not (resign or timeout):  # a move, the common case: the bytes json.dumps would give
+        return b'{"v":%d,"s":%d,"m":"%s"}' % (version, seat, base64.b64encode(move))
     item: dict[str, Any] = {"v": version, "s": seat}
     if resign:
         item["r"] = 1
