@@ -58,8 +58,15 @@ class JaipurView:
         return self.turn is None
 
 
+_NO_KINDS = (0,) * len(BONUS_KINDS)
+
+
 def _kinds(tokens: tuple[Token, ...]) -> tuple[int, ...]:
-    return tuple(sum(1 for kind, _ in tokens if kind == k) for k in BONUS_KINDS)
+    """How many bonus tokens of each kind (3, 4, 5 cards)."""
+    if not tokens:  # most of a match
+        return _NO_KINDS
+    kinds = [token[0] for token in tokens]
+    return tuple(kinds.count(k) for k in BONUS_KINDS)
 
 
 def view(state: State, seat: int | None) -> JaipurView:
