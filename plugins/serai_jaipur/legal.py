@@ -8,7 +8,7 @@ little; what recurs are the parts, and these are memoized as pure functions of s
   goods for an exchange (a :class:`_Take` each);
 - :func:`_hand_facts` — by hand: its size, its packed form, and every sale it allows;
 - :data:`_GIVES` — by camels that may be given, size, and packed goods that may be given: the
-  give-backs of an exchange.
+  give-backs of an exchange, each found by an ``&`` of precomputed masks (:class:`_GiveVectors`).
 
 An exchange is a take and a give-back of the same size with no type in common, paid from the
 hand's goods and the camels the seat may give (its herd, capped by the room left in the hand,
@@ -19,7 +19,7 @@ so a move is built once per process and then shared, like small ints.
 
 Every table is a memo of a pure function, filled on demand and bounded by the game's
 combinatorics (462 markets, 1,716 hands of up to 7 goods), so nothing here is state that could
-make two runs differ.
+make two runs differ. Only the 784 give vectors and their masks are built at import (about 1 ms).
 
 The order is the rules' canonical one, the same as a plain enumeration would give: takes of one
 good (in :class:`Good` order), take camels, exchanges (takes in ascending count order, then
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache
-from itertools import product
+from itertools import chain, combinations_with_replacement, product, repeat
 
 from .cards import (
     EXCHANGE_MINIMUM,
@@ -49,13 +49,14 @@ from .cards import (
     Good,
     minimum_sale,
 )
-from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, sorted_exchange
 from .state import Counts
 
 CAMEL = int(Good.CAMEL)
 _BITS = 4
 """Bits per card type in a packed hand: a hand holds at most 7 cards of a type."""
 _TYPE_MASK = (1 << _BITS) - 1
+_TYPES = tuple(Good)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -134,7 +135,7 @@ class _ExchangesOf(dict[int, Exchange]):
         self.take = take
 
     def __missing__(self, give: int) -> Exchange:
-        exchange = self[give] = Exchange(self.take, _GIVE_VECTORS.spelled[give])
+        exchange = self[give] = sorted_exchange(self.take, _GIVE_VECTORS.spelled[give])
         return exchange
 
 
@@ -160,88 +161,134 @@ def _hand_facts(hand: Counts) -> tuple[int, int, tuple[Sell, ...]]:
     return sum(hand), packed, sales
 
 
-def _unpacked(packed: int) -> Counts:
-    return tuple(packed >> _BITS * good & _TYPE_MASK for good in range(NUM_GOODS))
-
-
 # --- give-backs --------------------------------------------------------------------------------
+#
+# Every give-back of 2 to 5 cards (7 counts, camels last) is numbered once, at import: 784 vectors,
+# each size in ascending count order, so the number of a vector is also its bit in a Python int.
+# The give-backs within caps are then an ``&`` of one precomputed mask per type (the vectors that
+# give at most that many of that type) and a walk over the set bits, lowest first: the same
+# vectors, in the same order, as a product over the caps filtered by size.
+
+
+_CAPS = 1 << _BITS
+"""Caps a mask table is indexed by: a nibble of a packed hand, 0 to 15."""
 
 
 class _GiveVectors:
-    """Give vectors (7 counts, camels last) numbered in the order they are first met."""
+    """Every give vector of 2 to 5 cards, numbered, with the masks that select them by caps.
+
+    ``masks[size][card][cap]`` has bit ``n`` set when vector ``n`` gives ``size`` cards, at most
+    ``cap`` of them of type ``card``. ``spelled[n]`` is vector ``n`` as the cards an Exchange
+    holds, ``vectors[n]`` as counts.
+
+    The sorted card tuples of one size, from ``combinations_with_replacement``, come in
+    descending count order (more of a lower type first), so reversed they are in ascending
+    count order: the order of a product over the counts.
+    """
 
     def __init__(self) -> None:
-        self.numbers: dict[Counts, int] = {}
         self.spelled: list[tuple[Good, ...]] = []
+        self.vectors: list[Counts] = []
+        masks: list[tuple[tuple[int, ...], ...]] = [()] * EXCHANGE_MINIMUM
+        for size in range(EXCHANGE_MINIMUM, MARKET_SIZE + 1):
+            first = len(self.vectors)
+            spelled = list(combinations_with_replacement(_TYPES, size))[::-1]
+            vectors = [tuple(map(cards.count, _TYPES)) for cards in spelled]
+            self.spelled += spelled
+            self.vectors += vectors
+            everything = ((1 << len(vectors)) - 1) << first
+            by_card = []
+            for column in zip(*vectors, strict=True):
+                # One digit per vector, highest number first, so that int(..., 2) numbers them.
+                digits = bytes(column[::-1])
+                by_card.append(
+                    tuple(
+                        int(digits.translate(_AT_MOST[cap]), 2) << first
+                        if cap < size
+                        else everything
+                        for cap in range(_CAPS)
+                    )
+                )
+            masks.append(tuple(by_card))
+        self.masks: tuple[tuple[tuple[int, ...], ...], ...] = tuple(masks)
 
-    def number(self, vector: Counts) -> int:
-        number = self.numbers.get(vector)
-        if number is None:
-            number = self.numbers[vector] = len(self.spelled)
-            self.spelled.append(_spelled(vector))
-        return number
+
+_AT_MOST = [bytes(0x31 if count <= cap else 0x30 for count in range(256)) for cap in range(_CAPS)]
+"""Translation tables: a count byte to the digit "1" if it is at most ``cap``, else "0"."""
 
 
-_GIVE_VECTORS = _GiveVectors()
+def _numbers(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, lowest first."""
+    numbers = []
+    while mask:
+        low = mask & -mask
+        numbers.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(numbers)
 
 
 class _Gives(dict[int, tuple[int, ...]]):
     """Give-backs of ``size`` cards with at most ``camels`` camels, by packed goods that may go.
 
     The value lists every give vector within those caps, as numbers of :data:`_GIVE_VECTORS`, in
-    ascending count order. Misses go to :func:`_gives_within`, keyed by the caps clipped to the
-    size (many hands give back alike: 4 cloth or 5, a give-back of 3 takes at most 3).
+    ascending count order. A miss ands the masks of the caps; hands that allow the same
+    give-backs (4 cloth or 5, when 3 cards are given) share one tuple through :data:`_BY_MASK`.
     """
 
-    __slots__ = ("camels", "size")
+    __slots__ = ("by_card", "camels_mask")
 
     def __init__(self, camels: int, size: int) -> None:
         super().__init__()
-        self.camels = camels
-        self.size = size
+        masks = _GIVE_VECTORS.masks[size]
+        self.by_card = masks[:NUM_GOODS]
+        self.camels_mask = masks[CAMEL][camels]
 
     def __missing__(self, packed: int) -> tuple[int, ...]:
-        size = self.size
-        caps = (*(min(count, size) for count in _unpacked(packed)), self.camels)
-        gives = self[packed] = _gives_within(caps, size)
+        m0, m1, m2, m3, m4, m5 = self.by_card
+        mask = (
+            self.camels_mask
+            & m0[packed & 15]
+            & m1[packed >> 4 & 15]
+            & m2[packed >> 8 & 15]
+            & m3[packed >> 12 & 15]
+            & m4[packed >> 16 & 15]
+            & m5[packed >> 20]
+        )
+        gives = _BY_MASK.get(mask)
+        if gives is None:
+            gives = _BY_MASK[mask] = _numbers(mask)
+        self[packed] = gives
         return gives
 
 
-def _gives_table() -> tuple[tuple[_Gives, ...], ...]:
+_BY_MASK: dict[int, tuple[int, ...]] = {}
+"""Give-back numbers by the mask that selects them: a memo of :func:`_numbers`."""
+
+
+def _gives_table() -> tuple[tuple[dict[int, tuple[int, ...]], ...], ...]:
     """``table[camel_room][size]``: camels beyond the size cannot be given, so those share."""
     by_caps = {
         (camels, size): _Gives(camels, size)
-        for size in range(MARKET_SIZE + 1)
+        for size in range(EXCHANGE_MINIMUM, MARKET_SIZE + 1)
         for camels in range(size + 1)
     }
     return tuple(
-        tuple(by_caps[min(room, size), size] for size in range(MARKET_SIZE + 1))
+        tuple(
+            by_caps[min(room, size), size] if size >= EXCHANGE_MINIMUM else _NO_GIVES
+            for size in range(MARKET_SIZE + 1)
+        )
         for room in range(HAND_LIMIT + 1)
     )
 
 
-_GIVES = _gives_table()
-
-
-@cache
-def _gives_within(caps: Counts, size: int) -> tuple[int, ...]:
-    return tuple(map(_GIVE_VECTORS.number, _vectors(caps, size)))
-
-
-@cache
-def _vectors(caps: Counts, total: int) -> tuple[Counts, ...]:
-    """Every count vector ``v`` with ``0 <= v[i] <= caps[i]`` and ``sum(v) == total``."""
-    if not caps:
-        return ((),) if total == 0 else ()
-    head, rest = caps[0], caps[1:]
-    room = sum(rest)
-    return tuple(
-        (first, *tail)
-        for first in range(max(0, total - room), min(head, total) + 1)
-        for tail in _vectors(rest, total - first)
-    )
+_NO_GIVES: dict[int, tuple[int, ...]] = {}
+"""Stands for give-backs of fewer cards than an exchange takes: never asked."""
 
 
 def _spelled(counts: Counts) -> tuple[Good, ...]:
     """Count vector to the sorted cards an Exchange holds: (0, 2, 1) -> (GOLD, GOLD, SILVER)."""
-    return tuple(Good(card) for card, count in enumerate(counts) for _ in range(count))
+    return tuple(chain.from_iterable(map(repeat, _TYPES, counts)))
+
+
+_GIVE_VECTORS = _GiveVectors()
+_GIVES = _gives_table()

@@ -68,6 +68,18 @@ class Sell:
 Move = TakeGood | TakeCamels | Exchange | Sell
 
 
+def sorted_exchange(take: tuple[Good, ...], give: tuple[Good, ...]) -> Exchange:
+    """``Exchange(take, give)`` for sides already in canonical form (sorted tuples of Good).
+
+    Skips ``__init__`` and its canonical-form check: for the move lists, which build thousands of
+    exchanges from canonical sides in a fresh process. The result equals ``Exchange(take, give)``.
+    """
+    exchange = object.__new__(Exchange)
+    object.__setattr__(exchange, "take", take)
+    object.__setattr__(exchange, "give", give)
+    return exchange
+
+
 def _all_goods(cards: object) -> bool:
     if not isinstance(cards, tuple | list):
         return False

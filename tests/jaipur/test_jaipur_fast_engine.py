@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from jaipur_builders import C, D, K, L, S, build
 from jaipur_playouts import game, playout
 from serai.game import IllegalMove
-from serai_jaipur import Exchange, Sell, State, TakeCamels, TakeGood, rules
+from serai_jaipur import Exchange, Sell, State, TakeCamels, TakeGood, legal, rules
 from serai_jaipur.cards import GOODS, Good
 from serai_jaipur.legal import list_moves, moves_for
 from serai_jaipur.state import evolve
@@ -120,3 +120,36 @@ def test_an_evolved_state_is_still_frozen():
     after = evolve(game.setup(2, 9, {}), turn=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         after.turn = 1
+
+
+def test_give_back_masks_list_the_product_enumeration_for_every_hand_herd_and_size():
+    """The give-backs of the memo table (an ``&`` of masks, then the set bits) are exactly the
+    vectors a product over the caps gives, filtered by size, in the same order."""
+    vectors = legal._GIVE_VECTORS.vectors
+    for size in range(2, 6):
+        for room in range(8):
+            camels = min(room, size)
+            table = legal._GIVES[room][size]
+            for hand in product(range(8), repeat=6):
+                if sum(hand) > 7:
+                    continue
+                packed = sum(count << 4 * good for good, count in enumerate(hand))
+                caps = (*(min(count, size) for count in hand), camels)
+                plain = [v for v in product(*(range(c + 1) for c in caps)) if sum(v) == size]
+                assert [vectors[n] for n in table[packed]] == plain
+
+
+def test_give_vectors_are_numbered_once_spelled_as_sorted_cards():
+    numbers = legal._GIVE_VECTORS
+    assert len(set(numbers.vectors)) == len(numbers.vectors) == 28 + 84 + 210 + 462
+    for vector, cards in zip(numbers.vectors, numbers.spelled, strict=True):
+        assert cards == _spelled(vector)
+        assert all(type(card) is Good for card in cards)
+
+
+def test_listed_exchanges_equal_exchanges_built_the_checked_way():
+    for state, _ in playout(8, 2):
+        for move in game.legal_moves(state, state.turn):
+            if isinstance(move, Exchange):
+                built = Exchange(move.take, move.give)
+                assert move == built and hash(move) == hash(built) and repr(move) == repr(built)
