@@ -16,8 +16,9 @@ the archive holds, compressed, every event (same ids; move labels rebuilt from t
 every log entry and each seat's latest request answer (a retry of a finished match's last move
 still gets its first answer), and the log, stream and requests keys are deleted; the record is
 rewritten with each value over 64 bytes cut into pieces (``seats~0``, ``seats~1``, ..., listed
-in the field ``~``), so that Redis keeps it as a listpack (ziplist) and not a hash table, which is
-about twice the size. A Jaipur match of 200 moves takes about 2.5 KiB so instead of about 7 KiB.
+in the field ``~``), so that Redis keeps it as a listpack (ziplist) and not a hash table (1.7
+times the size). A Jaipur match of 200 moves takes about 3 KiB so, instead of about 7 KiB. The
+folding costs the finishing move one more round trip (RedisStore.index), once per match.
 
 Older forms are still read: a finished match archived by earlier versions of serai (an archive of
 events only, starting 0x01 or 0x02, with its log list and requests hash kept) or never archived
