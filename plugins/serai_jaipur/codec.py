@@ -256,8 +256,25 @@ def good_from_proto(value: int, where: str) -> Good:
     return Good(value - 1)
 
 
+_moves_cache: dict[object, bytes] = {}
+
+
 def move_to_proto(move: Move) -> pb.Move:
     """The move as a ``serai.games.jaipur.v1.Move``."""
+    # Moves are values (frozen dataclasses), and few: their bytes are kept, and parsed (in C) for
+    # a fresh message each time, which is cheaper than setting its fields from Python.
+    try:
+        data = _moves_cache.get(move)
+    except TypeError:  # not hashable, so not a move: _move_message says what it is
+        return _move_message(move)
+    if data is None:
+        message = _move_message(move)
+        _remember(_moves_cache, move, message.SerializeToString(deterministic=True))
+        return message
+    return pb.Move.FromString(data)
+
+
+def _move_message(move: Move) -> pb.Move:
     message = pb.Move()
     if isinstance(move, TakeGood):
         message.take_good.good = good_to_proto(move.good)  # type: ignore[assignment]
