@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from operator import add, le
+from itertools import repeat
+from operator import add, is_, le
 from typing import TypeVar
 
 from serai.game import IllegalMove, seeded_rng
@@ -126,11 +127,19 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
 
 
 def apply(state: State, seat: int, move: object) -> State:
-    """The state after ``seat`` plays ``move``; IllegalMove (naming the rule) if it may not."""
+    """The state after ``seat`` plays ``move``; IllegalMove (naming the rule) if it may not.
+
+    A move that is one of the very objects :func:`legal_moves` lists for this position (as the
+    server's move ids and every bot hand it back) is legal without a check: it is found by
+    identity in the memoized list, in C. Any other object is normalized and checked.
+    """
     if state.turn is None:
         raise IllegalMove("the match is over: no more moves")
     if seat != state.turn:
         raise IllegalMove(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    listed = moves_for(state.market, state.hands[seat], state.herds[seat])
+    if any(map(is_, repeat(move), listed)):
+        return advance(state, move)  # type: ignore[arg-type]
     move = normalize(move)
     if isinstance(move, TakeGood):
         _check_take_good(state, seat, move)

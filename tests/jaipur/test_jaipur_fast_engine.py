@@ -153,3 +153,27 @@ def test_listed_exchanges_equal_exchanges_built_the_checked_way():
             if isinstance(move, Exchange):
                 built = Exchange(move.take, move.give)
                 assert move == built and hash(move) == hash(built) and repr(move) == repr(built)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, choice=choices)
+def test_a_listed_move_and_an_equal_copy_of_it_apply_alike(seed, choice):
+    """apply takes a move found by identity in the listed moves without checking it; a copy
+    (another object, equal) goes through the checks, and both give the same state."""
+    for state, move in playout(seed, choice, limit=60):
+        copy = dataclasses.replace(move)
+        assert copy is not move and copy == move
+        listed = game.apply(state, state.turn, move)
+        checked = game.apply(state, state.turn, copy)
+        assert listed == checked
+        assert game.encode_state(listed) == game.encode_state(checked)
+
+
+def test_a_move_listed_for_another_position_is_still_checked():
+    state = build(market={K: 3, L: 2}, hands=({D: 2}, {}), herds=(0, 0))
+    other = build(market={D: 2, S: 3}, hands=({L: 2}, {}), herds=(0, 0))
+    borrowed = next(m for m in game.legal_moves(other, other.turn) if isinstance(m, Exchange))
+    with pytest.raises(IllegalMove, match="exchange: the market has 0"):
+        game.apply(state, state.turn, borrowed)
+    with pytest.raises(IllegalMove, match="turn"):
+        game.apply(state, 1 - state.turn, game.legal_moves(state, state.turn)[0])
