@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -152,6 +153,7 @@ async def serve(
                 f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
             )
             return 1
+        _tune_garbage_collection()
         if worker is None:
             print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
         else:
@@ -170,6 +172,25 @@ async def serve(
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+def _tune_garbage_collection() -> None:
+    """Make the garbage collector's long pauses smaller and rarer: they stall every request in
+    flight, so they are what a p99 sees.
+
+    A full (generation 2) collection walks every tracked object. gc.freeze() leaves what startup
+    made (modules, plugins, grpc, the server: about 52,000 objects) out of every later collection,
+    which halves a full collection; the thresholds keep young collections as they are (700, 10)
+    and make full ones ten times rarer (100 instead of 10 generation-1 collections between).
+    Measured on serai x2 under floor.py's load (CPU time in gc callbacks, a worker serving ~30,000
+    calls): untouched, 13 full collections of up to 105 ms; frozen, 7-12 of up to 57 ms; frozen
+    with these thresholds, 0-1 of up to 49 ms, young ones at most 8 ms, and GC's CPU from 3.8% to
+    1.5%. A larger young generation (5,000 or 50,000) made young collections the long ones (16 ms,
+    82 ms).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 100)
 
 
 def _without_password(url: str) -> str:
