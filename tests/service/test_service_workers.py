@@ -127,14 +127,26 @@ def test_two_workers_share_the_port_and_play_a_match_over_many_connections(start
     assert all(_connections_served(pid, port) > 0 for pid in pids)
 
 
-def test_sigterm_stops_every_worker_then_the_embedded_redis(start_serve, tmp_path):
+def test_only_the_first_worker_sweeps_turn_clocks(start_serve, redis_url):
+    server = start_serve("--workers", "2", "--redis-url", redis_url, "--sweep-seconds", "0.5")
+    sweeps = []
+    for pid in _workers_of(server):
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        given = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--sweep-seconds"]
+        index = argv[argv.index("--worker-index") + 1]
+        sweeps.append((index, float(given[-1])))  # the last one given counts
+    assert sorted(sweeps) == [("0", 0.5), ("1", 0.0)]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_stops_every_worker_then_the_embedded_redis(start_serve, tmp_path, signum):
     server = start_serve("--workers", "2", "--data-dir", str(tmp_path / "data"), command=TINY)
     pids = _workers_of(server)
     assert len(pids) == 2
     redis_port = int(server.log().split("embedded Redis on port ")[1].split(",")[0])
     stub = _stubs(server.address, 1)[0]
     create(stub, seats=2, seed=8)
-    assert server.stop(signal.SIGTERM) == 0
+    assert server.stop(signum) == 0
     assert not any(_alive(pid) for pid in pids)
     assert server.log().count('"event": "stopped"') == 2
     assert not ping("127.0.0.1", redis_port)
