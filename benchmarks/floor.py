@@ -244,13 +244,14 @@ class Played:
 
 
 async def record_matches(
-    stub: pb_grpc.MatchServiceStub, count: int, seed: int, moves: int
+    stubs: list[pb_grpc.MatchServiceStub], count: int, seed: int, moves: int
 ) -> list[Played]:
     """Play ``count`` matches with ListLegalMoves + random SubmitMove (up to ``moves`` moves
-    each, 0: to the end); their seeds and move ids."""
+    each, 0: to the end), over every connection in turn; their seeds and move ids."""
     moves = moves or 1_000_000
 
     async def one(index: int) -> Played:
+        stub = stubs[index % len(stubs)]
         rng = random.Random(f"{seed}:{index}")
         match_seed = seed * 100_000 + index
         match_id, tokens = await new_match(stub, match_seed)
@@ -594,7 +595,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         serai.connect(channel_count)
         stubs = [pb_grpc.MatchServiceStub(c) for c in serai.channels]
         print(f"recording {args.matches} random Jaipur matches ...", file=sys.stderr)
-        played = await record_matches(stubs[0], args.matches, args.seed, args.moves)
+        played = await record_matches(stubs, args.matches, args.seed, args.moves)
         moves = [len(p.move_ids) for p in played]
         # Real messages for the floor: a SubmitMove request and its response, from a fresh match.
         match_id, tokens = await new_match(stubs[0], played[0].seed)
