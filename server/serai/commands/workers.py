@@ -71,9 +71,17 @@ def entry_command() -> list[str]:
 
 def reserve_port(host: str, port: int) -> socket.socket:
     """A socket bound to host:port (0: a free port) with SO_REUSEPORT, not listening: the port
-    stays ours while the workers bind it too, and gets no connections of its own."""
+    stays ours while the workers bind it too, and gets no connections of its own.
+
+    Raises OSError if anything listens there already, even another server's workers: SO_REUSEPORT
+    would let ours join them and take half their connections without a word.
+    """
     bare = host.strip("[]")
     family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    if port:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:  # no SO_REUSEPORT: must be free
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((bare, port))
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
