@@ -10,7 +10,8 @@ import secrets
 
 import redis
 from serai.store import Commit, MatchRecord, NewEvent, SeatRecord, StoredEvent
-from serai.store.redis_store import RedisStore, _pack_events, match_keys
+from serai.store.encoding import pack_events
+from serai.store.redis_store import RedisStore, match_keys
 
 
 def _record(match_id: str, seats: int) -> MatchRecord:
@@ -147,7 +148,7 @@ def test_a_match_archived_in_the_older_form_is_read_and_folded_later(redis_url: 
         events = [
             (i.decode(), int(f[b"v"]), f[b"k"], f[b"d"]) for i, f in client.xrange(stream, "-", "+")
         ]
-        client.set(archive, b"\x02" + _pack_events(events))
+        client.set(archive, b"\x02" + pack_events(events))
         client.delete(stream)
         assert await _everything(store, match_id) == before
 
