@@ -225,5 +225,5 @@ def worker_flags(settings: Settings) -> list[str]:
 def _workers(text: str) -> int:
     count = int(text)
     if count < 0:
-        raise argparse.ArgumentTypeError("--workers takes 0 (one per CPU core) or more")
+        raise argparse.ArgumentTypeError(f"{count}: give 0 (one per CPU core) or more")
     return count
