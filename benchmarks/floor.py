@@ -26,7 +26,7 @@ grpc+commit), and, when N > 1, also as one process ("grpc-noop x1"), so both are
 After the rounds, serai and grpc-noop are measured once more paced (--paced): the same workers
 start a fixed number of calls per second in all, half of serai's best by default, so that the
 latency is that of a server with headroom rather than of a queue (at saturation, 100 workers that
-always have a call in flight wait N / throughput on average, whatever the server does). Then a
+always have a call in flight wait 100 / throughput on average, whatever the server does). Then a
 latency sweep (--p99-ms): short paced runs at rates rising in steps of --sweep-step find the
 highest rate at which the p99 stays under --p99-ms, for serai and for grpc-noop xN.
 
@@ -37,7 +37,8 @@ work (a match ends when it ends, so the window closes when the first worker runs
 are those calls'.
 
 Processes: Redis, the no-op servers and serai each run in their own processes; this process is
-the only client (grpc.aio, --channels channels, each its own connection), so the load generator
+the only client (grpc.aio, --channels channels, each its own connection, by default one
+per match), so the load generator
 never shares a server's process. On a 2-core machine the client still costs CPU next to the
 server: the table shows the CPU milliseconds per call of the server side (all its processes) and
 of the client, so the floor and serai can be compared on the same terms. Example::
