@@ -37,11 +37,11 @@ work (a match ends when it ends, so the window closes when the first worker runs
 are those calls'.
 
 Processes: Redis, the no-op servers and serai each run in their own processes; this process is
-the only client (grpc.aio, --channels channels, each its own connection, by default one
-per match), so the load generator
-never shares a server's process. On a 2-core machine the client still costs CPU next to the
-server: the table shows the CPU milliseconds per call of the server side (all its processes) and
-of the client, so the floor and serai can be compared on the same terms. Example::
+the only client (grpc.aio, --channels channels, each its own connection, by default one per
+match), so the load generator never shares a server's process. On a 2-core machine the client
+still costs CPU next to the server: the table shows the CPU milliseconds per call of the server
+side (all its processes) and of the client, so the floor and serai can be compared on the same
+terms. Example::
 
     python benchmarks/floor.py                 # 100 concurrent matches, 3 rounds, best shown
     python benchmarks/floor.py --matches 10 --rounds 1 --workers 1
