@@ -14,7 +14,7 @@ import asyncio
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TextIO
 
 import grpc
@@ -27,8 +27,14 @@ _LEVELS["error"] = logging.ERROR
 _CLIENT_GONE = (asyncio.CancelledError, GeneratorExit)
 
 
-def configure(fmt: str = "auto", level: str = "info", stream: TextIO | None = None) -> None:
-    """Set structlog up for the process: ``fmt`` is auto, json or pretty."""
+def configure(
+    fmt: str = "auto",
+    level: str = "info",
+    stream: TextIO | None = None,
+    fields: Mapping[str, Any] | None = None,
+) -> None:
+    """Set structlog up for the process: ``fmt`` is auto, json or pretty; ``fields`` go on every
+    line (a worker's index, so lines of ``serve --workers`` say which process wrote them)."""
     out = stream or sys.stdout
     as_json = fmt == "json" or (fmt == "auto" and not out.isatty())
     renderer: Any = (
@@ -37,6 +43,7 @@ def configure(fmt: str = "auto", level: str = "info", stream: TextIO | None = No
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            *([_adding(dict(fields))] if fields else []),
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info if as_json else _identity,
@@ -50,6 +57,15 @@ def configure(fmt: str = "auto", level: str = "info", stream: TextIO | None = No
 
 def _identity(logger: Any, name: str, event: Any) -> Any:
     return event
+
+
+def _adding(fields: dict[str, Any]) -> Callable[[Any, str, Any], Any]:
+    def add(logger: Any, name: str, event: Any) -> Any:
+        for key, value in fields.items():
+            event.setdefault(key, value)
+        return event
+
+    return add
 
 
 class RequestLogInterceptor(grpc.aio.ServerInterceptor):

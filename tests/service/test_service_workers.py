@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -125,6 +126,8 @@ def test_two_workers_share_the_port_and_play_a_match_over_many_connections(start
     assert final.match.status == pb.MATCH_STATUS_FINISHED
     port = int(server.address.rpartition(":")[2])
     assert all(_connections_served(pid, port) > 0 for pid in pids)
+    lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+    assert {line["worker"] for line in lines if line["event"] == "request"} == {0, 1}
 
 
 def test_only_the_first_worker_sweeps_turn_clocks(start_serve, redis_url):

@@ -47,8 +47,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Serve the installed games (or ``games``, for tests) until SIGTERM/SIGINT."""
     settings = config.from_args(args)
-    serai_logging.configure(settings.log_format, settings.log_level)
-    if args.ready_fd is not None:
+    is_worker = args.ready_fd is not None
+    serai_logging.configure(
+        settings.log_format,
+        settings.log_level,
+        fields={"worker": args.worker_index or 0} if is_worker else None,
+    )
+    if is_worker:
         worker = workers.Worker(args.worker_index or 0, args.ready_fd, args.supervisor_pid or 0)
         if not worker.watch_supervisor():
             return 1
