@@ -1,22 +1,10 @@
-"""The match lifecycle: create, join, look, move, resign, watch and replay, over a Store.
-
-This module knows no game in particular (it drives any :class:`serai.game.Game` from a
-:class:`serai.registry.Registry`) and nothing of gRPC: it speaks in records, plugin values and one
-exception type per failure, which the service maps to status codes.
+"""The :class:`Matches` class: create, join, look, move, resign, watch and replay, over a Store.
 
 The hot path is :meth:`Matches.submit`: the decoded state of each match is cached in-process by
 version, the move is checked and applied in Python, and one store commit (one Redis round trip)
 writes it if the version is unchanged. When another replica moved first, the commit answers with
 the fresh record; the move is tried again on it, and answers StaleVersion when it is no longer
 legal there (or when it was chosen by id or with an ``expected_version``, which pin a version).
-Example::
-
-    matches = Matches(RedisStore.from_url(url), registry.load())
-    record = await matches.create("jaipur", seats=2, seed=7)
-    alice = await matches.join(record.match_id)
-    bob = await matches.join(record.match_id)
-    moves = await matches.legal_moves(record.match_id, alice.token)
-    done = await matches.submit(record.match_id, alice.token, move_id=moves.moves[0].id)
 
 Move ids are ``"<version>.<index>"``: the index in the plugin's ``legal_moves`` at that version,
 so an id can never silently mean another move once the match has moved on.
@@ -47,9 +35,8 @@ import random
 import re
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -59,11 +46,36 @@ from serai.game import (
     GameError,
     GameInfo,
     IllegalMove,
-    InvalidOptions,
     MalformedMove,
     NotPlayable,
     Outcome,
     Seat,
+)
+from serai.matches.cache import Cache, Entry
+from serai.matches.errors import (
+    BadRequest,
+    GameNotFound,
+    LimitExceeded,
+    MatchError,
+    MatchExpired,
+    MatchNotFound,
+    MatchNotRunning,
+    MoveNotFound,
+    NotYourTurn,
+    SeatTaken,
+    StaleVersion,
+    Unauthenticated,
+    WrongToken,
+)
+from serai.matches.values import (
+    Joined,
+    LegalMove,
+    LegalMoves,
+    PackedMove,
+    ReplayReport,
+    Snapshot,
+    Submitted,
+    WatchBatch,
 )
 from serai.registry import Registry
 from serai.store import (
@@ -78,42 +90,9 @@ from serai.store import (
     SeatRecord,
     Status,
     Store,
-    StoredEvent,
     StoreError,
-    StoreUnavailable,
     TimeoutPolicy,
 )
-
-__all__ = [
-    "BadRequest",
-    "GameNotFound",
-    "IllegalMove",
-    "InvalidOptions",
-    "Joined",
-    "LegalMove",
-    "LegalMoves",
-    "LimitExceeded",
-    "MalformedMove",
-    "MatchError",
-    "MatchExpired",
-    "MatchNotFound",
-    "MatchNotRunning",
-    "Matches",
-    "MoveNotFound",
-    "NotPlayable",
-    "NotYourTurn",
-    "PackedMove",
-    "ReplayReport",
-    "SeatTaken",
-    "Snapshot",
-    "StaleVersion",
-    "StoreUnavailable",
-    "Submitted",
-    "Unauthenticated",
-    "WatchBatch",
-    "WrongToken",
-    "label_of",
-]
 
 log = structlog.get_logger("serai.matches")
 
@@ -125,186 +104,6 @@ _MAX_MOVE_SECONDS = 7 * 24 * 3600
 _WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 _MAX_REQUEST_ID = 128
 _REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
-
-
-# --- errors: one type per failure; the service maps each to one status code -----------------------
-
-
-class MatchError(Exception):
-    """Base of the lifecycle's own failures. ``str(err)`` says what was wrong and what to do."""
-
-
-class BadRequest(MatchError):
-    """A request that cannot be read: an empty id, a bad seat number, a bad event id."""
-
-
-class GameNotFound(MatchError):
-    """No game of that name is installed."""
-
-
-class MatchNotFound(MatchError):
-    """No match of that id."""
-
-
-class MatchExpired(MatchNotFound):
-    """The match existed, but nobody changed it for the idle limit, so the store dropped it."""
-
-
-class MoveNotFound(MatchError):
-    """A move id that is not in the current list of legal moves."""
-
-
-class SeatTaken(MatchError):
-    """The seat asked for (or every seat) is already joined."""
-
-
-class Unauthenticated(MatchError):
-    """The request acts for a seat but carries no seat token."""
-
-
-class WrongToken(MatchError):
-    """The seat token does not belong to this match."""
-
-
-class NotYourTurn(MatchError):
-    """The seat is not among those that must act now."""
-
-
-class MatchNotRunning(MatchError):
-    """The match is still waiting for seats, or already over."""
-
-
-class StaleVersion(MatchError):
-    """The move was chosen at an older version of the match."""
-
-
-class LimitExceeded(MatchError):
-    """A configured limit was reached."""
-
-
-# --- values handed to the service -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PackedMove:
-    """A typed move as it came over the wire: the Any's type URL and the message bytes."""
-
-    type_url: str
-    value: bytes
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The match as one viewer may see it. ``view`` is the plugin's View for ``viewer_seat``."""
-
-    record: MatchRecord
-    game: Game[Any, Any, Any]
-    viewer_seat: Seat | None
-    view: Any
-    to_act: tuple[Seat, ...]
-
-    @property
-    def version(self) -> int:
-        return self.record.version
-
-    @property
-    def outcome(self) -> Mapping[str, Any] | None:
-        return self.record.outcome
-
-
-@dataclass(frozen=True)
-class LegalMove:
-    id: str
-    label: str
-    move: Any
-
-
-@dataclass(frozen=True)
-class LegalMoves:
-    game: Game[Any, Any, Any]
-    seat: Seat
-    version: int
-    moves: tuple[LegalMove, ...]
-
-
-@dataclass(frozen=True)
-class Joined:
-    seat: Seat
-    token: str
-    record: MatchRecord
-
-
-@dataclass(frozen=True)
-class Submitted:
-    snapshot: Snapshot
-    label: str
-    replayed: bool = False
-
-
-@dataclass(frozen=True)
-class WatchBatch:
-    """Events in order, and the match as the watcher may see it after the newest of them."""
-
-    events: tuple[StoredEvent, ...]
-    snapshot: Snapshot
-
-
-@dataclass(frozen=True)
-class ReplayReport:
-    match_id: str
-    ok: bool
-    moves: int
-    message: str
-
-
-# --- the in-process cache of decoded states -------------------------------------------------------
-
-
-@dataclass
-class _Entry:
-    """A record with its state decoded, and the legal moves computed so far at this version."""
-
-    record: MatchRecord
-    game: Game[Any, Any, Any]
-    state: Any
-    legal: dict[Seat, Sequence[Any]] = field(default_factory=dict)
-
-    def legal_for(self, seat: Seat) -> Sequence[Any]:
-        if seat not in self.legal:
-            self.legal[seat] = self.game.legal_moves(self.state, seat)
-        return self.legal[seat]
-
-
-class _Cache:
-    """Least recently used entries by match id; a stale one is harmless (commits check versions)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: OrderedDict[str, _Entry] = OrderedDict()
-
-    def get(self, match_id: str) -> _Entry | None:
-        entry = self._entries.get(match_id)
-        if entry is not None:
-            self._entries.move_to_end(match_id)
-        return entry
-
-    def put(self, entry: _Entry) -> None:
-        if self._size <= 0:
-            return
-        match_id = entry.record.match_id
-        known = self._entries.get(match_id)
-        if known is not None and known.record.version > entry.record.version:
-            return
-        self._entries[match_id] = entry
-        self._entries.move_to_end(match_id)
-        while len(self._entries) > self._size:
-            self._entries.popitem(last=False)
-
-    def drop(self, match_id: str) -> None:
-        self._entries.pop(match_id, None)
-
-
-# --- the lifecycle --------------------------------------------------------------------------------
 
 
 class Matches:
@@ -332,7 +131,7 @@ class Matches:
         self.sweep_seconds = sweep_seconds
         self.closing = False
         self._clock = clock
-        self._cache = _Cache(cache_size)
+        self._cache = Cache(cache_size)
         self._idle_ms = idle_seconds * 1000
 
     def _now_ms(self) -> int:
@@ -420,7 +219,7 @@ class Matches:
             idle_ms=self._idle_ms,
         )
         record = replace(record, last_event_id=last)
-        self._cache.put(_Entry(record, plugin, state))
+        self._cache.put(Entry(record, plugin, state))
         await self.store.index(record, None, "open")
         return record
 
@@ -474,7 +273,7 @@ class Matches:
                     last_event_id=result.last_event_id,
                     deadline_ms=record.deadline_ms if deadline is None else deadline,
                 )
-                self._cache.put(_Entry(record, entry.game, entry.state))
+                self._cache.put(Entry(record, entry.game, entry.state))
                 if starts:
                     await self.store.index(record, "open", "running")
                 structlog.contextvars.bind_contextvars(seat=chosen)
@@ -565,7 +364,7 @@ class Matches:
             result = await self.store.commit(match_id, entry.record.version, commit)
             if isinstance(result, Committed):
                 record = _committed(entry.record, commit, result)
-                done = _Entry(record, entry.game, state)
+                done = Entry(record, entry.game, state)
                 self._cache.put(done)
                 if record.status == "finished":
                     await self.store.index(record, "running", "finished")
@@ -587,14 +386,14 @@ class Matches:
             if entry.record.status != "running":
                 raise MatchNotRunning(_not_running(entry.record))
             done = await self._forfeit(entry, seat, timed_out=False)
-            if isinstance(done, _Entry):
+            if isinstance(done, Entry):
                 return self._snapshot(done, seat)
             entry = await self._after_conflict(match_id, done)
         raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
 
     async def _forfeit(
-        self, entry: _Entry, seat: Seat, *, timed_out: bool
-    ) -> _Entry | Conflict | Duplicate:
+        self, entry: Entry, seat: Seat, *, timed_out: bool
+    ) -> Entry | Conflict | Duplicate:
         """End the match with ``seat`` last (a resignation, or a loss on time); one commit.
 
         The entry after it, or what the store answered instead (the version moved on)."""
@@ -635,14 +434,14 @@ class Matches:
             last_event_id=result.last_event_id,
             deadline_ms=0,
         )
-        done = _Entry(record, entry.game, entry.state)
+        done = Entry(record, entry.game, entry.state)
         self._cache.put(done)
         await self.store.index(record, "running", "finished")
         return done
 
     # clocks
 
-    def _overdue(self, entry: _Entry) -> bool:
+    def _overdue(self, entry: Entry) -> bool:
         record = entry.record
         return (
             record.status == "running"
@@ -650,7 +449,7 @@ class Matches:
             and self._now_ms() >= record.deadline_ms
         )
 
-    async def _enforce(self, entry: _Entry) -> _Entry:
+    async def _enforce(self, entry: Entry) -> Entry:
         """Apply the timeout policy to an overdue match; the entry after it (or after whoever
         enforced it first: a lost compare-and-set means another replica did)."""
         match_id = entry.record.match_id
@@ -672,7 +471,7 @@ class Matches:
                 )
                 answer = await self.store.commit(match_id, record.version, commit)
                 if isinstance(answer, Committed):
-                    done = _Entry(
+                    done = Entry(
                         replace(
                             _committed(record, commit, answer), deadline_ms=commit.deadline_ms or 0
                         ),
@@ -688,7 +487,7 @@ class Matches:
                 result = answer
             else:
                 forfeited = await self._forfeit(entry, seat, timed_out=True)
-                if isinstance(forfeited, _Entry):
+                if isinstance(forfeited, Entry):
                     log.info("seat lost on time", match_id=match_id, seat=seat)
                     return forfeited
                 result = forfeited
@@ -799,7 +598,7 @@ class Matches:
 
     # internals
 
-    async def _fresh(self, match_id: str) -> _Entry:
+    async def _fresh(self, match_id: str) -> Entry:
         """The current entry: one round trip, and no decoding when the cached version is current."""
         _check_id(match_id)
         cached = self._cache.get(match_id)
@@ -828,13 +627,13 @@ class Matches:
             f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
         )
 
-    def _remember(self, record: MatchRecord) -> _Entry:
+    def _remember(self, record: MatchRecord) -> Entry:
         game = self.game(record.game)
-        entry = _Entry(record, game, game.decode_state(record.state))
+        entry = Entry(record, game, game.decode_state(record.state))
         self._cache.put(entry)
         return entry
 
-    async def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> _Entry:
+    async def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> Entry:
         if isinstance(result, Duplicate):
             raise MatchNotFound(f"match {match_id!r} disappeared from the store")
         if result.current is None:
@@ -842,7 +641,7 @@ class Matches:
             raise AssertionError("unreachable")  # _gone always raises
         return self._remember(result.current)
 
-    def _authenticate(self, entry: _Entry, token: str) -> Seat | None:
+    def _authenticate(self, entry: Entry, token: str) -> Seat | None:
         if not token:
             return None
         digest = _hash(token)
@@ -858,7 +657,7 @@ class Matches:
         structlog.contextvars.bind_contextvars(seat=seat)
         return seat
 
-    def _require_seat(self, entry: _Entry, token: str) -> Seat:
+    def _require_seat(self, entry: Entry, token: str) -> Seat:
         seat = self._authenticate(entry, token)
         if seat is None:
             raise Unauthenticated(
@@ -866,14 +665,14 @@ class Matches:
             )
         return seat
 
-    def _snapshot(self, entry: _Entry, seat: Seat | None) -> Snapshot:
+    def _snapshot(self, entry: Entry, seat: Seat | None) -> Snapshot:
         running = entry.record.status == "running"
         to_act = tuple(entry.game.to_act(entry.state)) if running else ()
         return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
 
     def _plan_move(
         self,
-        entry: _Entry,
+        entry: Entry,
         seat: Seat,
         move_id: str,
         payload: PackedMove | None,
@@ -933,7 +732,7 @@ class Matches:
         )
         return commit, state
 
-    def _move_by_id(self, entry: _Entry, seat: Seat, move_id: str) -> Any:
+    def _move_by_id(self, entry: Entry, seat: Seat, move_id: str) -> Any:
         version_text, dot, index_text = move_id.partition(".")
         if not (dot and version_text.isdigit() and index_text.isdigit()):
             raise MoveNotFound(
@@ -954,7 +753,7 @@ class Matches:
             )
         return moves[index]
 
-    async def _replayed(self, entry: _Entry, seat: Seat, first: Answer) -> Submitted:
+    async def _replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
         entry = await self._fresh(entry.record.match_id)
         if entry.record.version != first.version:
@@ -968,7 +767,7 @@ class Matches:
                 status="finished" if outcome else "running",
                 outcome=_outcome(outcome) if outcome else None,
             )
-            entry = _Entry(record, entry.game, state)
+            entry = Entry(record, entry.game, state)
         return Submitted(self._snapshot(entry, seat), first.answer, replayed=True)
 
     def _rebuild(

@@ -1,0 +1,81 @@
+"""The match lifecycle: create, join, look, move, resign, watch and replay, over a Store.
+
+This package knows no game in particular (it drives any :class:`serai.game.Game` from a
+:class:`serai.registry.Registry`) and nothing of gRPC: it speaks in records, plugin values and one
+exception type per failure, which the service maps to status codes.
+
+Example::
+
+    matches = Matches(RedisStore.from_url(url), registry.load())
+    record = await matches.create("jaipur", seats=2, seed=7)
+    alice = await matches.join(record.match_id)
+    bob = await matches.join(record.match_id)
+    moves = await matches.legal_moves(record.match_id, alice.token)
+    done = await matches.submit(record.match_id, alice.token, move_id=moves.moves[0].id)
+
+Inside: :mod:`.lifecycle` (the :class:`Matches` class and what it does, clocks included),
+:mod:`.errors` (one exception type per failure), :mod:`.values` (what it hands the service) and
+:mod:`.cache` (the decoded states it keeps in-process).
+"""
+
+from __future__ import annotations
+
+from serai.game import IllegalMove, InvalidOptions, MalformedMove, NotPlayable
+from serai.matches.errors import (
+    BadRequest,
+    GameNotFound,
+    LimitExceeded,
+    MatchError,
+    MatchExpired,
+    MatchNotFound,
+    MatchNotRunning,
+    MoveNotFound,
+    NotYourTurn,
+    SeatTaken,
+    StaleVersion,
+    Unauthenticated,
+    WrongToken,
+)
+from serai.matches.lifecycle import Matches, label_of
+from serai.matches.values import (
+    Joined,
+    LegalMove,
+    LegalMoves,
+    PackedMove,
+    ReplayReport,
+    Snapshot,
+    Submitted,
+    WatchBatch,
+)
+from serai.store import StoreUnavailable
+
+__all__ = [
+    "BadRequest",
+    "GameNotFound",
+    "IllegalMove",
+    "InvalidOptions",
+    "Joined",
+    "LegalMove",
+    "LegalMoves",
+    "LimitExceeded",
+    "MalformedMove",
+    "MatchError",
+    "MatchExpired",
+    "MatchNotFound",
+    "MatchNotRunning",
+    "Matches",
+    "MoveNotFound",
+    "NotPlayable",
+    "NotYourTurn",
+    "PackedMove",
+    "ReplayReport",
+    "SeatTaken",
+    "Snapshot",
+    "StaleVersion",
+    "StoreUnavailable",
+    "Submitted",
+    "Unauthenticated",
+    "WatchBatch",
+    "WrongToken",
+    "label_of",
+]

@@ -1,0 +1,57 @@
+"""The in-process cache of decoded states: each match's record with its state decoded (and its
+legal moves, once computed), by version, so the hot path decodes nothing while the cached
+version is current."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from serai.game import Game, Seat
+from serai.store import MatchRecord
+
+
+@dataclass
+class Entry:
+    """A record with its state decoded, and the legal moves computed so far at this version."""
+
+    record: MatchRecord
+    game: Game[Any, Any, Any]
+    state: Any
+    legal: dict[Seat, Sequence[Any]] = field(default_factory=dict)
+
+    def legal_for(self, seat: Seat) -> Sequence[Any]:
+        if seat not in self.legal:
+            self.legal[seat] = self.game.legal_moves(self.state, seat)
+        return self.legal[seat]
+
+
+class Cache:
+    """Least recently used entries by match id; a stale one is harmless (commits check versions)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+
+    def get(self, match_id: str) -> Entry | None:
+        entry = self._entries.get(match_id)
+        if entry is not None:
+            self._entries.move_to_end(match_id)
+        return entry
+
+    def put(self, entry: Entry) -> None:
+        if self._size <= 0:
+            return
+        match_id = entry.record.match_id
+        known = self._entries.get(match_id)
+        if known is not None and known.record.version > entry.record.version:
+            return
+        self._entries[match_id] = entry
+        self._entries.move_to_end(match_id)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def drop(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)

@@ -1,0 +1,83 @@
+"""The values the lifecycle hands to the service: snapshots, legal moves, seats joined, moves
+submitted, watch batches, replay reports, and the typed move as it came over the wire."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from serai.game import Game, Seat
+from serai.store import MatchRecord, StoredEvent
+
+
+@dataclass(frozen=True)
+class PackedMove:
+    """A typed move as it came over the wire: the Any's type URL and the message bytes."""
+
+    type_url: str
+    value: bytes
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The match as one viewer may see it. ``view`` is the plugin's View for ``viewer_seat``."""
+
+    record: MatchRecord
+    game: Game[Any, Any, Any]
+    viewer_seat: Seat | None
+    view: Any
+    to_act: tuple[Seat, ...]
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def outcome(self) -> Mapping[str, Any] | None:
+        return self.record.outcome
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    id: str
+    label: str
+    move: Any
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    game: Game[Any, Any, Any]
+    seat: Seat
+    version: int
+    moves: tuple[LegalMove, ...]
+
+
+@dataclass(frozen=True)
+class Joined:
+    seat: Seat
+    token: str
+    record: MatchRecord
+
+
+@dataclass(frozen=True)
+class Submitted:
+    snapshot: Snapshot
+    label: str
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class WatchBatch:
+    """Events in order, and the match as the watcher may see it after the newest of them."""
+
+    events: tuple[StoredEvent, ...]
+    snapshot: Snapshot
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    match_id: str
+    ok: bool
+    moves: int
+    message: str
