@@ -49,6 +49,8 @@ the current record in the same reply.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -58,6 +60,7 @@ from urllib.parse import unquote
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialWithJitterBackoff
@@ -220,6 +223,20 @@ if version == ARGV[1] then return 'unchanged' end
 return redis.call('HGETALL', KEYS[1])
 """
 
+
+class _Script:
+    """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
+
+    __slots__ = ("sha", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+
+_COMMIT_SCRIPT = _Script(_COMMIT)
+_LOAD_SCRIPT = _Script(_LOAD)
+
 # ListMatches reads a folded record's long summary values in pieces (see folding.py): the usual
 # number of pieces is read with the rest, any more in a second round trip.
 _LISTED_FIELDS = (
@@ -228,6 +245,53 @@ _LISTED_FIELDS = (
     *(f"seats~{i}" for i in range(8)),
     *(f"outcome~{i}" for i in range(4)),
 )
+
+
+class _BoundedPool(aioredis.ConnectionPool):
+    """At most ``max_connections`` connections; a caller finding them all busy waits up to
+    ``timeout`` seconds for one (None: for ever), then fails with ConnectionError, as redis-py's
+    BlockingConnectionPool does.
+
+    Cheaper per checkout than redis-py's BlockingConnectionPool, which takes a Condition, a
+    timeout and a lock on every checkout and release (about a tenth of a SubmitMove's CPU): here
+    a free connection costs a semaphore's fast path, and only a caller that must wait arms a
+    timeout. Pool mutations need no lock: they do not await, and asyncio runs one task at a time.
+    """
+
+    def __init__(self, *, timeout: float | None = 20.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._slots = asyncio.Semaphore(self.max_connections)
+        self.timeout = timeout
+
+    async def get_connection(self, *_args: Any, **_options: Any) -> AbstractConnection:
+        if self._slots.locked():
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await self._slots.acquire()
+            except TimeoutError:
+                raise redis_errors.ConnectionError("No connection available.") from None
+        else:
+            await self._slots.acquire()  # returns at once
+        try:
+            connection = self.get_available_connection()
+        except BaseException:
+            self._slots.release()
+            raise
+        try:
+            await self.ensure_connection(connection)
+        except BaseException:
+            await self.release(connection)
+            raise
+        return connection
+
+    async def release(self, connection: AbstractConnection) -> None:
+        self._in_use_connections.remove(connection)
+        try:
+            if connection.should_reconnect():  # marked by a maintenance notification
+                await connection.disconnect()
+        finally:
+            self._available_connections.append(connection)
+            self._slots.release()
 
 
 def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
@@ -322,10 +386,27 @@ class RedisStore:
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
-        self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
-        self._load = client.register_script(_LOAD)
         self._fold = client.register_script(_FOLD)
+
+    async def _run(self, script: _Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
+        failed-over server). The hot path of load and commit: redis-py's Script object costs a
+        few microseconds a call more, and an ``async with _errors()`` a generator."""
+        try:
+            try:
+                return await self._redis.execute_command(
+                    "EVALSHA", script.sha, len(keys), *keys, *args
+                )
+            except redis_errors.NoScriptError:
+                await self._redis.script_load(script.text)
+                return await self._redis.execute_command(
+                    "EVALSHA", script.sha, len(keys), *keys, *args
+                )
+        except _UNAVAILABLE as error:
+            raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
+        except redis_errors.RedisError as error:
+            raise StoreError(f"Redis refused a command: {error}") from error
 
     @classmethod
     def from_url(
@@ -338,7 +419,7 @@ class RedisStore:
         ``max_connections`` are open; a request finding them all busy waits up to ``timeout``
         for one (redis-py's default pool would fail it at once beyond 100).
         """
-        pool = aioredis.BlockingConnectionPool.from_url(
+        pool = _BoundedPool.from_url(
             url,
             max_connections=max_connections,
             timeout=timeout,
@@ -423,8 +504,7 @@ class RedisStore:
     ) -> MatchRecord | Unchanged | None:
         meta = match_keys(match_id)[0]
         known = "" if unless_version is None else str(unless_version)
-        async with _errors():
-            reply = await self._load(keys=[meta], args=[known])
+        reply = await self._run(_LOAD_SCRIPT, (meta,), (known,))
         if reply is None:
             return None
         if reply == b"unchanged":
@@ -459,8 +539,7 @@ class RedisStore:
             args += [name, value]
         args += [pack_log(entry) for entry in commit.log]
         args += event_args(commit.events)
-        async with _errors():
-            reply = await self._commit(keys=list(match_keys(match_id)[:4]), args=args)
+        reply = await self._run(_COMMIT_SCRIPT, match_keys(match_id)[:4], args)
         tag = reply[0]
         if tag == b"ok":
             return Committed(int(reply[1]), tuple(text(i) for i in reply[2:]))

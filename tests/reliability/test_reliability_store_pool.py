@@ -1,0 +1,103 @@
+"""The store's connections to one Redis: bounded, callers wait for a free one, and scripts are
+loaded again when Redis has forgotten them."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+import redis
+from serai.store import Commit, Committed, MatchRecord, SeatRecord, StoreUnavailable
+from serai.store.redis_store import RedisStore
+
+
+def _record(match_id: str) -> MatchRecord:
+    return MatchRecord(
+        match_id=match_id,
+        game="tiny",
+        options={},
+        seed=1,
+        created_ms=1,
+        status="running",
+        version=0,
+        seats=(SeatRecord("a", True), SeatRecord("b", True)),
+        state=b"state",
+    )
+
+
+def _named(redis_url: str, name: str) -> str:
+    return f"{redis_url}?client_name={name}"
+
+
+def _clients_named(redis_url: str, name: str) -> int:
+    with redis.Redis.from_url(redis_url) as admin:
+        return sum(1 for client in admin.client_list() if client.get("name") == name)
+
+
+def test_twenty_concurrent_commits_share_two_connections_and_all_apply(redis_url: str) -> None:
+    name = f"pool-{secrets.token_hex(4)}"
+    ids = [secrets.token_hex(8) for _ in range(20)]
+
+    async def scenario() -> list[object]:
+        store = RedisStore.from_url(_named(redis_url, name), max_connections=2)
+        try:
+            for match_id in ids:
+                await store.create(_record(match_id), [])
+            results = await asyncio.gather(
+                *(store.commit(i, 0, Commit(state=b"moved", log=[b"m"])) for i in ids)
+            )
+            assert _clients_named(redis_url, name) <= 2
+            return results
+        finally:
+            await store.close()
+
+    results = asyncio.run(scenario())
+    assert [type(r) for r in results] == [Committed] * 20
+    assert {r.version for r in results} == {1}  # type: ignore[attr-defined]
+
+
+def test_a_caller_finding_every_connection_busy_waits_then_answers_unavailable(
+    redis_url: str,
+) -> None:
+    match_id = secrets.token_hex(8)
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url, max_connections=1, timeout=0.3)
+        try:
+            await store.create(_record(match_id), [])
+            pool = store.client.connection_pool
+            held = await pool.get_connection()
+            waiting = asyncio.create_task(store.load(match_id))
+            await asyncio.sleep(0.1)
+            assert not waiting.done()  # waits for the connection, does not fail at once
+            await pool.release(held)
+            assert (await waiting).version == 0  # type: ignore[union-attr]
+
+            held = await pool.get_connection()
+            with pytest.raises(StoreUnavailable):
+                await store.commit(match_id, 0, Commit(state=b"x"))
+            await pool.release(held)
+            assert isinstance(await store.commit(match_id, 0, Commit(state=b"x")), Committed)
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_commit_and_load_load_their_scripts_again_after_a_script_flush(redis_url: str) -> None:
+    match_id = secrets.token_hex(8)
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url)
+        try:
+            await store.create(_record(match_id), [])
+            await store.client.script_flush()
+            assert isinstance(await store.commit(match_id, 0, Commit(state=b"x")), Committed)
+            await store.client.script_flush()
+            record = await store.load(match_id)
+            assert (record.version, record.state) == (1, b"x")  # type: ignore[union-attr]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
