@@ -344,6 +344,45 @@ def _sub(tag: bytes, body: bytes) -> bytes:
     return tag + _varint(len(body)) + body
 
 
+def _tag(message: type[Message], field: str) -> bytes:
+    """The key that starts ``field`` of ``message`` on the wire: its number and wire type
+    (2, length-delimited, for messages and packed repeated numbers; 0, varint, otherwise)."""
+    descriptor = message.DESCRIPTOR.fields_by_name[field]
+    length_delimited = descriptor.message_type is not None or descriptor.is_repeated
+    return _varint(descriptor.number << 3 | (2 if length_delimited else 0))
+
+
+_VIEW_VIEWER = _tag(pb.View, "viewer")
+_VIEW_ROUND = _tag(pb.View, "round")
+_VIEW_DEAL = _tag(pb.View, "deal")
+_VIEW_STARTER = _tag(pb.View, "starter")
+_VIEW_TO_ACT = _tag(pb.View, "to_act")
+_VIEW_MARKET = _tag(pb.View, "market")
+_VIEW_DECK_SIZE = _tag(pb.View, "deck_size")
+_VIEW_DISCARDS = _tag(pb.View, "discards")
+_VIEW_GOODS_STACKS = _tag(pb.View, "goods_stacks")
+_VIEW_BONUS_LEFT = _tag(pb.View, "bonus_left")
+_VIEW_PLAYERS = _tag(pb.View, "players")
+_VIEW_WINNER = _tag(pb.View, "winner")
+_PLAYER_SEAT = _tag(pb.Player, "seat")
+_PLAYER_HAND_SIZE = _tag(pb.Player, "hand_size")
+_PLAYER_HERD = _tag(pb.Player, "herd")
+_PLAYER_GOODS_TOKENS = _tag(pb.Player, "goods_tokens")
+_PLAYER_BONUS_COUNTS = _tag(pb.Player, "bonus_counts")
+_PLAYER_SEALS = _tag(pb.Player, "seals")
+_PLAYER_HAND = _tag(pb.Player, "hand")
+_PLAYER_BONUS_TOKENS = _tag(pb.Player, "bonus_tokens")
+_TOKEN_GOOD = _tag(pb.GoodsToken, "good")
+_TOKEN_VALUE = _tag(pb.GoodsToken, "value")
+_BONUS_CARDS = _tag(pb.BonusToken, "cards")
+_BONUS_VALUE = _tag(pb.BonusToken, "value")
+_BONUS_THREE = _tag(pb.BonusCounts, "three")
+_BONUS_FOUR = _tag(pb.BonusCounts, "four")
+_BONUS_FIVE = _tag(pb.BonusCounts, "five")
+_STACK_GOOD = _tag(pb.GoodsStack, "good")
+_STACK_VALUES = _tag(pb.GoodsStack, "values")
+
+
 def _remember(cache: dict[object, bytes], key: object, value: bytes) -> bytes:
     if len(cache) >= _CACHE_SIZE:
         cache.clear()
@@ -355,7 +394,7 @@ _cards_cache: dict[object, bytes] = {}
 _tokens_cache: dict[object, bytes] = {}
 _stacks_cache: dict[object, bytes] = {}
 _results_cache: dict[object, bytes] = {}
-_CARD_TAGS = tuple(_BYTE[(number << 3) | 0] for number in range(1, NUM_TYPES + 1))
+_CARD_TAGS = tuple(_tag(pb.Cards, good.name.lower()) for good in Good)  # in Good order
 
 
 def _cards(counts: tuple[int, ...]) -> bytes:
@@ -373,9 +412,9 @@ def _bonus_counts(counts: Sequence[int]) -> bytes:
     """The body of a BonusCounts message (three, four, five)."""
     three, four, five = counts
     return (
-        (b"\x08" + _varint(three) if three else b"")
-        + (b"\x10" + _varint(four) if four else b"")
-        + (b"\x18" + _varint(five) if five else b"")
+        (_BONUS_THREE + _varint(three) if three else b"")
+        + (_BONUS_FOUR + _varint(four) if four else b"")
+        + (_BONUS_FIVE + _varint(five) if five else b"")
     )
 
 
@@ -384,7 +423,10 @@ def _goods_tokens(tokens: tuple[Token, ...]) -> bytes:
     data = _tokens_cache.get(tokens)
     if data is None:
         data = b"".join(
-            _sub(b"\x22", b"\x08" + _varint(good_to_proto(good)) + b"\x10" + _varint(value))
+            _sub(
+                _PLAYER_GOODS_TOKENS,
+                _TOKEN_GOOD + _varint(good_to_proto(good)) + _TOKEN_VALUE + _varint(value),
+            )
             for good, value in tokens
         )
         data = _remember(_tokens_cache, tokens, data)
@@ -403,10 +445,10 @@ def _goods_stacks(stacks: tuple[int, ...]) -> bytes:
     if data is None:
         fields = []
         for good, values in _stack_values(stacks):
-            body = b"\x08" + _varint(good_to_proto(good))
+            body = _STACK_GOOD + _varint(good_to_proto(good))
             if values:
-                body += _sub(b"\x12", b"".join(map(_varint, values)))
-            fields.append(_sub(b"\x4a", body))
+                body += _sub(_STACK_VALUES, b"".join(map(_varint, values)))
+            fields.append(_sub(_VIEW_GOODS_STACKS, body))
         data = _remember(_stacks_cache, stacks, b"".join(fields))
     return data
 
@@ -414,17 +456,21 @@ def _goods_stacks(stacks: tuple[int, ...]) -> bytes:
 def _player(seat: int, player: PlayerView) -> bytes:
     """The body of a Player message."""
     parts = [
-        b"\x08" + _varint(seat) if seat else b"",
-        b"\x10" + _varint(player.hand_size) if player.hand_size else b"",
-        b"\x18" + _varint(player.herd) if player.herd else b"",
+        _PLAYER_SEAT + _varint(seat) if seat else b"",
+        _PLAYER_HAND_SIZE + _varint(player.hand_size) if player.hand_size else b"",
+        _PLAYER_HERD + _varint(player.herd) if player.herd else b"",
         _goods_tokens(player.goods_tokens),
-        _sub(b"\x2a", _bonus_counts(player.bonus_counts)),  # present even when all zero
-        b"\x30" + _varint(player.seals) if player.seals else b"",
+        _sub(
+            _PLAYER_BONUS_COUNTS, _bonus_counts(player.bonus_counts)
+        ),  # present even when all zero
+        _PLAYER_SEALS + _varint(player.seals) if player.seals else b"",
     ]
     if player.hand is not None:  # present even when empty: this is the viewer's own hand
-        parts.append(_sub(b"\x3a", _cards(player.hand)))
+        parts.append(_sub(_PLAYER_HAND, _cards(player.hand)))
     for kind, value in player.bonus_tokens or ():
-        parts.append(_sub(b"\x42", b"\x08" + _varint(kind) + b"\x10" + _varint(value)))
+        parts.append(
+            _sub(_PLAYER_BONUS_TOKENS, _BONUS_CARDS + _varint(kind) + _BONUS_VALUE + _varint(value))
+        )
     return b"".join(parts)
 
 
@@ -458,21 +504,23 @@ def _results(results: tuple[RoundResult, ...]) -> bytes:
 def view_to_proto(view: JaipurView) -> pb.View:
     """The view as a ``serai.games.jaipur.v1.View``; optional fields unset where not known."""
     parts = [
-        b"" if view.viewer is None else b"\x08" + _varint(view.viewer),
-        b"\x10" + _varint(view.round),
-        b"\x18" + _varint(view.deal),
-        b"\x20" + _varint(view.starter),
-        b"" if view.turn is None else b"\x28" + _varint(view.turn),
-        _sub(b"\x32", _cards(view.market)),
-        b"\x38" + _varint(view.deck_size),
-        _sub(b"\x42", _cards(view.discards)),
+        b"" if view.viewer is None else _VIEW_VIEWER + _varint(view.viewer),
+        _VIEW_ROUND + _varint(view.round),
+        _VIEW_DEAL + _varint(view.deal),
+        _VIEW_STARTER + _varint(view.starter),
+        b"" if view.turn is None else _VIEW_TO_ACT + _varint(view.turn),
+        _sub(_VIEW_MARKET, _cards(view.market)),
+        _VIEW_DECK_SIZE + _varint(view.deck_size),
+        _sub(_VIEW_DISCARDS, _cards(view.discards)),
         _goods_stacks(view.stacks),
-        _sub(b"\x52", _bonus_counts(view.bonus_left)),
+        _sub(_VIEW_BONUS_LEFT, _bonus_counts(view.bonus_left)),
     ]
     for seat, player in enumerate(view.players):
-        parts.append(_sub(b"\x5a", _player(seat, player)))
+        parts.append(_sub(_VIEW_PLAYERS, _player(seat, player)))
     if view.results:
         parts.append(_results(view.results))
     if view.turn is None:
-        parts.append(b"\x68" + _BYTE[0 if view.players[0].seals > view.players[1].seals else 1])
+        parts.append(
+            _VIEW_WINNER + _BYTE[0 if view.players[0].seals > view.players[1].seals else 1]
+        )
     return pb.View.FromString(b"".join(parts))
