@@ -52,7 +52,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import unquote
@@ -260,6 +260,7 @@ class _BoundedPool(aioredis.ConnectionPool):
 
     def __init__(self, *, timeout: float | None = 20.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.connection_class = _quick_send(self.connection_class)
         self._slots = asyncio.Semaphore(self.max_connections)
         self.timeout = timeout
 
@@ -292,6 +293,47 @@ class _BoundedPool(aioredis.ConnectionPool):
         finally:
             self._available_connections.append(connection)
             self._slots.release()
+
+
+class _QuickSend(AbstractConnection):
+    """Sends a command without arming the socket timeout when the write cannot wait.
+
+    redis-py wraps every send in ``asyncio.wait_for`` (a new Task each time) so that a peer not
+    reading cannot hold it for ever; but a write that leaves the transport's buffer under its
+    high-water mark never waits (``drain`` returns at once, or raises if the connection is lost).
+    Such sends go straight out here; any other (a health check due, a full buffer, not yet
+    connected) takes redis-py's way, timeout included.
+    """
+
+    async def send_packed_command(
+        self, command: bytes | str | Iterable[bytes], check_health: bool = True
+    ) -> None:
+        writer = self._writer
+        if (
+            writer is None
+            or (check_health and self.health_check_interval)
+            or not isinstance(command, list)
+            or writer.transport.get_write_buffer_size() + sum(map(len, command))
+            > writer.transport.get_write_buffer_limits()[1]
+        ):
+            return await super().send_packed_command(command, check_health)
+        try:
+            writer.writelines(command)
+            await writer.drain()  # under the high-water mark: does not wait
+        except OSError as error:  # as redis-py words it
+            await self.disconnect(nowait=True)
+            number, message = ("UNKNOWN", *error.args) if len(error.args) == 1 else error.args[:2]
+            raise redis_errors.ConnectionError(
+                f"Error {number} while writing to socket. {message}."
+            ) from error
+        except BaseException:
+            await self.disconnect(nowait=True)
+            raise
+
+
+def _quick_send(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
+    """``connection_class`` (TCP, TLS or Unix socket) with :class:`_QuickSend`'s send."""
+    return type(connection_class.__name__, (_QuickSend, connection_class), {})
 
 
 def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
@@ -388,6 +430,11 @@ class RedisStore:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
         self._create = client.register_script(_CREATE)
         self._fold = client.register_script(_FOLD)
+        # commit and load go straight to a connection of a _BoundedPool whose connections make
+        # no retries (redis-py's default; a URL may ask for some): see _evalsha.
+        pool = getattr(client, "connection_pool", None)
+        direct = isinstance(pool, _BoundedPool) and pool.make_connection().retry.get_retries() == 0
+        self._direct: _BoundedPool | None = pool if direct else None
 
     async def _run(self, script: _Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
@@ -395,18 +442,32 @@ class RedisStore:
         few microseconds a call more, and an ``async with _errors()`` a generator."""
         try:
             try:
-                return await self._redis.execute_command(
-                    "EVALSHA", script.sha, len(keys), *keys, *args
-                )
+                return await self._evalsha(script.sha, keys, args)
             except redis_errors.NoScriptError:
                 await self._redis.script_load(script.text)
-                return await self._redis.execute_command(
-                    "EVALSHA", script.sha, len(keys), *keys, *args
-                )
+                return await self._evalsha(script.sha, keys, args)
         except _UNAVAILABLE as error:
             raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
         except redis_errors.RedisError as error:
             raise StoreError(f"Redis refused a command: {error}") from error
+
+    async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        pool = self._direct
+        if pool is None:
+            return await self._redis.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+        # What Redis.execute_command does when its connections make no retries, without its
+        # retry wrapper, metrics hooks and reply callbacks (EVALSHA has none).
+        connection = await pool.get_connection()
+        try:
+            await connection.send_packed_command(
+                connection.pack_command("EVALSHA", sha, len(keys), *keys, *args)
+            )
+            return await connection.read_response()
+        except (redis_errors.ConnectionError, redis_errors.TimeoutError):
+            await connection.disconnect()
+            raise
+        finally:
+            await pool.release(connection)
 
     @classmethod
     def from_url(
