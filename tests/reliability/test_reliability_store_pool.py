@@ -101,3 +101,26 @@ def test_commit_and_load_load_their_scripts_again_after_a_script_flush(redis_url
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
+    from redis.asyncio.connection import Connection
+    from redis.exceptions import DataError
+    from serai.store.redis_store import _BoundedPool
+
+    ours = _BoundedPool.from_url("redis://127.0.0.1:1/0").make_connection()
+    theirs = Connection()
+    commands = [
+        ("EVALSHA", "a" * 40, 2, "k1", "k2", -5, 0, "ünï", b"\x00\r\n" * 3000, "x" * 7000),
+        ("CONFIG GET", "maxmemory"),
+        (b"GET", b"k"),
+        ("SET", "k", 1.5),
+        ("SET", "k", memoryview(b"abc")),
+        ("PING",),
+    ]
+    for command in commands:
+        assert b"".join(ours.pack_command(*command)) == b"".join(theirs.pack_command(*command))
+    for refused in (("SET", "k", True), ("SET", "k", None)):
+        for connection in (ours, theirs):
+            with pytest.raises(DataError):
+                connection.pack_command(*refused)

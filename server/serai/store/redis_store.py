@@ -296,7 +296,12 @@ class _BoundedPool(aioredis.ConnectionPool):
 
 
 class _QuickSend(AbstractConnection):
-    """Sends a command without arming the socket timeout when the write cannot wait.
+    """Packs a command of plain arguments in one piece, and sends a command without arming the
+    socket timeout when the write cannot wait.
+
+    redis-py packs each argument through its encoder and a few joins: about three times the
+    CPU of :meth:`pack_command` here, whose bytes are the same (arguments other than bytes, str
+    and int take redis-py's way).
 
     redis-py wraps every send in ``asyncio.wait_for`` (a new Task each time) so that a peer not
     reading cannot hold it for ever; but a write that leaves the transport's buffer under its
@@ -304,6 +309,25 @@ class _QuickSend(AbstractConnection):
     Such sends go straight out here; any other (a health check due, a full buffer, not yet
     connected) takes redis-py's way, timeout included.
     """
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        first = args[0]
+        if type(first) is not str or " " in first:  # "CONFIG GET": redis-py splits it
+            return super().pack_command(*args)
+        encoding, errors = self.encoder.encoding, self.encoder.encoding_errors
+        parts = [b"*%d\r\n" % len(args)]
+        for arg in args:
+            kind = type(arg)
+            if kind is bytes:
+                value = arg
+            elif kind is str:
+                value = arg.encode(encoding, errors)
+            elif kind is int:
+                value = b"%d" % arg
+            else:  # memoryview, float, bool (refused), ...: as redis-py does
+                return super().pack_command(*args)
+            parts.append(b"$%d\r\n%s\r\n" % (len(value), value))
+        return [b"".join(parts)]
 
     async def send_packed_command(
         self, command: bytes | str | Iterable[bytes], check_health: bool = True
