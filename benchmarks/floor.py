@@ -756,7 +756,8 @@ def report(
     serai = best[roles.serai]
     print(
         f"concurrency {args.matches} workers over {args.channels or args.matches} connections; "
-        f"{args.workers} server processes for serai and the no-op floor; "
+        f"{args.workers} server process{'es' if args.workers != 1 else ''} for serai and the "
+        "no-op floor; "
         f"{min(moves)}-{max(moves)} SubmitMoves per Jaipur match (mean "
         f"{sum(moves) / len(moves):.0f}); SubmitMove request {request_size} B, response "
         f"{response_size} B, state {state_size} B; best of {args.rounds} rounds"
