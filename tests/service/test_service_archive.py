@@ -12,22 +12,9 @@ import secrets
 import redis
 from serai import registry
 from serai.matches import Matches
-from serai.store import Commit, MatchRecord, NewEvent, SeatRecord, StoredEvent
+from serai.store import Commit, MatchRecord, NewEvent, StoredEvent
 from serai.store.redis_store import RedisStore, match_keys
-
-
-def _record(match_id: str) -> MatchRecord:
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=b"state",
-    )
+from service_helpers import running_record
 
 
 def _label(raw: bytes) -> str:
@@ -50,7 +37,7 @@ def test_the_archive_gives_back_every_event_and_every_resume_point_exactly(redis
 
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url)
-        await store.create(_record(match_id), [NewEvent("created", {"seats": 2})])
+        await store.create(running_record(match_id), [NewEvent("created", {"seats": 2})])
         version = 0
         for i, events in enumerate(commits):
             if i == 3:

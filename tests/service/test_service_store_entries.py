@@ -8,8 +8,9 @@ import json
 import secrets
 
 import redis
-from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
+from serai.store import Commit, NewEvent
 from serai.store.redis_store import RedisStore, match_keys
+from service_helpers import running_record
 
 LOG = [
     b'{"v":3,"s":1,"m":"IgQIBhAB"}',
@@ -30,26 +31,12 @@ EVENTS = [
 ]
 
 
-def _record(match_id: str) -> MatchRecord:
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=b"state",
-    )
-
-
 def test_log_entries_and_events_read_back_exactly_as_written(redis_url: str) -> None:
     match_id = secrets.token_hex(8)
 
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url)
-        await store.create(_record(match_id), [])
+        await store.create(running_record(match_id), [])
         result = await store.commit(match_id, 0, Commit(log=LOG, events=EVENTS))
         assert result.version == 1  # type: ignore[union-attr]
         assert await store.read_log(match_id) == LOG
@@ -65,7 +52,7 @@ def test_entries_written_in_the_older_json_form_are_still_read(redis_url: str) -
 
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url)
-        await store.create(_record(match_id), [])
+        await store.create(running_record(match_id), [])
         await store.close()
 
     asyncio.run(scenario())
