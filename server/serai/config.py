@@ -93,8 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _setting(
         parser,
         "--redis-connections",
-        "most Redis connections this replica opens (per node of a cluster); each request in "
-        "flight and each waiting Watch holds one, more wait for a free one",
+        "most Redis connections this process opens (per node of a cluster; each of --workers "
+        "opens its own); each request in flight and each waiting Watch holds one, more wait for "
+        "a free one",
         kind=int,
     )
     _setting(
@@ -193,30 +194,26 @@ def from_args(args: argparse.Namespace) -> Settings:
     )
 
 
-def worker_flags(settings: Settings) -> list[str]:
-    """The flags that give a worker process ``settings`` (see serai.commands.workers).
+# Where Redis is, where to listen and how many workers: the supervisor sets these itself (the
+# Redis URL in the environment, where ps cannot show a password).
+_SET_BY_SUPERVISOR = frozenset(
+    {"host", "port", "redis_url", "redis_cluster", "data_dir", "workers"}
+)
 
-    Leaves out where Redis is (--redis-url, --redis-cluster, --data-dir), --host, --port and
-    --workers: the supervisor sets those itself, the Redis URL in the environment, where ps
-    cannot show a password.
-    """
-    passed = (
-        "max_message_bytes",
-        "grace_seconds",
-        "log_format",
-        "log_level",
-        "move_rate",
-        "move_burst",
-        "max_open_matches",
-        "idle_seconds",
-        "sweep_seconds",
-        "redis_connections",
-    )
+
+def worker_flags(settings: Settings) -> list[str]:
+    """The flags that give a worker process ``settings`` (see serai.commands.workers): every
+    flag of :func:`add_arguments` but those the supervisor sets itself, so a flag added there
+    reaches the workers without a word here."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
     flags: list[str] = []
-    for name in passed:
-        value = getattr(settings, name)
+    for action in parser._actions:  # argparse has no public list of a parser's options
+        if not action.option_strings or action.dest in _SET_BY_SUPERVISOR:
+            continue
+        value = getattr(settings, action.dest)
         flags += [
-            "--" + name.replace("_", "-"),
+            action.option_strings[0],
             repr(value) if isinstance(value, float) else str(value),
         ]
     return flags

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from serai import config
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.cli import build_parser
@@ -91,6 +93,24 @@ def test_workers_flag_reads_its_variable_and_zero_means_one_per_core(monkeypatch
     assert workers.worker_count(settings) == (os.cpu_count() or 1)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--workers", "-1"])
+
+
+def test_a_worker_gets_every_setting_but_where_to_listen_and_where_redis_is():
+    given = [
+        "serve", "--max-message-bytes", "12345", "--grace-seconds", "2.5", "--log-format",
+        "json", "--log-level", "warning", "--move-rate", "7.5", "--move-burst", "9",
+        "--max-open-matches", "3", "--idle-seconds", "60", "--sweep-seconds", "0.25",
+        "--redis-connections", "17", "--port", "5555", "--redis-url", "redis://example:1/0",
+        "--workers", "4",
+    ]  # fmt: skip
+    settings = from_args(build_parser().parse_args(given))
+    flags = config.worker_flags(settings)
+    assert "--port" not in flags and "--redis-url" not in flags and "--workers" not in flags
+    worker = from_args(build_parser().parse_args(["serve", *flags]))
+    unset = {"host", "port", "redis_url", "redis_cluster", "data_dir", "workers"}
+    for field in dataclasses.fields(settings):
+        if field.name not in unset:
+            assert getattr(worker, field.name) == getattr(settings, field.name), field.name
 
 
 def test_two_workers_share_the_port_and_play_a_match_over_many_connections(start_serve, redis_url):

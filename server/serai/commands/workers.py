@@ -1,10 +1,11 @@
 """``serai serve --workers N``: N server processes on one port, and the process that minds them.
 
-One Python process runs on one core at a time, and a SubmitMove costs about a millisecond of CPU,
-so one process saturates one core. Replicas keep nothing of their own (every match is in Redis), so
-N of them on one machine behave like N servers: each worker is a plain ``serai serve`` (grpc.aio,
-its own Matches and Redis connections) listening on the same host:port with SO_REUSEPORT, and the
-kernel spreads incoming connections over them (a connection stays with its worker).
+One Python process runs on one core at a time, and a SubmitMove costs about 0.8 ms of CPU (the
+development machine, benchmarks/README.md), so one process saturates one core. Replicas keep
+nothing of their own (every match is in Redis), so N of them on one machine behave like N
+servers: each worker is a plain ``serai serve`` (grpc.aio, its own Matches and Redis connections)
+listening on the same host:port with SO_REUSEPORT, and the kernel spreads incoming connections
+over them (a connection stays with its worker).
 
 The supervisor (the ``serai serve`` process the user started) starts the embedded Redis if there
 is one, then starts each worker as a fresh interpreter (the way it was started itself, so a script
@@ -114,8 +115,8 @@ async def supervise(
     env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
     env.update(redis)
     workers: list[asyncio.subprocess.Process] = []
+    readiness: list[asyncio.Future[bytes]] = []
     try:
-        readiness = []
         for index in range(count):
             read_fd, write_fd = os.pipe()
             try:
@@ -127,6 +128,9 @@ async def supervise(
                         start_new_session=True,  # Ctrl-C reaches the supervisor; it passes it on
                     )
                 )
+            except BaseException:
+                os.close(read_fd)
+                raise
             finally:
                 os.close(write_fd)
             readiness.append(_read_to_end(read_fd))
@@ -159,6 +163,8 @@ async def supervise(
         return 0 if stop.is_set() and set(codes) <= {0, -signal.SIGTERM} else 1
     finally:
         reserved.close()
+        for reading in readiness:  # stops reading and closes each pipe still open
+            reading.cancel()
         for worker in workers:  # only if something above failed: never leave one running
             if worker.returncode is None:
                 worker.kill()
