@@ -1,7 +1,8 @@
 """A finished match is folded into two keys: its record, kept by Redis as a small listpack (long
-values cut into pieces), and one compressed archive string (events, log, each seat's latest request
-answer). Everything reads back exactly as before folding, and matches archived in the older form
-(events only, log list and request hash kept) are still read, and folded by a later index()."""
+values cut into pieces), and one compressed archive string (events, log, every remembered request
+answer). Everything reads back exactly as before folding, request answers included; matches
+archived in the older form (events only, log list and request hash kept) are still read, and folded
+by a later index(); archives folded with each seat's latest answer only are still read."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import asyncio
 import secrets
 
 import redis
-from serai.store import Commit, MatchRecord, NewEvent, SeatRecord, StoredEvent
+from serai.store import REQUEST_WINDOW, Commit, MatchRecord, NewEvent, SeatRecord, StoredEvent
 from serai.store.encoding import pack_events
+from serai.store.folding import unfold
 from serai.store.redis_store import RedisStore, match_keys
 
 
@@ -115,17 +117,22 @@ def test_a_finished_match_is_two_small_keys_that_read_back_exactly(redis_url: st
                 MatchRecord(**{**record.__dict__, "state": b""})  # listings leave out the state
             ]
             assert after[2:5] == before[2:5]
-            # Each seat's latest answer is kept, as before folding.
-            assert after[5] == [None] * 7 + before[5][7:]
+            # Every answer the window remembered is kept: seat 0 made 5 requests (its first one
+            # fell out of the window of 4), seat 1 made 4.
+            assert before[5][0] is None and None not in before[5][1:]
+            assert after[5] == before[5]
 
             meta, _log, _events, _requests, archive = match_keys(match_id)
             assert [bool(client.exists(k)) for k in match_keys(match_id)] == [
                 True, False, False, False, True
             ]  # fmt: skip
             assert client.type(archive) == b"string"
-            if seats == 2:  # the 12 seats' listing of pieces is longer than a listpack value
-                assert client.object("encoding", meta) in (b"ziplist", b"listpack")
-            assert all(len(v) <= 64 for v in client.hgetall(meta).values()) or seats == 12
+            # Every value but the listing of pieces, "~", is cut to 64 bytes at most; the listing
+            # is short too here (45 bytes for 12 seats), so Redis keeps a listpack either way.
+            stored = client.hgetall(meta)
+            assert all(len(v) <= 64 for k, v in stored.items() if k != b"~")
+            assert len(stored[b"~"]) <= 64
+            assert client.object("encoding", meta) in (b"ziplist", b"listpack")
 
             await store.index(record, "running", "finished")  # idempotent
             assert await _everything(store, match_id) == after
@@ -160,6 +167,44 @@ def test_a_match_archived_in_the_older_form_is_read_and_folded_later(redis_url: 
         after = await _everything(store, match_id)
         assert after[:5] == (before[0], [MatchRecord(**{**record.__dict__, "state": b""})],
                              *before[2:5])  # fmt: skip
+        assert after[5] == before[5]
+        client.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_archive_folded_with_the_latest_answers_only_is_still_read(redis_url: str) -> None:
+    """Archives folded before every remembered answer was kept hold each seat's latest one only,
+    in the same form: those still answer a retry of the latest request of each seat."""
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url)
+        client = redis.Redis.from_url(redis_url)
+        match_id = secrets.token_hex(8)
+        await _play(store, match_id, 2)
+        before = await _everything(store, match_id)
+
+        # What the earlier fold kept: the slot each seat's counter names as its latest.
+        _meta, _log, _stream, requests, archive = match_keys(match_id)
+        stored = {k.decode(): v for k, v in client.hgetall(requests).items()}
+        latest = {
+            f"{name[:-2]}:{(int(count) - 1) % REQUEST_WINDOW}"
+            for name, count in stored.items()
+            if name.endswith(":n")
+        }
+        older = [name for name in stored if not name.endswith(":n") and name not in latest]
+        assert len(older) == 6
+        client.hdel(requests, *older)
+
+        record = before[0]
+        assert isinstance(record, MatchRecord)
+        await store.index(record, "running", "finished")
+        folded = client.get(archive)
+        assert folded is not None and folded[:1] == b"\x03"
+        assert [seat for seat, _ in unfold(folded).answers] == [0, 1]
+        after = await _everything(store, match_id)
+        assert after[0] == before[0] and after[2:5] == before[2:5]
         assert after[5] == [None] * 7 + before[5][7:]
         client.close()
         await store.close()

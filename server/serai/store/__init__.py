@@ -213,8 +213,8 @@ class Store(Protocol):
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
         """Move the match between the status indexes (idempotent). For ``current`` "finished"
         (called once its last events are committed) the store may also compact the match: archive
-        its events and log, and keep only each seat's latest request answer; every read gives
-        back the same after that (only older request ids are forgotten)."""
+        its events, log and remembered request answers; every read gives back the same after
+        that, request_answer included."""
 
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int

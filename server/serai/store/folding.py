@@ -4,8 +4,8 @@ A finished match is folded (RedisStore.index, with the _FOLD script of serai.sto
 its record stays a hash, but each value longer than _PIECE bytes is cut into pieces, "<name>~0",
 "<name>~1", ..., listed in the field "~" ("<name> <pieces> ..."), so that Redis keeps the hash as
 a listpack (a hash with one value over hash-max-listpack-value, 64 bytes by default, is a hash
-table, about twice the size). Its events, log and latest request answers go into the archive
-string (unfold).
+table, about twice the size). Its events, log and remembered request answers (each seat's
+REQUEST_WINDOW latest, as a running match keeps them) go into the archive string (unfold).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def fold(reply: Sequence[Any]) -> tuple[bytes, list[bytes | str]]:
             seat, _ = read_varint(data, 1)
             if mover.get(version) == seat:  # its label is rebuilt from the log
                 events[i] = (event_id, version, kind, DATA_SEAT_FROM_LOG + varint(seat))
-    answers = _latest_answers(pairs(requests))
+    answers = _window_answers(pairs(requests))
     packed_events = pack_events(events)
     body = bytearray(varint(len(packed_events)) + packed_events)
     body += varint(len(log))
@@ -132,22 +132,24 @@ def fold(reply: Sequence[Any]) -> tuple[bytes, list[bytes | str]]:
     return record["version"], [archive, *_cut_record(record)]
 
 
-def _latest_answers(requests: Mapping[str, bytes]) -> list[tuple[int, bytes]]:
-    """(seat, answer) of each seat's latest request (its counter "<seat>:n" names the slot)."""
+def _window_answers(requests: Mapping[str, bytes]) -> list[tuple[int, bytes]]:
+    """(seat, answer) of every answer the requests hash remembers ("<seat>:<slot>", slots 0 to
+    REQUEST_WINDOW - 1, the ones a running match's request_answer reads), by seat then slot, so
+    that a retry of any of them gets its first answer after folding as before."""
     answers = []
-    for name, count in sorted(requests.items()):
-        seat, _, what = name.partition(":")
-        if what == "n":
-            latest = requests.get(f"{seat}:{(int(count) - 1) % REQUEST_WINDOW}")
-            if latest is not None:
-                answers.append((int(seat), latest))
-    return answers
+    for name, raw in requests.items():
+        seat, _, slot = name.partition(":")
+        if seat.isdigit() and slot.isdigit() and int(slot) < REQUEST_WINDOW:
+            answers.append((int(seat), int(slot), raw))
+    return [(seat, raw) for seat, _slot, raw in sorted(answers)]
 
 
 def unfold(raw: bytes) -> _Folded:
     """A folded archive: 0x03, then raw deflate of: varint size + the events (pack_events);
-    varint count + each log entry (varint size + the stored entry); varint count + each seat's
-    latest request answer (varint seat, varint size + the stored answer)."""
+    varint count + each log entry (varint size + the stored entry); varint count + each
+    remembered request answer (varint seat, varint size + the stored answer), a seat's in the
+    order of its slots. Archives folded when only each seat's latest answer was kept have the
+    same form (one answer a seat), so they read the same way."""
     try:
         body = zlib.decompress(raw[1:], -15)
     except zlib.error as error:

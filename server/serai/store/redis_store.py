@@ -16,8 +16,9 @@ folds a finished match.
 
 Once a match is finished and indexed so, it is folded (one script, so a reader finds either form):
 the archive holds, compressed, every event (same ids; move labels rebuilt from the log when read),
-every log entry and each seat's latest request answer (a retry of a finished match's last move
-still gets its first answer), and the log, stream and requests keys are deleted; the record is
+every log entry and every request answer remembered (a retry of any of a seat's REQUEST_WINDOW
+latest requests still gets its first answer), and the log, stream and requests keys are deleted
+(an archive folded by an earlier version holds each seat's latest answer only); the record is
 rewritten with each value over 64 bytes cut into pieces (``seats~0``, ``seats~1``, ..., listed
 in the field ``~``), so that Redis keeps it as a listpack (ziplist) and not a hash table (1.7
 times the size). A Jaipur match of 200 moves takes about 3 KiB so, instead of about 7 KiB. The
@@ -104,7 +105,7 @@ from serai.store.encoding import (
 from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
 
 # Once a match is finished (and its last events delivered to the watchers blocked on its stream),
-# it is folded (see folding.fold): its events, log and each seat's latest request answer go into one
+# it is folded (see folding.fold): its events, log and remembered request answers go into one
 # compressed string, the archive, and the stream, log and request hash are deleted; the record is
 # rewritten with its long values cut into pieces, so that Redis keeps it as a small listpack
 # (ziplist) instead of a hash table. _FOLD_READ reads what is to fold (nothing if already folded),
@@ -642,7 +643,7 @@ class RedisStore:
             pipe.hmget(keys[3], slots)
             pipe.get(keys[4])
             values, archive = await pipe.execute()
-        if archive is not None and archive[:1] == FOLDED:  # a folded match: its latest answers
+        if archive is not None and archive[:1] == FOLDED:  # a folded match: its remembered answers
             values = [*values, *(raw for s, raw in unfold(archive).answers if s == seat)]
         prefix = request_id.encode() + b"\n"
         for raw in values:
