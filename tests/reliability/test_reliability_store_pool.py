@@ -124,3 +124,109 @@ def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
         for connection in (ours, theirs):
             with pytest.raises(DataError):
                 connection.pack_command(*refused)
+
+
+def test_the_redis_py_internals_the_lean_pool_and_send_path_use_are_still_there() -> None:
+    """_BoundedPool, RedisStore._evalsha and _QuickSend lean on redis-py internals (pinned to
+    8.1.x): an upgrade that moves any of them fails here, not in production."""
+    import inspect
+
+    from redis.asyncio.connection import AbstractConnection, ConnectionPool
+    from serai.store.redis_store import _BoundedPool
+
+    pool = _BoundedPool.from_url("redis://127.0.0.1:1/0", max_connections=3)
+    assert isinstance(pool._available_connections, list)
+    assert isinstance(pool._in_use_connections, set)
+    assert isinstance(pool._lock, asyncio.Lock)
+    # The lock redis-py's maintenance notification handlers hold while they change the pool.
+    assert pool._get_pool_lock() is pool._lock
+    assert callable(pool.maint_notifications_enabled)
+    assert pool.max_connections == 3
+
+    connection = pool.get_available_connection()  # made, and counted in use, not connected
+    assert isinstance(connection, AbstractConnection)
+    assert connection in pool._in_use_connections and not pool._available_connections
+    assert connection._writer is None
+    assert connection.should_reconnect() is False
+    assert isinstance(connection.encoder.encoding, str)
+    assert isinstance(connection.encoder.encoding_errors, str)
+    assert connection.health_check_interval == 0
+    assert connection.retry.get_retries() == 0
+    assert inspect.iscoroutinefunction(pool.ensure_connection)
+    assert "connection" in inspect.signature(pool.ensure_connection).parameters
+    assert "nowait" in inspect.signature(connection.disconnect).parameters
+    assert "check_health" in inspect.signature(connection.send_packed_command).parameters
+    assert inspect.iscoroutinefunction(connection.read_response)
+    # What redis-py's own release does, which _BoundedPool.release mirrors (or leaves to
+    # redis-py's BlockingConnectionPool, with a credential provider).
+    release = inspect.getsource(ConnectionPool.release)
+    for step in ("self._lock", "_in_use_connections.remove", "should_reconnect", "disconnect",
+                 "_available_connections.append", "AsyncAfterConnectionReleasedEvent"):  # fmt: skip
+        assert step in release, step
+
+
+def test_a_credential_provider_takes_redis_py_s_own_pool_and_command_path() -> None:
+    from redis.asyncio import BlockingConnectionPool
+    from redis.credentials import UsernamePasswordCredentialProvider
+    from serai.store.redis_store import _BoundedPool
+
+    lean = RedisStore.from_url("redis://127.0.0.1:1/0")
+    assert type(lean.client.connection_pool) is _BoundedPool
+    assert lean._direct is lean.client.connection_pool
+    provider = UsernamePasswordCredentialProvider("user", "secret")
+    store = RedisStore.from_url(
+        "redis://127.0.0.1:1/0", max_connections=7, credential_provider=provider
+    )
+    pool = store.client.connection_pool
+    assert type(pool) is BlockingConnectionPool and pool.max_connections == 7
+    assert pool.connection_kwargs["credential_provider"] is provider
+    assert store._direct is None  # EVALSHA through Redis.execute_command
+
+
+def test_the_lean_pool_waits_for_the_lock_a_maintenance_handler_holds(redis_url: str) -> None:
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url, max_connections=2)
+        pool = store.client.connection_pool
+        try:
+            async with pool._lock:  # as a MOVING notification's handler holds it across awaits
+                getting = asyncio.create_task(pool.get_connection())
+                await asyncio.sleep(0.05)
+                assert not getting.done() and not pool._in_use_connections
+            connection = await getting
+            assert connection in pool._in_use_connections
+
+            async with pool._lock:
+                releasing = asyncio.create_task(pool.release(connection))
+                await asyncio.sleep(0.05)
+                assert not releasing.done() and connection in pool._in_use_connections
+            await releasing
+            assert connection in pool._available_connections
+
+            connection = await pool.get_connection()
+            connection.mark_for_reconnect()  # as a maintenance notification marks it
+            await pool.release(connection)
+            assert connection in pool._available_connections
+            assert not connection.should_reconnect() and connection._writer is None
+            await store.ping()  # connects again
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_releasing_a_connection_the_pool_no_longer_counts_frees_its_slot(redis_url: str) -> None:
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url, max_connections=1, timeout=0.3)
+        pool = store.client.connection_pool
+        try:
+            held = await pool.get_connection()
+            pool.reset()  # redis-py forgets the connections it lent
+            with pytest.raises(KeyError):
+                await pool.release(held)
+            assert held not in pool._available_connections
+            await held.disconnect()
+            await store.ping()  # its slot is free again: this does not wait for ever
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -61,7 +61,7 @@ from urllib.parse import unquote
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import AbstractConnection, parse_url
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialWithJitterBackoff
@@ -256,7 +256,17 @@ class _BoundedPool(aioredis.ConnectionPool):
     Cheaper per checkout than redis-py's BlockingConnectionPool, which takes a Condition, a
     timeout and a lock on every checkout and release (about a tenth of a SubmitMove's CPU): here
     a free connection costs a semaphore's fast path, and only a caller that must wait arms a
-    timeout. Pool mutations need no lock: they do not await, and asyncio runs one task at a time.
+    timeout. Pool mutations that do not await need no lock, as asyncio runs one task at a time,
+    unless another task holds the pool's ``_lock`` across an await: redis-py's maintenance
+    notification handlers (on by default: redis-py 8.1 speaks RESP3 unless told otherwise, and
+    enables them for a TCP host) and its re-authentication do, so then a checkout or release
+    waits for that lock, as BlockingConnectionPool's do in maintenance.
+
+    It uses redis-py internals (tested in tests/reliability/test_reliability_store_pool.py) and
+    leaves out two things of redis-py's release: its AsyncAfterConnectionReleasedEvent (how a
+    streaming credential provider re-authenticates connections) and its connection-count
+    metrics. RedisStore.from_url takes redis-py's BlockingConnectionPool instead where they
+    matter (see :func:`_lean_pool_fits`).
     """
 
     def __init__(self, *, timeout: float | None = 20.0, **kwargs: Any) -> None:
@@ -275,7 +285,11 @@ class _BoundedPool(aioredis.ConnectionPool):
         else:
             await self._slots.acquire()  # returns at once
         try:
-            connection = self.get_available_connection()
+            if self._lock.locked():  # a maintenance handler is changing the pool: wait for it
+                async with self._lock:
+                    connection = self.get_available_connection()
+            else:
+                connection = self.get_available_connection()
         except BaseException:
             self._slots.release()
             raise
@@ -287,13 +301,37 @@ class _BoundedPool(aioredis.ConnectionPool):
         return connection
 
     async def release(self, connection: AbstractConnection) -> None:
-        self._in_use_connections.remove(connection)
+        """Put ``connection`` back and free its slot, whatever happens: a connection that is
+        not in use here (the pool was reset since) is not put back, and raises KeyError as
+        redis-py's release does."""
         try:
-            if connection.should_reconnect():  # marked by a maintenance notification
-                await connection.disconnect()
+            if self._lock.locked() or connection.should_reconnect():
+                # As redis-py's release: under the lock that maintenance handlers hold, and a
+                # connection marked by a maintenance notification is disconnected first.
+                async with self._lock:
+                    self._in_use_connections.remove(connection)
+                    try:
+                        if connection.should_reconnect():
+                            await connection.disconnect()
+                    finally:
+                        self._available_connections.append(connection)
+            else:  # nothing awaited: no other task runs in between
+                self._in_use_connections.remove(connection)
+                self._available_connections.append(connection)
         finally:
-            self._available_connections.append(connection)
             self._slots.release()
+
+
+def _lean_pool_fits(connection_kwargs: Mapping[str, Any]) -> bool:
+    """Whether :class:`_BoundedPool` may serve connections made with ``connection_kwargs``:
+    not with a ``credential_provider`` (a streaming one re-authenticates pooled connections on
+    the release event that _BoundedPool does not send) nor an ``event_dispatcher`` of the
+    caller's (whose listeners would miss that event too). RESP3 and maintenance notifications
+    (redis-py 8.1's defaults) are handled by _BoundedPool itself."""
+    return (
+        connection_kwargs.get("credential_provider") is None
+        and connection_kwargs.get("event_dispatcher") is None
+    )
 
 
 class _QuickSend(AbstractConnection):
@@ -496,24 +534,34 @@ class RedisStore:
 
     @classmethod
     def from_url(
-        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+        cls,
+        url: str,
+        *,
+        timeout: float = 10.0,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        **connection: Any,
     ) -> RedisStore:
         """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``.
 
         ``timeout`` bounds every command (a hung Redis answers UNAVAILABLE instead of holding
         requests for ever); Watch blocks for less than that at a time. At most
         ``max_connections`` are open; a request finding them all busy waits up to ``timeout``
-        for one (redis-py's default pool would fail it at once beyond 100).
+        for one (redis-py's default pool would fail it at once beyond 100). ``connection``:
+        more of redis-py's connection options (``credential_provider``, ``protocol``, ...);
+        with some of them, redis-py's own BlockingConnectionPool and command path serve the
+        store instead of the leaner ones here (see _lean_pool_fits).
         """
-        pool = _BoundedPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=timeout,
-            decode_responses=False,
-            socket_timeout=timeout,
-            socket_connect_timeout=min(timeout, 5.0),
-        )
-        return cls(aioredis.Redis.from_pool(pool))
+        options: dict[str, Any] = {
+            "max_connections": max_connections,
+            "timeout": timeout,
+            "decode_responses": False,
+            "socket_timeout": timeout,
+            "socket_connect_timeout": min(timeout, 5.0),
+            **connection,
+        }
+        fits = _lean_pool_fits({**options, **parse_url(url)})  # as from_url merges them
+        pool_class = _BoundedPool if fits else aioredis.BlockingConnectionPool
+        return cls(aioredis.Redis.from_pool(pool_class.from_url(url, **options)))
 
     @classmethod
     def for_cluster(
