@@ -1,5 +1,5 @@
 """A finished match's events are archived (one compact string instead of the stream, with its log
-and latest request answers) and read back exactly as before: same ids, versions, kinds and data;
+and remembered request answers) and read back exactly as before: same ids, versions, kinds and data;
 resuming after any event id gives exactly the rest. Replay and the first answer to a retried
 request still work after archiving."""
 
@@ -133,7 +133,7 @@ def test_a_finished_jaipur_match_is_watched_replayed_and_retried_the_same_after_
         client = redis.Redis.from_url(redis_url)
         _meta, log, stream, requests, archive = match_keys(match_id)
         assert not client.exists(stream) and client.exists(archive)
-        # The log and each seat's latest answer are folded into the archive too.
+        # The log and the remembered request answers are folded into the archive too.
         assert not client.exists(log) and not client.exists(requests)
         client.close()
 
