@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from serai.game import MalformedMove
 
@@ -157,6 +158,7 @@ def _group(cards: Iterable[Good]) -> str:
     return " + ".join(parts)
 
 
+@lru_cache(maxsize=1 << 12)  # moves are values, and few recur: listing a position labels ~25
 def label(move: Move) -> str:
     """A short public description: "take 1 diamond", "exchange 2 camels + cloth for gold + silver".
 
