@@ -148,6 +148,31 @@ def _internal() -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, "internal error: the server logged it; please report it"
 
 
+class MovePayloads:
+    """Each legal move as the ``Any`` ListLegalMoves sends, kept by game and move.
+
+    Moves are hashable values (the plugin contract), and the same moves come back from one
+    listing to the next; packing one (the game's message, then the Any) costs several times more
+    than finding it. The kept bytes start over when ``size`` are held.
+    """
+
+    def __init__(self, size: int = 8192) -> None:
+        self._size = size
+        self._packed: dict[tuple[str, Any], tuple[str, bytes]] = {}
+
+    def payload(self, game: Any, move: Any) -> any_pb2.Any:
+        key = (game.info.name, move)
+        found = self._packed.get(key)
+        if found is None:
+            packed = any_pb2.Any()
+            packed.Pack(game.move_to_proto(move), deterministic=True)
+            if len(self._packed) >= self._size:
+                self._packed.clear()
+            self._packed[key] = (packed.type_url, packed.value)
+            return packed
+        return any_pb2.Any(type_url=found[0], value=found[1])
+
+
 class DecodeInterceptor(grpc.aio.ServerInterceptor):
     """Requests whose bytes are not the method's message answer INVALID_ARGUMENT.
 
@@ -216,6 +241,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
     def __init__(self, matches: m.Matches, move_limiter: RateLimiter | None = None) -> None:
         self.matches = matches
         self.move_limiter = move_limiter or RateLimiter(0, 0)
+        self.payloads = MovePayloads()
 
     @_unary
     async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
@@ -276,11 +302,11 @@ class MatchService(pb_grpc.MatchServiceServicer):
         self, request: pb.ListLegalMovesRequest, context: Any
     ) -> pb.ListLegalMovesResponse:
         listed = await self.matches.legal_moves(request.match_id, request.seat_token)
-        moves = []
-        for move in listed.moves:
-            payload = any_pb2.Any()
-            payload.Pack(listed.game.move_to_proto(move.move), deterministic=True)
-            moves.append(pb.LegalMove(id=move.id, label=move.label, payload=payload))
+        payload = self.payloads.payload
+        moves = [
+            pb.LegalMove(id=move.id, label=move.label, payload=payload(listed.game, move.move))
+            for move in listed.moves
+        ]
         return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
 
     @_unary
