@@ -26,6 +26,17 @@ from serai.store.embedded import free_port, ping, redis_server_binary
 # --- a three-master Redis Cluster on loopback -----------------------------------------------------
 
 
+def poll(condition: Callable[[], Any], timeout: float = 30.0, pause: float = 0.1) -> Any:
+    """The first true value of ``condition()``, asked every ``pause`` s; fails after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(pause)
+
+
 class RedisCluster:
     """``masters`` redis-server processes in cluster mode, their slots assigned, on loopback."""
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 import grpc
 import pytest
+from reliability_helpers import poll
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
@@ -17,16 +17,6 @@ from serai.matches import Matches, label_of
 from serai.store.redis_store import open_store
 
 Code = grpc.StatusCode
-
-
-def _poll(condition, timeout=30.0, pause=0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(pause)
 
 
 def _stubs(servers):
@@ -76,7 +66,7 @@ def test_a_late_seat_loses_once_when_a_read_notices(start_replicas, redis_url):
             snapshot = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
         return snapshot if snapshot.match.status == pb.MATCH_STATUS_FINISHED else None
 
-    snapshot = _poll(finished)
+    snapshot = poll(finished)
     assert snapshot.outcome.ranks[late] == 1 and snapshot.outcome.winners == [1 - late]
     assert "ran out of time" in snapshot.outcome.summary
     move = pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[late], move_id="2.0")
@@ -103,7 +93,7 @@ def test_default_moves_on_time_out_are_played_once_each_by_the_sweepers(start_re
         record = _stored(redis_url, match_id)[0]
         return record if record.version >= started.version + 3 else None
 
-    _poll(moved_three_times, timeout=60, pause=0.3)
+    poll(moved_three_times, timeout=60, pause=0.3)
     stubs[0].Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[0]))  # stops the clock
     record, log, events, replay = _stored(redis_url, match_id)
     timed_out = [e for e in events if e.kind == "timed_out"]

@@ -4,11 +4,10 @@ message that says what to do."""
 
 from __future__ import annotations
 
-import time
-
 import grpc
 import pytest
 import redis
+from reliability_helpers import poll
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.service import RateLimiter
@@ -25,16 +24,6 @@ def _fails(call):
     with pytest.raises(grpc.RpcError) as failure:
         call()
     return failure.value.code(), failure.value.details()
-
-
-def _poll(condition, timeout=30.0, pause=0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(pause)
 
 
 def test_a_token_bucket_allows_bursts_then_the_rate():
@@ -111,7 +100,7 @@ def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
             return error.code(), error.details()
         return None
 
-    code, details = _poll(expired)
+    code, details = poll(expired)
     assert code == Code.NOT_FOUND and "expired after 1 idle seconds" in details
     request = pb.JoinMatchRequest(match_id=idle)
     assert "expired" in _fails(lambda: stub.JoinMatch(request))[1]
