@@ -237,6 +237,8 @@ class _Script:
 
 _COMMIT_SCRIPT = _Script(_COMMIT)
 _LOAD_SCRIPT = _Script(_LOAD)
+_CREATE_SCRIPT = _Script(_CREATE)
+_FOLD_SCRIPT = _Script(_FOLD)
 
 # ListMatches reads a folded record's long summary values in pieces (see folding.py): the usual
 # number of pieces is read with the rest, any more in a second round trip.
@@ -491,8 +493,6 @@ class RedisStore:
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
-        self._create = client.register_script(_CREATE)
-        self._fold = client.register_script(_FOLD)
         # commit and load go straight to a connection of a _BoundedPool whose connections make
         # no retries (redis-py's default; a URL may ask for some): see _evalsha.
         pool = getattr(client, "connection_pool", None)
@@ -509,10 +509,8 @@ class RedisStore:
             except redis_errors.NoScriptError:
                 await self._redis.script_load(script.text)
                 return await self._evalsha(script.sha, keys, args)
-        except _UNAVAILABLE as error:
-            raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
-        except redis_errors.RedisError as error:
-            raise StoreError(f"Redis refused a command: {error}") from error
+        except _REDIS_ERRORS as error:
+            raise _store_error(error) from error
 
     async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         pool = self._direct
@@ -627,8 +625,7 @@ class RedisStore:
         for name, value in fields.items():
             args += [name, value]
         args += event_args(events)
-        async with _errors():
-            last = await self._create(keys=[meta, stream], args=args)
+        last = await self._run(_CREATE_SCRIPT, (meta, stream), args)
         if last is None:
             raise StoreError(f"match id {record.match_id} is already taken")
         return text(last)
@@ -787,7 +784,7 @@ class RedisStore:
             replies = await pipe.execute()
             if current == "finished" and replies[-1]:  # not folded yet
                 version, args = fold(replies[-1])
-                await self._fold(keys=list(keys), args=[version, *args])
+                await self._run(_FOLD_SCRIPT, keys, [version, *args])
 
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int
@@ -873,16 +870,22 @@ _UNAVAILABLE = (
     redis_errors.RedisClusterException,  # no node of the cluster answers
     OSError,
 )
+_REDIS_ERRORS = (*_UNAVAILABLE, redis_errors.RedisError)
 
 
 @asynccontextmanager
 async def _errors() -> AsyncIterator[None]:
     try:
         yield
-    except _UNAVAILABLE as error:
-        raise StoreUnavailable(f"Redis cannot be reached: {error}") from error
-    except redis_errors.RedisError as error:
-        raise StoreError(f"Redis refused a command: {error}") from error
+    except _REDIS_ERRORS as error:
+        raise _store_error(error) from error
+
+
+def _store_error(error: Exception) -> StoreError:
+    """The store's error for one of redis-py's: unavailable, or a command refused."""
+    if isinstance(error, _UNAVAILABLE):
+        return StoreUnavailable(f"Redis cannot be reached: {error}")
+    return StoreError(f"Redis refused a command: {error}")
 
 
 def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
