@@ -829,12 +829,7 @@ def _log_entry(
     if not (resign or timeout):  # a move, the common case: the bytes json.dumps would give
         return b'{"v":%d,"s":%d,"m":"%s"}' % (version, seat, base64.b64encode(move))
     item: dict[str, Any] = {"v": version, "s": seat}
-    if resign:
-        item["r"] = 1
-    elif timeout:
-        item["t"] = 1
-    else:
-        item["m"] = base64.b64encode(move).decode()
+    item["r" if resign else "t"] = 1
     return json.dumps(item, separators=(",", ":")).encode()
 
 
