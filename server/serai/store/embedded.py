@@ -59,8 +59,12 @@ def ping(host: str, port: int, timeout: float = 0.5, unix_socket: Path | None = 
     try:
         if unix_socket is not None:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(timeout)
-            sock.connect(str(unix_socket))
+            try:
+                sock.settimeout(timeout)
+                sock.connect(str(unix_socket))
+            except OSError:  # not listening yet: do not leave the socket to the collector
+                sock.close()
+                raise
         else:
             sock = socket.create_connection((host, port), timeout=timeout)
         with sock:

@@ -103,6 +103,7 @@ from serai.store.encoding import (
     unpack_log,
 )
 from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
+from serai.store.multiplexed import Multiplexed
 
 # Once a match is finished (and its last events delivered to the watchers blocked on its stream),
 # it is folded (see folding.fold): its events, log and remembered request answers go into one
@@ -437,7 +438,8 @@ def open_store(
     nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
 
     ``max_connections`` bounds this process's connections (per node of a cluster). Each request
-    in flight and each Watch waiting for events holds one.
+    in flight and each Watch waiting for events holds one; with one Redis (not a Sentinel group
+    nor a cluster), loads and commits share one more instead (see :mod:`.multiplexed`).
     """
     pool: dict[str, Any] = {"timeout": timeout, "max_connections": max_connections}
     if cluster:
@@ -493,11 +495,14 @@ class RedisStore:
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
-        # commit and load go straight to a connection of a _BoundedPool whose connections make
-        # no retries (redis-py's default; a URL may ask for some): see _evalsha.
+        # commit and load (the hot path) share one connection made as the connections of a
+        # _BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
+        # some): see multiplexed.py. Its commands are packed as that pool's connections do.
         pool = getattr(client, "connection_pool", None)
-        direct = isinstance(pool, _BoundedPool) and pool.make_connection().retry.get_retries() == 0
-        self._direct: _BoundedPool | None = pool if direct else None
+        self._shared: Multiplexed | None = None
+        self._packer: AbstractConnection | None = None
+        if isinstance(pool, _BoundedPool) and pool.make_connection().retry.get_retries() == 0:
+            self._shared, self._packer = Multiplexed(pool), pool.make_connection()
 
     async def _run(self, script: _Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
@@ -513,22 +518,11 @@ class RedisStore:
             raise _store_error(error) from error
 
     async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        pool = self._direct
-        if pool is None:
+        shared, packer = self._shared, self._packer
+        if shared is None or packer is None:  # Sentinel, Cluster, redis-py's own pool
             return await self._redis.execute_command("EVALSHA", sha, len(keys), *keys, *args)
-        # What Redis.execute_command does when its connections make no retries, without its
-        # retry wrapper, metrics hooks and reply callbacks (EVALSHA has none).
-        connection = await pool.get_connection()
-        try:
-            await connection.send_packed_command(
-                connection.pack_command("EVALSHA", sha, len(keys), *keys, *args)
-            )
-            return await connection.read_response()
-        except (redis_errors.ConnectionError, redis_errors.TimeoutError):
-            await connection.disconnect()
-            raise
-        finally:
-            await pool.release(connection)
+        packed = packer.pack_command("EVALSHA", sha, len(keys), *keys, *args)
+        return await shared.execute(packed[0] if len(packed) == 1 else b"".join(packed))
 
     @classmethod
     def from_url(
@@ -543,8 +537,9 @@ class RedisStore:
 
         ``timeout`` bounds every command (a hung Redis answers UNAVAILABLE instead of holding
         requests for ever); Watch blocks for less than that at a time. At most
-        ``max_connections`` are open; a request finding them all busy waits up to ``timeout``
-        for one (redis-py's default pool would fail it at once beyond 100). ``connection``:
+        ``max_connections`` are open in the pool, plus the one that loads and commits share
+        (see multiplexed.py); a request finding them all busy waits up to ``timeout`` for one
+        (redis-py's default pool would fail it at once beyond 100). ``connection``:
         more of redis-py's connection options (``credential_provider``, ``protocol``, ...);
         with some of them, redis-py's own BlockingConnectionPool and command path serve the
         store instead of the leaner ones here (see _lean_pool_fits).
@@ -610,6 +605,8 @@ class RedisStore:
         return self._redis
 
     async def close(self) -> None:
+        if self._shared is not None:
+            await self._shared.close()
         await self._redis.aclose()
 
     async def ping(self) -> None:
