@@ -8,22 +8,9 @@ import secrets
 
 import pytest
 import redis
-from serai.store import Commit, Committed, MatchRecord, SeatRecord, StoreUnavailable
+from reliability_helpers import running_record
+from serai.store import Commit, Committed, StoreUnavailable
 from serai.store.redis_store import RedisStore
-
-
-def _record(match_id: str) -> MatchRecord:
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=b"state",
-    )
 
 
 def _named(redis_url: str, name: str) -> str:
@@ -42,10 +29,10 @@ def test_twenty_concurrent_commits_share_one_connection_and_all_apply(redis_url:
     async def scenario() -> list[object]:
         store = RedisStore.from_url(_named(redis_url, name), max_connections=2)
         try:
-            await store.create(_record("warm-up"), [])  # its scripts loaded through the pool
+            await store.create(running_record("warm-up"), [])  # its scripts loaded through the pool
             await store.commit("warm-up", 0, Commit(state=b"moved"))
             await store.client.connection_pool.disconnect()
-            await asyncio.gather(*(store.create(_record(i), []) for i in ids))
+            await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
             results = await asyncio.gather(
                 *(store.commit(i, 0, Commit(state=b"moved", log=[b"m"])) for i in ids)
             )
@@ -67,7 +54,7 @@ def test_a_caller_finding_every_connection_busy_waits_then_answers_unavailable(
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url, max_connections=1, timeout=0.3)
         try:
-            await store.create(_record(match_id), [])
+            await store.create(running_record(match_id), [])
             pool = store.client.connection_pool
             held = await pool.get_connection()
             waiting = asyncio.create_task(store.read_log(match_id))
@@ -95,7 +82,7 @@ def test_commit_and_load_load_their_scripts_again_after_a_script_flush(redis_url
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url)
         try:
-            await store.create(_record(match_id), [])
+            await store.create(running_record(match_id), [])
             await store.client.script_flush()
             assert isinstance(await store.commit(match_id, 0, Commit(state=b"x")), Committed)
             await store.client.script_flush()

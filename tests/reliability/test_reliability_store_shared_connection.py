@@ -13,30 +13,15 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio as aioredis
+from reliability_helpers import running_record
 from serai.store import (
     Commit,
     Committed,
-    MatchRecord,
-    SeatRecord,
     StoreError,
     StoreUnavailable,
 )
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis_store import RedisStore
-
-
-def _record(match_id: str, state: bytes = b"state") -> MatchRecord:
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=state,
-    )
 
 
 def _run(redis_url: str, scenario: Callable[[RedisStore], Awaitable[Any]], **options: Any) -> Any:
@@ -63,7 +48,7 @@ def test_many_concurrent_commits_on_many_matches_all_land_in_order(redis_url: st
     ids = [secrets.token_hex(8) for _ in range(40)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
 
         async def play(match_id: str) -> list[int]:
             versions = []
@@ -86,7 +71,7 @@ def test_concurrent_callers_all_recover_after_a_script_flush(redis_url: str) -> 
     ids = [secrets.token_hex(8) for _ in range(30)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
         await store.client.script_flush()
         results = await asyncio.gather(*(store.commit(i, 0, Commit(state=b"x")) for i in ids))
         assert {(type(r), r.version) for r in results} == {(Committed, 1)}  # type: ignore[union-attr]
@@ -101,7 +86,7 @@ def test_an_error_reply_fails_only_its_own_caller(redis_url: str) -> None:
     ids = [secrets.token_hex(8) for _ in range(10)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i, i.encode()), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i, i.encode()), []) for i in ids))
         await store.client.set("not-a-hash", "x")
         calls = [store.load(i) for i in ids]
         calls.insert(5, store._run(_wrong_type_script(), ("not-a-hash",), ()))
@@ -123,7 +108,7 @@ def test_cancelled_callers_do_not_shift_the_replies_of_the_others(redis_url: str
     ids = [secrets.token_hex(8) for _ in range(60)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i, i.encode()), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i, i.encode()), []) for i in ids))
         async with aioredis.Redis.from_url(redis_url) as admin:
             await admin.execute_command("CLIENT", "PAUSE", 300, "ALL")  # replies wait: all queue
             calls = [asyncio.create_task(store.load(i)) for i in ids]
@@ -151,7 +136,7 @@ def test_a_killed_connection_fails_the_pending_calls_unavailable_then_heals(
     ids = [secrets.token_hex(8) for _ in range(20)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
         shared = _shared_client_id(redis_url, name)
         async with aioredis.Redis.from_url(redis_url) as admin:
             await admin.execute_command("CLIENT", "PAUSE", 500, "WRITE")  # commits wait
@@ -173,7 +158,7 @@ def test_no_reply_within_the_timeout_fails_the_pending_calls_then_heals(redis_ur
     ids = [secrets.token_hex(8) for _ in range(10)]
 
     async def scenario(store: RedisStore) -> None:
-        await asyncio.gather(*(store.create(_record(i), []) for i in ids))
+        await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
         async with aioredis.Redis.from_url(redis_url) as admin:
             await admin.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
             started = time.monotonic()
@@ -204,7 +189,7 @@ def test_redis_down_then_back_on_its_port_answers_unavailable_then_heals(tmp_pat
 
     async def scenario(store: RedisStore) -> None:
         nonlocal server
-        await store.create(_record(match_id), [])
+        await store.create(running_record(match_id), [])
         assert isinstance(await store.commit(match_id, 0, Commit(state=b"x")), Committed)
         server.stop()
         results = await asyncio.gather(
@@ -238,7 +223,7 @@ def test_the_url_s_user_password_and_database_are_honoured(redis_url: str) -> No
         try:
 
             async def scenario(store: RedisStore) -> None:
-                await store.create(_record(match_id), [])
+                await store.create(running_record(match_id), [])
                 assert isinstance(await store.commit(match_id, 0, Commit(state=b"x")), Committed)
                 record = await store.load(match_id)
                 assert record.state == b"x"  # type: ignore[union-attr]
@@ -263,7 +248,9 @@ def test_a_unix_socket_url_shares_a_connection_on_that_socket_in_its_database(
     with EmbeddedRedis(tmp_path / "data", persistent=False, unix_socket=socket) as server:
 
         async def scenario(store: RedisStore) -> None:
-            await asyncio.gather(*(store.create(_record(f"{match_id}{n}"), []) for n in range(5)))
+            await asyncio.gather(
+                *(store.create(running_record(f"{match_id}{n}"), []) for n in range(5))
+            )
             results = await asyncio.gather(
                 *(store.commit(f"{match_id}{n}", 0, Commit(state=b"x")) for n in range(5))
             )
