@@ -501,8 +501,10 @@ class RedisStore:
         pool = getattr(client, "connection_pool", None)
         self._shared: Multiplexed | None = None
         self._packer: AbstractConnection | None = None
-        if isinstance(pool, _BoundedPool) and pool.make_connection().retry.get_retries() == 0:
-            self._shared, self._packer = Multiplexed(pool), pool.make_connection()
+        if isinstance(pool, _BoundedPool):
+            packer = pool.make_connection()  # never connected: it only packs commands
+            if packer.retry.get_retries() == 0:
+                self._shared, self._packer = Multiplexed(pool), packer
 
     async def _run(self, script: _Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
