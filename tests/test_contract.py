@@ -1,6 +1,7 @@
 """The plugin contract's shared helpers: options, player counts, seeded generators."""
 
 import pytest
+from serai import registry
 from serai.game import (
     GameInfo,
     InvalidOptions,
@@ -77,3 +78,19 @@ def test_seeded_generators_repeat_for_the_same_seed_and_labels():
 
 def test_outcome_winners_are_the_seats_ranked_first():
     assert Outcome(scores=(2, 2, 1), ranks=(0, 0, 2), summary="tie").winners == (0, 1)
+
+
+@pytest.mark.parametrize("name", ["jaipur", "nile", "sobek"])
+def test_each_installed_game_sends_its_view_message_as_protobuf_writes_it(name):
+    """The service packs Game.view_bytes under view_message's type URL: both must agree with
+    view_to_proto, whether the game keeps the default view_bytes or gives its own."""
+    game = registry.load().games[name]
+    state = game.setup(game.info.min_players, 11, game.resolve_options({}))
+    for _ in range(6):  # a few moves in, so the views are not all the opening's
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.legal_moves(state, seat)[-1])
+    for seat in (*range(game.info.min_players), None):
+        view = game.view(state, seat)
+        message = game.view_to_proto(view)
+        assert isinstance(message, game.view_message)
+        assert game.view_bytes(view) == message.SerializeToString(deterministic=True)

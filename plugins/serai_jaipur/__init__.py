@@ -145,6 +145,9 @@ class JaipurGame(Game[State, Move, JaipurView]):
     def view_to_proto(self, view: JaipurView) -> Message:
         return codec.view_to_proto(view)
 
+    def view_bytes(self, view: JaipurView) -> bytes:
+        return codec.view_bytes(view)  # the same bytes, without a message parsed and written
+
     @property
     def move_message(self) -> type[Message]:
         return pb.Move

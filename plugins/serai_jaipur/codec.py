@@ -503,14 +503,21 @@ def _results(results: tuple[RoundResult, ...]) -> bytes:
 
 def view_to_proto(view: JaipurView) -> pb.View:
     """The view as a ``serai.games.jaipur.v1.View``; optional fields unset where not known."""
+    return pb.View.FromString(view_bytes(view))
+
+
+def view_bytes(view: JaipurView) -> bytes:
+    """:func:`view_to_proto`'s message serialized (deterministically), without building it:
+    the fields in field-number order, each sub-message from kept parts."""
     parts = [
         b"" if view.viewer is None else _VIEW_VIEWER + _varint(view.viewer),
-        _VIEW_ROUND + _varint(view.round),
-        _VIEW_DEAL + _varint(view.deal),
-        _VIEW_STARTER + _varint(view.starter),
+        # Scalars without presence only when not 0, as protobuf writes them.
+        _VIEW_ROUND + _varint(view.round) if view.round else b"",
+        _VIEW_DEAL + _varint(view.deal) if view.deal else b"",
+        _VIEW_STARTER + _varint(view.starter) if view.starter else b"",
         b"" if view.turn is None else _VIEW_TO_ACT + _varint(view.turn),
         _sub(_VIEW_MARKET, _cards(view.market)),
-        _VIEW_DECK_SIZE + _varint(view.deck_size),
+        _VIEW_DECK_SIZE + _varint(view.deck_size) if view.deck_size else b"",
         _sub(_VIEW_DISCARDS, _cards(view.discards)),
         _goods_stacks(view.stacks),
         _sub(_VIEW_BONUS_LEFT, _bonus_counts(view.bonus_left)),
@@ -523,4 +530,4 @@ def view_to_proto(view: JaipurView) -> pb.View:
         parts.append(
             _VIEW_WINNER + _BYTE[0 if view.players[0].seals > view.players[1].seals else 1]
         )
-    return pb.View.FromString(b"".join(parts))
+    return b"".join(parts)

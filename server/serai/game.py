@@ -184,7 +184,13 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
 
     @abc.abstractmethod
     def view_to_proto(self, view: ViewT) -> Message:
-        """The view as the game's typed protobuf message."""
+        """The view as the game's typed protobuf message (a :attr:`view_message`)."""
+
+    def view_bytes(self, view: ViewT) -> bytes:
+        """:meth:`view_to_proto`'s message serialized deterministically: what the service sends
+        for every snapshot. Override it only where the bytes come cheaper than the message, and
+        give exactly these bytes."""
+        return self.view_to_proto(view).SerializeToString(deterministic=True)
 
     @property
     @abc.abstractmethod

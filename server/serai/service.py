@@ -208,10 +208,7 @@ class SubmitResponses:
             message.viewer_seat = snap.viewer_seat
         message.version = record.version
         message.to_act.extend(snap.to_act)
-        view = snap.game.view_to_proto(snap.view)
-        packed = message.view  # what Any.Pack does, without its formatting
-        packed.type_url = _TYPE_URL_PREFIX + view.DESCRIPTOR.full_name
-        packed.value = view.SerializeToString(deterministic=True)
+        _pack_view(message.view, snap)
         if record.outcome is not None:
             message.outcome.CopyFrom(outcome(record.outcome))
         message.last_event_id = record.last_event_id
@@ -505,9 +502,17 @@ def outcome(data: Mapping[str, Any]) -> pb.Outcome:
     )
 
 
+def _pack_view(target: any_pb2.Any, snap: m.Snapshot) -> None:
+    """Set ``target`` as ``Any.Pack(view_to_proto(view), deterministic=True)`` would, from the
+    game's view bytes (Game.view_bytes: Jaipur's skip building a message)."""
+    game = snap.game
+    target.type_url = _TYPE_URL_PREFIX + game.view_message.DESCRIPTOR.full_name
+    target.value = game.view_bytes(snap.view)
+
+
 def snapshot(snap: m.Snapshot) -> pb.MatchSnapshot:
     view = any_pb2.Any()
-    view.Pack(snap.game.view_to_proto(snap.view), deterministic=True)
+    _pack_view(view, snap)
     message = pb.MatchSnapshot(
         match=summary(snap.record),
         version=snap.version,

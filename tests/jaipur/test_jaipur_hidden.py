@@ -16,7 +16,8 @@ limits = st.integers(min_value=0, max_value=250)
 
 
 def view_bytes(state: State, seat: int | None) -> bytes:
-    return game.view_to_proto(game.view(state, seat)).SerializeToString(deterministic=True)
+    """The view's bytes as the service sends them."""
+    return game.view_bytes(game.view(state, seat))
 
 
 def perturb(state: State, hidden_seats: tuple[int, ...], rng: random.Random) -> State:
