@@ -514,10 +514,19 @@ class RedisStore:
             try:
                 return await self._evalsha(script.sha, keys, args)
             except redis_errors.NoScriptError:
-                await self._redis.script_load(script.text)
+                await self._load_script(script)
                 return await self._evalsha(script.sha, keys, args)
         except _REDIS_ERRORS as error:
             raise _store_error(error) from error
+
+    async def _load_script(self, script: _Script) -> None:
+        shared, packer = self._shared, self._packer
+        if shared is None or packer is None:
+            await self._redis.script_load(script.text)
+            return
+        # On the shared connection, which has just answered NOSCRIPT: after a Redis restart a
+        # pooled connection may still be the old server's, found dead only when used.
+        await shared.execute(b"".join(packer.pack_command("SCRIPT", "LOAD", script.text)))
 
     async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         shared, packer = self._shared, self._packer
