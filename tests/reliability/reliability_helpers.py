@@ -21,7 +21,6 @@ from typing import Any
 import grpc
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.store import MatchRecord, SeatRecord
 from serai.store.embedded import free_port, ping, redis_server_binary
 
 # --- a three-master Redis Cluster on loopback -----------------------------------------------------
@@ -275,18 +274,3 @@ async def replicas_on(addresses: Sequence[str], seed: int = 0, retry_for: float 
         yield replicas
     finally:
         await replicas.close()
-
-
-def running_record(match_id: str, state: bytes = b"state") -> MatchRecord:
-    """A record of a running two-seat match of the tiny game, for tests of the store alone."""
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=state,
-    )

@@ -8,9 +8,9 @@ import secrets
 
 import pytest
 import redis
-from reliability_helpers import running_record
 from serai.store import Commit, Committed, StoreUnavailable
 from serai.store.redis_store import RedisStore
+from store_records import running_record
 
 
 def _named(redis_url: str, name: str) -> str:

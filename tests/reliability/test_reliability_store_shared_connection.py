@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio as aioredis
-from reliability_helpers import running_record
 from serai.store import (
     Commit,
     Committed,
@@ -22,6 +21,7 @@ from serai.store import (
 )
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis_store import RedisStore
+from store_records import running_record
 
 
 def _run(redis_url: str, scenario: Callable[[RedisStore], Awaitable[Any]], **options: Any) -> Any:

@@ -9,7 +9,6 @@ from typing import Any
 import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
-from serai.store import MatchRecord, SeatRecord
 
 
 def create(stub: Any, game: str = "tiny", seats: int = 2, seed: int = 7, **options: str) -> str:
@@ -112,18 +111,3 @@ def watch_all(stub: Any, match_id: str, token: str = "", after: str = "") -> lis
     watcher = Watcher(stub, match_id, token, after)
     watcher.start()
     return watcher.finish()
-
-
-def running_record(match_id: str) -> MatchRecord:
-    """A record of a running two-seat match of the tiny game, for tests of the store alone."""
-    return MatchRecord(
-        match_id=match_id,
-        game="tiny",
-        options={},
-        seed=1,
-        created_ms=1,
-        status="running",
-        version=0,
-        seats=(SeatRecord("a", True), SeatRecord("b", True)),
-        state=b"state",
-    )

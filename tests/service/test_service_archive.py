@@ -14,7 +14,7 @@ from serai import registry
 from serai.matches import Matches
 from serai.store import Commit, MatchRecord, NewEvent, StoredEvent
 from serai.store.redis_store import RedisStore, match_keys
-from service_helpers import running_record
+from store_records import running_record
 
 
 def _label(raw: bytes) -> str:

@@ -10,7 +10,7 @@ import secrets
 import redis
 from serai.store import Commit, NewEvent
 from serai.store.redis_store import RedisStore, match_keys
-from service_helpers import running_record
+from store_records import running_record
 
 LOG = [
     b'{"v":3,"s":1,"m":"IgQIBhAB"}',
