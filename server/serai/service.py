@@ -503,8 +503,8 @@ def outcome(data: Mapping[str, Any]) -> pb.Outcome:
 
 
 def _pack_view(target: any_pb2.Any, snap: m.Snapshot) -> None:
-    """Set ``target`` as ``Any.Pack(view_to_proto(view), deterministic=True)`` would, from the
-    game's view bytes (Game.view_bytes: Jaipur's skip building a message)."""
+    """Set ``target`` as ``Any.Pack(view_to_proto(view), deterministic=True)`` would, from
+    Game.view_bytes (which a game may give without building the message, as Jaipur does)."""
     game = snap.game
     target.type_url = _TYPE_URL_PREFIX + game.view_message.DESCRIPTOR.full_name
     target.value = game.view_bytes(snap.view)
