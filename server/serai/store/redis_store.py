@@ -402,6 +402,12 @@ def _quick_send(connection_class: type[AbstractConnection]) -> type[AbstractConn
     return type(connection_class.__name__, (_QuickSend, connection_class), {})
 
 
+def _packed(packer: AbstractConnection, *args: Any) -> bytes:
+    """One command as ``packer`` packs it, in one piece (for Multiplexed.execute)."""
+    pieces = packer.pack_command(*args)
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
 def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
     """The five keys of one match: record, log, events, requests, archive."""
     base = f"serai:{{{match_id}}}"
@@ -526,14 +532,13 @@ class RedisStore:
             return
         # On the shared connection, which has just answered NOSCRIPT: after a Redis restart a
         # pooled connection may still be the old server's, found dead only when used.
-        await shared.execute(b"".join(packer.pack_command("SCRIPT", "LOAD", script.text)))
+        await shared.execute(_packed(packer, "SCRIPT", "LOAD", script.text))
 
     async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         shared, packer = self._shared, self._packer
         if shared is None or packer is None:  # Sentinel, Cluster, redis-py's own pool
             return await self._redis.execute_command("EVALSHA", sha, len(keys), *keys, *args)
-        packed = packer.pack_command("EVALSHA", sha, len(keys), *keys, *args)
-        return await shared.execute(packed[0] if len(packed) == 1 else b"".join(packed))
+        return await shared.execute(_packed(packer, "EVALSHA", sha, len(keys), *keys, *args))
 
     @classmethod
     def from_url(
