@@ -164,10 +164,15 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     server_cpu_ms: float | None = None  # per call, the server side (its process, plus Redis)
     client_cpu_ms: float | None = None
+    steal: float | None = None  # the share of the machine's CPU time its hypervisor took
 
     @property
     def rate(self) -> float:
         return self.calls / self.seconds if self.seconds else 0.0
+
+    @property
+    def steal_text(self) -> str:
+        return "-" if self.steal is None else f"{self.steal:.0%}"
 
     def pct(self, p: float) -> float:
         ordered = sorted(self.latencies)
@@ -188,6 +193,26 @@ def cpu_seconds(pid: int | None) -> float:
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(steal, all) CPU ticks of the whole machine so far, from /proc/stat; (0, 0) without it.
+
+    Steal is the time a virtual machine's CPUs were ready to run but its hypervisor ran something
+    else: on a shared host it comes in bursts that slow every part and lengthen the tail
+    latencies, so each figure says how much there was while it was measured."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(value) for value in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    # user nice system idle iowait irq softirq steal [guest guest_nice, already in user and nice]
+    return (ticks[7] if len(ticks) > 7 else 0), sum(ticks[:8])
+
+
+def steal_share(before: tuple[int, int], after: tuple[int, int]) -> float | None:
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total if total > 0 else None
 
 
 async def measure(
@@ -220,10 +245,12 @@ async def measure(
 
     cpu0 = [cpu_seconds(pid) for pid in server_pids]
     own0 = own_cpu()
+    ticks0 = machine_ticks()
     start = time.perf_counter()
     await asyncio.gather(*(worker(i, calls) for i, calls in enumerate(jobs)))
     cpu1 = [cpu_seconds(pid) for pid in server_pids]
     own1 = own_cpu()
+    ticks1 = machine_ticks()
     window = min(first_done) - start
     inside = [latency for end, latency in marks if end <= start + window]
     total = len(marks)
@@ -234,6 +261,7 @@ async def measure(
         latencies=inside,
         server_cpu_ms=sum(b - a for a, b in zip(cpu0, cpu1, strict=True)) * 1000 / total,
         client_cpu_ms=(own1 - own0) * 1000 / total,
+        steal=steal_share(ticks0, ticks1),
     )
 
 
@@ -557,7 +585,7 @@ async def sweep(
         runs.append((rate, fig, ok))
         print(
             f"  {name:<14} paced {rate:>6.0f}/s: {fig.rate:>6.0f} calls/s  p50 {fig.pct(0.5):.2f} "
-            f"ms  p99 {fig.pct(0.99):.2f} ms {'ok' if ok else 'over'}",
+            f"ms  p99 {fig.pct(0.99):.2f} ms  steal {fig.steal_text} {'ok' if ok else 'over'}",
             file=sys.stderr,
         )
         if ok:
@@ -675,7 +703,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
                 rounds.setdefault(fig.name, []).append(fig)
                 print(
                     f"  {fig.name:<14} {fig.rate:>6.0f} calls/s  p50 {fig.pct(0.5):.2f} ms  "
-                    f"p99 {fig.pct(0.99):.2f} ms",
+                    f"p99 {fig.pct(0.99):.2f} ms  steal {fig.steal_text}",
                     file=sys.stderr,
                 )
             await store.client.flushdb()  # every part starts from an empty Redis next round
@@ -771,13 +799,14 @@ def report(
         )
     print(
         f"{'part':<14} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'server CPU':>11} "
-        f"{'client CPU':>11}   rounds (calls/s)"
+        f"{'client CPU':>11} {'steal':>6}   rounds (calls/s)"
     )
     for name, fig in best.items():
         every = " ".join(f"{f.rate:.0f}" for f in rounds[name])
         print(
             f"{name:<14} {fig.rate:>8.0f} {fig.pct(0.50):>8.2f} {fig.pct(0.99):>8.2f} "
-            f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms   {every}"
+            f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms "
+            f"{fig.steal_text:>6}   {every}"
         )
     print(
         f"floor = the slower of evalsha and the faster grpc-noop ({fastest_noop.name}); here "
@@ -805,7 +834,8 @@ def report(
         for name, fig in paced.items():
             print(
                 f"{name:<14} {fig.rate:>8.0f} {fig.pct(0.50):>8.2f} {fig.pct(0.99):>8.2f} "
-                f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms"
+                f"{fig.server_cpu_ms or 0:>8.3f} ms {fig.client_cpu_ms or 0:>8.3f} ms "
+                f"{fig.steal_text:>6}"
             )
     if sweeps:
         print(
@@ -828,7 +858,9 @@ def report(
             print(line)
     print(
         "server CPU: per call, the server's processes plus Redis where it takes part; "
-        "client CPU: this process (the load generator) per call"
+        "client CPU: this process (the load generator) per call; steal: the share of the "
+        "machine's CPU time its hypervisor gave to others (a shared virtual machine: bursts "
+        "of it slow every part and lengthen the tail)"
     )
 
 
