@@ -101,8 +101,8 @@ def _market_moves(market: Counts) -> _MarketMoves:
     A take of one good needs room in the hand; taking all the camels is always allowed. Exchange
     takes are every way to take 2+ goods, in ascending count order.
     """
-    camels: tuple[Move, ...] = (TakeCamels(market[CAMEL]),) if market[CAMEL] else ()
-    goods = tuple(TakeGood(good) for good in GOODS if market[good])
+    camels: tuple[Move, ...] = (_take_camels(market[CAMEL]),) if market[CAMEL] else ()
+    goods = tuple(_take_good(good) for good in GOODS if market[good])
     takes = tuple(
         _take_of(counts)
         for counts in product(*(range(market[good] + 1) for good in GOODS))
@@ -142,6 +142,14 @@ class _ExchangesOf(dict[int, Exchange]):
         return exchange
 
 
+# One object per distinct move, shared by every market and hand that allows it (as the exchanges
+# of a take are): the memos above hold thousands of listings, and a full garbage collection walks
+# every object they hold (the server's pauses grow with them).
+_take_good = cache(TakeGood)
+_take_camels = cache(TakeCamels)
+_sell = cache(Sell)
+
+
 @cache
 def _take_of(counts: Counts) -> _Take:
     """The one :class:`_Take` of these counts, shared by every market that allows it."""
@@ -159,7 +167,7 @@ def _hand_facts(hand: Counts) -> tuple[int, int, tuple[Sell, ...]]:
     """
     packed = sum(count << _BITS * good for good, count in enumerate(hand))
     sales = tuple(
-        Sell(good, count) for good in GOODS for count in range(minimum_sale(good), hand[good] + 1)
+        _sell(good, count) for good in GOODS for count in range(minimum_sale(good), hand[good] + 1)
     )
     return sum(hand), packed, sales
 

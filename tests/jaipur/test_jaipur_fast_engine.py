@@ -169,6 +169,21 @@ def test_a_listed_move_and_an_equal_copy_of_it_apply_alike(seed, choice):
         assert game.encode_state(listed) == game.encode_state(checked)
 
 
+def test_equal_listed_moves_are_one_object_whichever_position_lists_them():
+    """The listing memos share one object per distinct move (the server's full garbage
+    collections walk every object they hold), for every kind of move."""
+    seen: dict[object, object] = {}
+    met_again: dict[type, int] = {}
+    for seed in range(4):
+        for state, _ in playout(seed, seed + 7):
+            for move in game.legal_moves(state, state.turn):  # type: ignore[arg-type]
+                if move in seen:
+                    assert seen[move] is move, move
+                    met_again[type(move)] = met_again.get(type(move), 0) + 1
+                seen[move] = move
+    assert set(met_again) == {TakeGood, TakeCamels, Exchange, Sell}
+
+
 def test_a_move_listed_for_another_position_is_still_checked():
     state = build(market={K: 3, L: 2}, hands=({D: 2}, {}), herds=(0, 0))
     other = build(market={D: 2, S: 3}, hands=({L: 2}, {}), herds=(0, 0))
