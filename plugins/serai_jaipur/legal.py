@@ -108,7 +108,7 @@ def _market_moves(market: Counts) -> _MarketMoves:
         for counts in product(*(range(market[good] + 1) for good in GOODS))
         if sum(counts) >= EXCHANGE_MINIMUM
     )
-    entries = tuple((take.keep, take.size, take.exchanges.__getitem__) for take in takes)
+    entries = tuple((take.keep, take.size, take.exchange) for take in takes)
     return (*goods, *camels), camels, entries
 
 
@@ -116,16 +116,18 @@ class _Take:
     """One way to take 2+ goods from the market, and the exchanges made with it so far.
 
     ``keep`` masks a packed hand down to the goods this take leaves alone (a type taken may not
-    be given back); ``exchanges`` maps a give vector's number to the shared Exchange object.
+    be given back); ``exchanges`` maps a give vector's number to the shared Exchange object, and
+    ``exchange`` is its lookup, made once (every market allowing this take lists the same one).
     """
 
-    __slots__ = ("counts", "exchanges", "keep", "size")
+    __slots__ = ("counts", "exchange", "exchanges", "keep", "size")
 
     def __init__(self, counts: Counts) -> None:
         self.counts = counts
         self.size = sum(counts)
         self.keep = sum(_TYPE_MASK << _BITS * good for good, n in enumerate(counts) if n == 0)
         self.exchanges = _ExchangesOf(_spelled(counts))
+        self.exchange = self.exchanges.__getitem__
 
 
 class _ExchangesOf(dict[int, Exchange]):
