@@ -103,6 +103,8 @@ def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
     theirs = Connection()
     commands = [
         ("EVALSHA", "a" * 40, 2, "k1", "k2", -5, 0, "ünï", b"\x00\r\n" * 3000, "x" * 7000),
+        # around the numbers and lengths _QuickSend formats once
+        ("SET", 1023, 1024, -1024, 10**12, b"y" * 1023, b"y" * 1024, "", b""),
         ("CONFIG GET", "maxmemory"),
         (b"GET", b"k"),
         ("SET", "k", 1.5),
@@ -115,6 +117,11 @@ def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
         for connection in (ours, theirs):
             with pytest.raises(DataError):
                 connection.pack_command(*refused)
+    latin = _BoundedPool.from_url("redis://127.0.0.1:1/0", encoding="latin-1").make_connection()
+    command = ("SET", "café", "ünï", 7)
+    assert b"".join(latin.pack_command(*command)) == b"".join(
+        Connection(encoding="latin-1").pack_command(*command)
+    )
 
 
 def test_the_redis_py_internals_the_lean_pool_and_send_path_use_are_still_there() -> None:
