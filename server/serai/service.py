@@ -360,9 +360,13 @@ class MatchService(pb_grpc.MatchServiceServicer):
             request.match_id,
             seat=request.seat if request.HasField("seat") else None,
             player_name=request.player_name,
+            request_id=request.request_id,
         )
         return pb.JoinMatchResponse(
-            seat=joined.seat, seat_token=joined.token, match=summary(joined.record)
+            seat=joined.seat,
+            seat_token=joined.token,
+            match=summary(joined.record),
+            replayed=joined.replayed,
         )
 
     @_unary

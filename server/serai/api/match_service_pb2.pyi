@@ -102,24 +102,28 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "player_name")
+    __slots__ = ("match_id", "seat", "player_name", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     player_name: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
-    __slots__ = ("seat", "seat_token", "match")
+    __slots__ = ("seat", "seat_token", "match", "replayed")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     seat_token: str
     match: MatchSummary
-    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
+    replayed: bool
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., match: _Optional[_Union[MatchSummary, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("status", "game", "limit")

@@ -67,6 +67,7 @@ from serai.matches.errors import (
     Unauthenticated,
     WrongToken,
 )
+from serai.matches.join_ids import join_id_of, seal, unseal
 from serai.matches.values import (
     Joined,
     LegalMove,
@@ -223,14 +224,33 @@ class Matches:
         await self.store.index(record, None, "open")
         return record
 
-    async def join(self, match_id: str, seat: Seat | None = None, player_name: str = "") -> Joined:
-        """Claim ``seat`` (the lowest free one when None); the match starts when all are taken."""
+    async def join(
+        self,
+        match_id: str,
+        seat: Seat | None = None,
+        player_name: str = "",
+        *,
+        request_id: str = "",
+    ) -> Joined:
+        """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
+
+        With a ``request_id``, a repeated join (a client retrying after a lost answer) answers
+        the seat and token the first one claimed, whatever its seat and name say, and changes
+        nothing; without one, a retry claims another seat. The seat keeps a hash of the id and
+        the token sealed with a key derived from the id, so the store never holds either."""
         if len(player_name) > _MAX_NAME:
             raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
+        _check_request_id(request_id)
+        join_id = join_id_of(match_id, request_id) if request_id else ""
         token = secrets.token_urlsafe(24)
         entry = await self._fresh(match_id)
         for _attempt in range(self.max_retries):
             record = entry.record
+            if join_id:
+                first = _joined_by(record, join_id, request_id)
+                if first is not None:
+                    structlog.contextvars.bind_contextvars(seat=first.seat)
+                    return first
             free = [i for i, s in enumerate(record.seats) if not s.joined]
             if record.status != "open" or not free:
                 raise SeatTaken(
@@ -249,7 +269,13 @@ class Matches:
                 )
             seats = list(record.seats)
             name = player_name or f"seat {chosen}"
-            seats[chosen] = SeatRecord(name=name, joined=True, token_hash=_hash(token))
+            seats[chosen] = SeatRecord(
+                name=name,
+                joined=True,
+                token_hash=_hash(token),
+                join_id=join_id,
+                sealed_token=seal(token, match_id, request_id) if request_id else "",
+            )
             events = [NewEvent("joined", {"seat": chosen, "name": name})]
             starts = all(s.joined for s in seats)
             if starts:
@@ -278,6 +304,7 @@ class Matches:
                     await self.store.index(record, "open", "running")
                 structlog.contextvars.bind_contextvars(seat=chosen)
                 return Joined(chosen, token, record)
+            # Another join (perhaps this very one, retried on another replica) came first.
             entry = await self._after_conflict(match_id, result)
         raise StaleVersion(f"match {match_id} changed too often while joining; try again")
 
@@ -328,11 +355,7 @@ class Matches:
             raise BadRequest(
                 "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
             )
-        if request_id and not _REQUEST_ID.match(request_id):
-            raise BadRequest(
-                f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
-                "spaces (a UUID will do)"
-            )
+        _check_request_id(request_id)
         cached = self._cache.get(match_id)
         if cached is not None and self._overdue(cached):
             cached = None  # its clock ran out: _fresh enforces that first
@@ -797,6 +820,23 @@ def _check_id(match_id: str) -> None:
         raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
     if not _MATCH_ID.match(match_id):
         raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
+
+
+def _check_request_id(request_id: str) -> None:
+    if request_id and not _REQUEST_ID.match(request_id):
+        raise BadRequest(
+            f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
+            "spaces (a UUID will do)"
+        )
+
+
+def _joined_by(record: MatchRecord, join_id: str, request_id: str) -> Joined | None:
+    """The answer a join with this request id already got, if one did."""
+    for index, stored in enumerate(record.seats):
+        if stored.join_id and hmac.compare_digest(stored.join_id, join_id):
+            token = unseal(stored.sealed_token, record.match_id, request_id)
+            return Joined(index, token, record, replayed=True)
+    return None
 
 
 def _no_longer_legal(error: Exception) -> bool:

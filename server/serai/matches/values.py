@@ -58,6 +58,7 @@ class Joined:
     seat: Seat
     token: str
     record: MatchRecord
+    replayed: bool = False  # the answer to a repeated request id, not a new claim
 
 
 @dataclass(frozen=True)

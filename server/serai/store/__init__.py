@@ -42,12 +42,18 @@ class StoreUnavailable(StoreError):
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat: who joined it, whether they resigned, and the SHA-256 hex of its token."""
+    """One seat: who joined it, whether they resigned, and the SHA-256 hex of its token.
+
+    A seat joined with a request id also keeps what answers a repeated JoinMatch with that id
+    (see ``Matches.join``): ``join_id``, a hash of the id, and ``sealed_token``, the token sealed
+    with a key only that id gives. Neither the id nor the token is kept as such."""
 
     name: str = ""
     joined: bool = False
     resigned: bool = False
     token_hash: str = ""
+    join_id: str = ""
+    sealed_token: str = ""
 
 
 @dataclass(frozen=True)

@@ -215,16 +215,24 @@ def _unpack_data(raw: bytes) -> dict[str, Any]:
 
 
 def dump_seats(seats: Sequence[SeatRecord]) -> str:
-    rows = [
-        {"n": s.name, "j": int(s.joined), "r": int(s.resigned), "t": s.token_hash} for s in seats
-    ]
+    rows = []
+    for s in seats:
+        row = {"n": s.name, "j": int(s.joined), "r": int(s.resigned), "t": s.token_hash}
+        if s.join_id:  # only seats joined with a request id (records before them have none)
+            row |= {"q": s.join_id, "k": s.sealed_token}
+        rows.append(row)
     return json.dumps(rows, separators=(",", ":"))
 
 
 def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
     return tuple(
         SeatRecord(
-            name=row["n"], joined=bool(row["j"]), resigned=bool(row["r"]), token_hash=row["t"]
+            name=row["n"],
+            joined=bool(row["j"]),
+            resigned=bool(row["r"]),
+            token_hash=row["t"],
+            join_id=row.get("q", ""),
+            sealed_token=row.get("k", ""),
         )
         for row in json.loads(raw)
     )

@@ -1,0 +1,37 @@
+"""What a seat keeps of the request id it was joined with, so that a repeated JoinMatch can be
+answered without the store holding the id or the seat token.
+
+``join_id_of`` is a hash of the id; ``seal`` hides the token with a key derived from the id (XOR:
+the token is 32 random characters, made once per seat, so no key is ever used on other data), and
+``unseal`` gives it back to whoever has the id. Both keys also depend on the match, so one id on
+two matches gives unrelated values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def _key(purpose: bytes, match_id: str, request_id: str) -> bytes:
+    """32 bytes only a join's request id gives (with its match: one id, unrelated keys)."""
+    return hashlib.sha256(
+        b"serai join %s\n%s\n%s" % (purpose, match_id.encode(), request_id.encode())
+    ).digest()
+
+
+def join_id_of(match_id: str, request_id: str) -> str:
+    """How a seat records the request id it was joined with: a hash, not the id."""
+    return _key(b"id", match_id, request_id).hex()
+
+
+def seal(token: str, match_id: str, request_id: str) -> str:
+    """The token (32 characters, as ``secrets.token_urlsafe(24)`` makes it) as hex, hidden from
+    whoever lacks the request id."""
+    key = _key(b"token", match_id, request_id)
+    return bytes(a ^ b for a, b in zip(token.encode(), key, strict=True)).hex()
+
+
+def unseal(sealed: str, match_id: str, request_id: str) -> str:
+    """The token :func:`seal` hid, given the same match and request id."""
+    key = _key(b"token", match_id, request_id)
+    return bytes(a ^ b for a, b in zip(bytes.fromhex(sealed), key, strict=True)).decode()
