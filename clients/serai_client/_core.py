@@ -129,6 +129,18 @@ class ClientCore:
             request.seed = seed
         return request
 
+    def join_request(
+        self, match_id: str, seat: int | None, player_name: str
+    ) -> pb.JoinMatchRequest:
+        # One request id for the call and its retries: a retry after a lost answer gets the
+        # same seat and token back instead of claiming a second seat.
+        request = pb.JoinMatchRequest(
+            match_id=match_id, player_name=player_name, request_id=new_request_id()
+        )
+        if seat is not None:
+            request.seat = seat
+        return request
+
     def submit_request(
         self,
         seat: SeatHandle,

@@ -102,9 +102,7 @@ class AsyncSeraiClient:
     async def join(
         self, match_id: str, seat: int | None = None, player_name: str = ""
     ) -> SeatHandle:
-        request = pb.JoinMatchRequest(match_id=match_id, player_name=player_name)
-        if seat is not None:
-            request.seat = seat
+        request = self._core.join_request(match_id, seat, player_name)
         return self._core.handle(await self._call(self._stub.JoinMatch, request), player_name)
 
     async def get_match(self, match: SeatHandle | str) -> Snapshot:

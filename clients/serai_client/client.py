@@ -13,8 +13,9 @@ Example — create a Jaipur match, take both seats, play the first legal move::
             print(event.describe())
 
 Every failure raises one :class:`serai_client.errors.SeraiError` subclass per status code.
-Unary calls retry UNAVAILABLE with backoff (SubmitMove keeps its request id, so a retry never
-plays a move twice); a watch reconnects and resumes after the last event it delivered.
+Unary calls retry UNAVAILABLE with backoff (SubmitMove and JoinMatch keep their request id, so a
+retry never plays a move twice nor claims a second seat); a watch reconnects and resumes after
+the last event it delivered.
 """
 
 from __future__ import annotations
@@ -112,9 +113,7 @@ class SeraiClient:
 
     def join(self, match_id: str, seat: int | None = None, player_name: str = "") -> SeatHandle:
         """Claim a seat (the lowest free one when ``seat`` is None); keep the handle's token."""
-        request = pb.JoinMatchRequest(match_id=match_id, player_name=player_name)
-        if seat is not None:
-            request.seat = seat
+        request = self._core.join_request(match_id, seat, player_name)
         return self._core.handle(self._call(self._stub.JoinMatch, request), player_name)
 
     def get_match(self, match: SeatHandle | str) -> Snapshot:

@@ -9,6 +9,7 @@ import sys
 import threading
 from typing import Any
 
+import grpc
 import pytest
 from serai_client import (
     AsyncSeraiClient,
@@ -64,6 +65,39 @@ def test_join_keeps_the_seat_token_and_the_view_is_the_typed_jaipur_view(client)
     spectator = client.get_match(ada.match_id)
     assert spectator.viewer_seat is None
     assert not any(p.HasField("hand") for p in spectator.view.players)
+
+
+class _LostAnswer(grpc.RpcError):
+    """What grpcio raises when the connection drops after the server did the work."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "connection reset (the answer was lost)"
+
+
+def test_a_join_whose_answer_was_lost_is_retried_and_gets_the_seat_it_claimed(client):
+    match = client.create_match("jaipur", seed=3)
+    real = client._stub.JoinMatch
+    sent: list[Any] = []
+
+    def answer_lost_once(request: Any, **kwargs: Any) -> Any:
+        sent.append(request)
+        answer = real(request, **kwargs)  # the server claims the seat ...
+        if len(sent) == 1:
+            raise _LostAnswer()  # ... and the client never hears of it
+        return answer
+
+    client._stub.JoinMatch = answer_lost_once
+    ada = client.join(match.match_id, player_name="ada")
+    client._stub.JoinMatch = real
+    assert len(sent) == 2 and sent[0].request_id and sent[0].request_id == sent[1].request_id
+    assert ada.seat == 0
+    spectator = client.get_match(match.match_id)
+    assert [s.joined for s in spectator.proto.match.seats] == [True, False]
+    assert client.get_match(ada).viewer_seat == 0  # the token it got back acts for the seat
+    assert client.join(match.match_id).seat == 1
 
 
 def test_legal_moves_carry_typed_payloads_and_a_move_by_id_is_played(client):
