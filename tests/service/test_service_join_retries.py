@@ -28,16 +28,16 @@ def joined_seats(stub: Any, match_id: str) -> list[int]:
 
 def test_a_repeated_join_answers_the_first_seat_and_token_and_claims_nothing(stub):
     match_id = create(stub, game="jaipur")
-    first = join(stub, match_id, "join-a", player_name="ada")
+    first = join(stub, match_id, "join-a-0123456789", player_name="ada")
     version = stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).version
-    again = join(stub, match_id, "join-a", player_name="ada")
+    again = join(stub, match_id, "join-a-0123456789", player_name="ada")
 
     assert (again.seat, again.seat_token) == (first.seat, first.seat_token) == (0, again.seat_token)
     assert (first.replayed, again.replayed) == (False, True)
     assert joined_seats(stub, match_id) == [0]
     assert stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).version == version
     # another id is another player: the next seat, and the match starts
-    other = join(stub, match_id, "join-b")
+    other = join(stub, match_id, "join-b-0123456789")
     assert (other.seat, other.replayed) == (1, False)
     assert other.match.status == pb.MATCH_STATUS_RUNNING
 
@@ -53,13 +53,13 @@ def test_without_a_request_id_a_retry_claims_a_second_seat(stub):
 
 def test_the_first_answer_stands_whatever_the_retry_asks_and_after_the_match_started(stub):
     match_id = create(stub, game="jaipur")
-    first = join(stub, match_id, "join-a", seat=1, player_name="ada")
-    last = join(stub, match_id, "join-b", player_name="bob")
+    first = join(stub, match_id, "join-a-0123456789", seat=1, player_name="ada")
+    last = join(stub, match_id, "join-b-0123456789", player_name="bob")
     assert (first.seat, last.seat) == (1, 0)
     running = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
     assert running.match.status == pb.MATCH_STATUS_RUNNING
 
-    again = join(stub, match_id, "join-a", seat=0, player_name="someone else")
+    again = join(stub, match_id, "join-a-0123456789", seat=0, player_name="someone else")
     assert (again.seat, again.seat_token, again.replayed) == (1, first.seat_token, True)
     assert [s.player_name for s in again.match.seats] == ["bob", "ada"]
     assert stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).version == running.version
@@ -72,8 +72,8 @@ def test_the_first_answer_stands_whatever_the_retry_asks_and_after_the_match_sta
 
 def test_one_request_id_on_two_matches_claims_a_seat_on_each(stub):
     first_match, second_match = create(stub, game="jaipur"), create(stub, game="jaipur")
-    first = join(stub, first_match, "same-id")
-    second = join(stub, second_match, "same-id")
+    first = join(stub, first_match, "same-id-0123456789")
+    second = join(stub, second_match, "same-id-0123456789")
     assert not first.replayed and not second.replayed
     assert first.seat_token != second.seat_token
     assert joined_seats(stub, first_match) == joined_seats(stub, second_match) == [0]
@@ -131,7 +131,7 @@ def test_two_replicas_answering_one_request_id_at_once_claim_one_seat(start_serv
     replicas = [start_service().stub(), start_service().stub()]
     for seed in range(8):
         match_id = create(replicas[0], game="jaipur", seed=seed)
-        answers = joined_at_once(replicas, match_id, "raced-id")
+        answers = joined_at_once(replicas, match_id, "raced-id-0123456789")
         assert len(answers) == 2
         assert {(a.seat, a.seat_token) for a in answers} == {(0, answers[0].seat_token)}
         assert joined_seats(replicas[0], match_id) == [0]
@@ -139,7 +139,7 @@ def test_two_replicas_answering_one_request_id_at_once_claim_one_seat(start_serv
 
 def test_a_bad_join_request_id_is_an_invalid_argument(stub):
     match_id = create(stub, game="jaipur")
-    for request_id in ("has space", "x" * 129, "line\nbreak"):
+    for request_id in ("has space", "x" * 129, "line\nbreak", "short-guessable"):
         code, details = status_of(lambda request_id=request_id: join(stub, match_id, request_id))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details
     assert joined_seats(stub, match_id) == []

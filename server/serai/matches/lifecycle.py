@@ -104,6 +104,7 @@ _CLIENT_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_MOVE_SECONDS = 7 * 24 * 3600
 _WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 _MAX_REQUEST_ID = 128
+_MIN_JOIN_REQUEST_ID = 16  # it acts as a secret: a repeat gets the seat token
 _REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
 
 
@@ -241,6 +242,11 @@ class Matches:
         if len(player_name) > _MAX_NAME:
             raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
         _check_request_id(request_id)
+        if request_id and len(request_id) < _MIN_JOIN_REQUEST_ID:
+            raise BadRequest(
+                f"a JoinMatch request_id gives the seat token to whoever repeats it: use a random "
+                f"one of at least {_MIN_JOIN_REQUEST_ID} characters (a UUID will do)"
+            )
         join_id = join_id_of(match_id, request_id) if request_id else ""
         token = secrets.token_urlsafe(24)
         entry = await self._fresh(match_id)
