@@ -351,6 +351,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
             client_id=request.client_id,
             move_seconds=request.move_seconds,
             timeout_policy=policy,  # type: ignore[arg-type]
+            request_id=request.request_id,
         )
         return pb.CreateMatchResponse(match=summary(record))
 

@@ -67,7 +67,7 @@ from serai.matches.errors import (
     Unauthenticated,
     WrongToken,
 )
-from serai.matches.join_ids import join_id_of, seal, unseal
+from serai.matches.request_ids import created_match_id, join_id_of, seal, unseal
 from serai.matches.values import (
     Joined,
     LegalMove,
@@ -86,6 +86,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    MatchIdTaken,
     MatchRecord,
     NewEvent,
     SeatRecord,
@@ -104,7 +105,7 @@ _CLIENT_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_MOVE_SECONDS = 7 * 24 * 3600
 _WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 _MAX_REQUEST_ID = 128
-_MIN_JOIN_REQUEST_ID = 16  # it acts as a secret: a repeat gets the seat token
+_MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
 _REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
 
 
@@ -172,16 +173,27 @@ class Matches:
         client_id: str = "",
         move_seconds: int = 0,
         timeout_policy: TimeoutPolicy = "lose",
+        request_id: str = "",
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
         ``move_seconds`` > 0 gives it a turn clock (see the module docstring); ``client_id``
         counts it against that client's limit of unfinished matches.
+
+        With a ``request_id``, the match id is derived from it and the ``client_id``, so a
+        repeated create (a client retrying after a lost answer) finds the match the first one
+        made and answers it as it is now, instead of making a second one.
         """
         if client_id and not _CLIENT_ID.match(client_id):
             raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
         if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
             raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
+        _check_secret_request_id(request_id, "CreateMatch", "the match it made")
+        match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
+        if request_id:
+            first = await self.store.load(match_id)
+            if isinstance(first, MatchRecord):
+                return self._remember(first).record
         if client_id and self.max_open_per_client > 0:
             open_now = await self.store.open_matches(client_id)
             if open_now >= self.max_open_per_client:
@@ -202,7 +214,7 @@ class Matches:
             seed = secrets.randbits(63)
         state = plugin.setup(players, seed, resolved)
         record = MatchRecord(
-            match_id=secrets.token_hex(8),
+            match_id=match_id,
             game=game,
             options=resolved,
             seed=seed,
@@ -215,11 +227,17 @@ class Matches:
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
         )
-        last = await self.store.create(
-            record,
-            [NewEvent("created", {"game": game, "seats": players})],
-            idle_ms=self._idle_ms,
-        )
+        try:
+            last = await self.store.create(
+                record,
+                [NewEvent("created", {"game": game, "seats": players})],
+                idle_ms=self._idle_ms,
+            )
+        except MatchIdTaken:
+            first = await self.store.load(match_id) if request_id else None
+            if not isinstance(first, MatchRecord):
+                raise
+            return self._remember(first).record  # the same request, retried on another replica
         record = replace(record, last_event_id=last)
         self._cache.put(Entry(record, plugin, state))
         await self.store.index(record, None, "open")
@@ -241,12 +259,7 @@ class Matches:
         the token sealed with a key derived from the id, so the store never holds either."""
         if len(player_name) > _MAX_NAME:
             raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
-        _check_request_id(request_id)
-        if request_id and len(request_id) < _MIN_JOIN_REQUEST_ID:
-            raise BadRequest(
-                f"a JoinMatch request_id gives the seat token to whoever repeats it: use a random "
-                f"one of at least {_MIN_JOIN_REQUEST_ID} characters (a UUID will do)"
-            )
+        _check_secret_request_id(request_id, "JoinMatch", "the seat token")
         join_id = join_id_of(match_id, request_id) if request_id else ""
         token = secrets.token_urlsafe(24)
         entry = await self._fresh(match_id)
@@ -833,6 +846,16 @@ def _check_request_id(request_id: str) -> None:
         raise BadRequest(
             f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
             "spaces (a UUID will do)"
+        )
+
+
+def _check_secret_request_id(request_id: str, method: str, what: str) -> None:
+    """A request id that answers to anyone who repeats it must be hard to guess."""
+    _check_request_id(request_id)
+    if request_id and len(request_id) < _MIN_SECRET_REQUEST_ID:
+        raise BadRequest(
+            f"a {method} request_id gives {what} to whoever repeats it: use a random one of at "
+            f"least {_MIN_SECRET_REQUEST_ID} characters (a UUID will do)"
         )
 
 

@@ -40,6 +40,10 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached right now; retrying later may work."""
 
 
+class MatchIdTaken(StoreError):
+    """``create`` found a match with that id already stored."""
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     """One seat: who joined it, whether they resigned, and the SHA-256 hex of its token.
@@ -253,6 +257,7 @@ __all__ = [
     "Committed",
     "Conflict",
     "Duplicate",
+    "MatchIdTaken",
     "MatchRecord",
     "NewEvent",
     "SeatRecord",

@@ -76,6 +76,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    MatchIdTaken,
     MatchRecord,
     NewEvent,
     Status,
@@ -652,7 +653,7 @@ class RedisStore:
         args += event_args(events)
         last = await self._run(_CREATE_SCRIPT, (meta, stream), args)
         if last is None:
-            raise StoreError(f"match id {record.match_id} is already taken")
+            raise MatchIdTaken(f"match id {record.match_id} is already taken")
         return text(last)
 
     async def load(

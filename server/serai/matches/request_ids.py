@@ -1,5 +1,8 @@
-"""What a seat keeps of the request id it was joined with, so that a repeated JoinMatch can be
-answered without the store holding the id or the seat token.
+"""What the request ids of JoinMatch and CreateMatch become, so that a repeated request can be
+answered without the store holding the id (or, for a join, the seat token).
+
+``created_match_id`` is the id of the match a CreateMatch with a request id makes: a hash of the
+id and the client id, so a repeat finds the same match.
 
 ``join_id_of`` is a hash of the id; ``seal`` hides the token with a key derived from the id (XOR:
 the token is 32 random characters, made once per seat, so no key is ever used on other data), and
@@ -35,3 +38,9 @@ def unseal(sealed: str, match_id: str, request_id: str) -> str:
     """The token :func:`seal` hid, given the same match and request id."""
     key = _key(b"token", match_id, request_id)
     return bytes(a ^ b for a, b in zip(bytes.fromhex(sealed), key, strict=True)).decode()
+
+
+def created_match_id(client_id: str, request_id: str) -> str:
+    """32 hex characters: a hash, so no one without the request id can know it beforehand."""
+    digest = hashlib.sha256(b"serai create\n%s\n%s" % (client_id.encode(), request_id.encode()))
+    return digest.hexdigest()[:32]

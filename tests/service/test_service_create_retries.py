@@ -1,0 +1,93 @@
+"""CreateMatch with a request id: a retry answers the match the first call made, and makes none.
+
+The match id is derived from the request id and the client id, so a repeat (a client retrying
+after a lost answer, on this replica or another) finds the match instead of leaving an orphan that
+counts against the client's limit of unfinished matches until it expires.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import grpc
+from serai.api import match_service_pb2 as pb
+from service_helpers import join_all, status_of
+
+REQUEST_ID = "create-0123456789abcdef"
+
+
+def create(stub: Any, request_id: str = REQUEST_ID, **fields: Any) -> pb.MatchSummary:
+    request = pb.CreateMatchRequest(game="jaipur", request_id=request_id, **fields)
+    return stub.CreateMatch(request).match
+
+
+def match_ids(stub: Any) -> list[str]:
+    return [m.match_id for m in stub.ListMatches(pb.ListMatchesRequest()).matches]
+
+
+def test_a_repeated_create_answers_the_first_match_as_it_is_now(stub):
+    first = create(stub, client_id="ada", seed=5)
+    again = create(stub, client_id="ada", seed=99)  # what the repeat asks for does not matter
+    assert again.match_id == first.match_id
+    assert match_ids(stub) == [first.match_id]
+    join_all(stub, first.match_id, 2)
+    later = create(stub, client_id="ada")
+    assert (later.match_id, later.status) == (first.match_id, pb.MATCH_STATUS_RUNNING)
+    assert match_ids(stub) == [first.match_id]
+
+
+def test_without_a_request_id_a_retry_makes_a_second_match(stub):
+    """What the request id is for: the old behaviour, still that of a create without one."""
+    first = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="ada")).match
+    again = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", client_id="ada")).match
+    assert first.match_id != again.match_id
+    assert sorted(match_ids(stub)) == sorted([first.match_id, again.match_id])
+
+
+def test_one_request_id_from_two_clients_makes_two_matches(stub):
+    ada, bob = create(stub, client_id="ada"), create(stub, client_id="bob")
+    assert ada.match_id != bob.match_id
+    assert REQUEST_ID not in ada.match_id + bob.match_id
+    assert sorted(match_ids(stub)) == sorted([ada.match_id, bob.match_id])
+
+
+def test_a_repeat_is_answered_at_the_limit_of_unfinished_matches(start_service):
+    stub = start_service(max_open_per_client=1).stub()
+    first = create(stub, client_id="ada")
+    assert create(stub, client_id="ada").match_id == first.match_id
+    code, _details = status_of(lambda: create(stub, "another-0123456789", client_id="ada"))
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def created_at_once(replicas: list[Any], request_id: str) -> list[pb.MatchSummary]:
+    """CreateMatch with one request id on every replica at the same moment: the answers."""
+    barrier = threading.Barrier(len(replicas))
+    answers: list[pb.MatchSummary] = []
+
+    def make(stub: Any) -> None:
+        barrier.wait()
+        answers.append(create(stub, request_id, client_id="ada"))
+
+    threads = [threading.Thread(target=make, args=(stub,)) for stub in replicas]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
+def test_two_replicas_answering_one_request_id_at_once_make_one_match(start_service):
+    """Which replica's create lands first is up to the scheduler: the race is run 8 times."""
+    replicas = [start_service().stub(), start_service().stub()]
+    for attempt in range(8):
+        answers = created_at_once(replicas, f"raced-create-{attempt:04d}-0123456789")
+        assert len(answers) == 2 and answers[0].match_id == answers[1].match_id
+    assert len(match_ids(replicas[0])) == 8
+
+
+def test_a_short_create_request_id_is_an_invalid_argument(stub):
+    for request_id in ("short-guessable", "has space 0123456789"):
+        code, details = status_of(lambda request_id=request_id: create(stub, request_id))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details
+    assert match_ids(stub) == []
