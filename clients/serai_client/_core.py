@@ -124,6 +124,7 @@ class ClientCore:
             seats=seats,
             options={k: _option_text(v) for k, v in (options or {}).items()},
             client_id=self.client_id,
+            request_id=new_request_id(),  # kept by the retries: one match, however many tries
         )
         if seed is not None:
             request.seed = seed

@@ -13,9 +13,9 @@ Example — create a Jaipur match, take both seats, play the first legal move::
             print(event.describe())
 
 Every failure raises one :class:`serai_client.errors.SeraiError` subclass per status code.
-Unary calls retry UNAVAILABLE with backoff (SubmitMove and JoinMatch keep their request id, so a
-retry never plays a move twice nor claims a second seat); a watch reconnects and resumes after
-the last event it delivered.
+Unary calls retry UNAVAILABLE with backoff (CreateMatch, JoinMatch and SubmitMove keep their
+request id, so a retry never makes a second match, claims a second seat or plays a move twice); a
+watch reconnects and resumes after the last event it delivered.
 """
 
 from __future__ import annotations

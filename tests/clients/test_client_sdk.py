@@ -77,27 +77,41 @@ class _LostAnswer(grpc.RpcError):
         return "connection reset (the answer was lost)"
 
 
-def test_a_join_whose_answer_was_lost_is_retried_and_gets_the_seat_it_claimed(client):
-    match = client.create_match("jaipur", seed=3)
-    real = client._stub.JoinMatch
+def lose_the_first_answer(client: SeraiClient, method: str) -> list[Any]:
+    """Make the first call of ``method`` reach the server and its answer get lost; the
+    requests sent, as the client retries."""
+    real = getattr(client._stub, method)
     sent: list[Any] = []
 
     def answer_lost_once(request: Any, **kwargs: Any) -> Any:
         sent.append(request)
-        answer = real(request, **kwargs)  # the server claims the seat ...
+        answer = real(request, **kwargs)  # the server does the work ...
         if len(sent) == 1:
             raise _LostAnswer()  # ... and the client never hears of it
         return answer
 
-    client._stub.JoinMatch = answer_lost_once
+    setattr(client._stub, method, answer_lost_once)
+    return sent
+
+
+def test_a_join_whose_answer_was_lost_is_retried_and_gets_the_seat_it_claimed(client):
+    match = client.create_match("jaipur", seed=3)
+    sent = lose_the_first_answer(client, "JoinMatch")
     ada = client.join(match.match_id, player_name="ada")
-    client._stub.JoinMatch = real
     assert len(sent) == 2 and sent[0].request_id and sent[0].request_id == sent[1].request_id
     assert ada.seat == 0
     spectator = client.get_match(match.match_id)
     assert [s.joined for s in spectator.proto.match.seats] == [True, False]
     assert client.get_match(ada).viewer_seat == 0  # the token it got back acts for the seat
     assert client.join(match.match_id).seat == 1
+
+
+def test_a_create_whose_answer_was_lost_is_retried_and_makes_one_match(client):
+    sent = lose_the_first_answer(client, "CreateMatch")
+    match = client.create_match("jaipur", seed=3)
+    assert len(sent) == 2 and sent[0].request_id and sent[0].request_id == sent[1].request_id
+    assert [m.match_id for m in client.list_matches()] == [match.match_id]
+    assert client.create_match("jaipur").match_id != match.match_id  # a new call, a new match
 
 
 def test_legal_moves_carry_typed_payloads_and_a_move_by_id_is_played(client):
