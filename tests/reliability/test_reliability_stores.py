@@ -1,10 +1,15 @@
-"""The store behind Sentinel and Cluster addresses: URL forms, and a real Sentinel that names the
-master ``serai serve`` then uses."""
+"""The store behind Sentinel and Cluster addresses: URL forms, a real Sentinel that names the
+master ``serai serve`` then uses, and the Sentinel store's connection pool waiting when full."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -12,6 +17,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.cli import build_parser
 from serai.config import from_args
+from serai.store import StoreUnavailable
 from serai.store.embedded import free_port, ping, redis_server_binary
 from serai.store.redis_store import RedisStore, open_store, parse_sentinel_url
 
@@ -49,12 +55,14 @@ def test_cluster_addresses_by_flag_url_or_environment(monkeypatch):
         open_store("", cluster="no-port-here")
 
 
-@pytest.mark.slow
-def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_server, tmp_path):
+@contextmanager
+def running_sentinel(redis_server: Any, folder: Path) -> Iterator[str]:
+    """A real Sentinel (redis-server --sentinel) naming the test Redis as master "serai-main":
+    the store URL to reach it by."""
     port = free_port()
-    config = tmp_path / "sentinel.conf"  # Sentinel rewrites its config file: it must be writable
+    config = folder / "sentinel.conf"  # Sentinel rewrites its config file: it must be writable
     config.write_text(
-        f"bind 127.0.0.1\nport {port}\ndir {tmp_path}\n"
+        f"bind 127.0.0.1\nport {port}\ndir {folder}\n"
         f"sentinel monitor serai-main 127.0.0.1 {redis_server.port} 1\n"
     )
     sentinel = subprocess.Popen(
@@ -67,7 +75,16 @@ def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_serve
         while not ping("127.0.0.1", port):
             assert time.monotonic() < deadline, "the Sentinel did not start"
             time.sleep(0.05)
-        server = start_serve("--redis-url", f"redis+sentinel://127.0.0.1:{port}/serai-main/0")
+        yield f"redis+sentinel://127.0.0.1:{port}/serai-main/0"
+    finally:
+        sentinel.terminate()
+        sentinel.wait(10)
+
+
+@pytest.mark.slow
+def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_server, tmp_path):
+    with running_sentinel(redis_server, tmp_path) as url:
+        server = start_serve("--redis-url", url)
         assert "Redis at redis+sentinel://" in server.log()
         with grpc.insecure_channel(server.address) as channel:
             stub = pb_grpc.MatchServiceStub(channel)
@@ -77,6 +94,43 @@ def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_serve
         client = redis.Redis(port=redis_server.port)  # it landed on the master the Sentinel named
         assert client.exists(f"serai:{{{match_id}}}:match")
         client.close()
-    finally:
-        sentinel.terminate()
-        sentinel.wait(10)
+
+
+@pytest.mark.slow
+def test_a_sentinel_store_queues_a_burst_beyond_its_connections(redis_server, tmp_path):
+    """redis-py's Sentinel pool answers "Too many connections" at once; the store's waits."""
+
+    async def scenario(url: str) -> None:
+        store = RedisStore.for_sentinel(url, max_connections=2, timeout=10)
+        try:
+            await asyncio.gather(*(store.ping() for _ in range(60)))
+            pool = store.client.connection_pool
+            assert len(pool._available_connections) + len(pool._in_use_connections) <= 2
+            await asyncio.gather(*(store.ping() for _ in range(60)))  # every slot came back
+        finally:
+            await store.close()
+
+    with running_sentinel(redis_server, tmp_path) as url:
+        asyncio.run(scenario(url))
+
+
+@pytest.mark.slow
+def test_a_sentinel_store_gives_up_waiting_for_a_connection_after_its_timeout(
+    redis_server, tmp_path
+):
+    async def scenario(url: str) -> None:
+        store = RedisStore.for_sentinel(url, max_connections=1, timeout=0.5)
+        pool = store.client.connection_pool
+        try:
+            held = await pool.get_connection()
+            began = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="No connection available"):
+                await store.ping()
+            assert time.monotonic() - began >= 0.4
+            await pool.release(held)
+            await store.ping()  # the slot is free again
+        finally:
+            await store.close()
+
+    with running_sentinel(redis_server, tmp_path) as url:
+        asyncio.run(scenario(url))

@@ -63,7 +63,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection, parse_url
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialWithJitterBackoff
 
 from serai.store import (
@@ -324,6 +324,44 @@ class _BoundedPool(aioredis.ConnectionPool):
                 self._available_connections.append(connection)
         finally:
             self._slots.release()
+
+
+class _WaitingSentinelPool(SentinelConnectionPool):
+    """redis-py's Sentinel pool, but a caller finding all ``max_connections`` busy waits up to
+    ``wait_seconds`` for one (then ConnectionError, as _BoundedPool), instead of failing at once
+    with "Too many connections": a burst of requests queues rather than answers UNAVAILABLE.
+
+    A slot is taken before redis-py's checkout and given back when the connection handed out is
+    released (redis-py's own checkout releases a connection it could not connect: that one was
+    never handed out, so its slot is given back here instead)."""
+
+    def __init__(self, service_name: str, sentinel_manager: Any, **kwargs: Any) -> None:
+        self.wait_seconds: float | None = kwargs.pop("wait_seconds", 20.0)
+        super().__init__(service_name, sentinel_manager, **kwargs)
+        self._slots = asyncio.Semaphore(self.max_connections)
+        self._handed_out: set[AbstractConnection] = set()
+
+    async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
+        try:
+            async with asyncio.timeout(self.wait_seconds):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise redis_errors.ConnectionError("No connection available.") from None
+        try:
+            connection = await super().get_connection(*args, **kwargs)
+        except BaseException:
+            self._slots.release()
+            raise
+        self._handed_out.add(connection)
+        return connection
+
+    async def release(self, connection: AbstractConnection) -> None:
+        try:
+            await super().release(connection)
+        finally:
+            if connection in self._handed_out:
+                self._handed_out.discard(connection)
+                self._slots.release()
 
 
 def _lean_pool_fits(connection_kwargs: Mapping[str, Any]) -> bool:
@@ -614,7 +652,8 @@ class RedisStore:
         cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
     ) -> RedisStore:
         """The master a Sentinel group names (``redis+sentinel://…``); a failover is followed:
-        the next command after it goes to the new master."""
+        the next command after it goes to the new master. A command finding all
+        ``max_connections`` busy waits up to ``timeout`` for one (:class:`_WaitingSentinelPool`)."""
         sentinels, service, db, password = parse_sentinel_url(url)
         sentinel = Sentinel(
             sentinels,
@@ -625,7 +664,12 @@ class RedisStore:
         )
         return cls(
             sentinel.master_for(
-                service, db=db, decode_responses=False, max_connections=max_connections
+                service,
+                connection_pool_class=_WaitingSentinelPool,
+                db=db,
+                decode_responses=False,
+                max_connections=max_connections,
+                wait_seconds=timeout,
             )
         )
 
