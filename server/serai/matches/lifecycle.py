@@ -193,6 +193,8 @@ class Matches:
         if request_id:
             first = await self.store.load(match_id)
             if isinstance(first, MatchRecord):
+                if first.status == "open":  # the first call may have failed before indexing it
+                    await self.store.index(first, None, "open")
                 return self._remember(first).record
         if client_id and self.max_open_per_client > 0:
             open_now = await self.store.open_matches(client_id)
