@@ -270,6 +270,8 @@ class Matches:
             if join_id:
                 first = _joined_by(record, join_id, request_id)
                 if first is not None:
+                    if record.status == "running":  # the join that started it may have failed
+                        await self.store.index(record, "open", "running")  # before indexing it
                     structlog.contextvars.bind_contextvars(seat=first.seat)
                     return first
             free = [i for i, s in enumerate(record.seats) if not s.joined]
