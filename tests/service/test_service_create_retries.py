@@ -7,12 +7,10 @@ counts against the client's limit of unfinished matches until it expires.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from typing import Any
 
 import grpc
-import pytest
 from serai.api import match_service_pb2 as pb
 from service_helpers import join_all, status_of
 
@@ -93,37 +91,3 @@ def test_a_short_create_request_id_is_an_invalid_argument(stub):
         code, details = status_of(lambda request_id=request_id: create(stub, request_id))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details
     assert match_ids(stub) == []
-
-
-def test_a_retry_lists_a_match_whose_first_create_failed_before_indexing_it(redis_url):
-    """The match is written, then the open-matches index: a failure between the two leaves it
-    stored but unlisted, and the client retries. The retry finds it and lists it."""
-    from serai import registry
-    from serai.matches import Matches
-    from serai.store import StoreUnavailable
-    from serai.store.redis_store import RedisStore
-
-    class IndexFailsOnce(RedisStore):
-        failed = False
-
-        async def index(self, *args: Any) -> None:
-            if not IndexFailsOnce.failed:
-                IndexFailsOnce.failed = True
-                raise StoreUnavailable("Redis cannot be reached: connection reset")
-            await super().index(*args)
-
-    async def scenario() -> None:
-        store = IndexFailsOnce.from_url(redis_url)
-        matches = Matches(store, registry.load())
-        try:
-            with pytest.raises(StoreUnavailable):
-                await matches.create("jaipur", client_id="ada", request_id=REQUEST_ID)
-            assert await store.list_matches(None, None, 10) == []
-            record = await matches.create("jaipur", client_id="ada", request_id=REQUEST_ID)
-            listed = await store.list_matches("open", None, 10)
-            assert [m.match_id for m in listed] == [record.match_id]
-            assert await store.open_matches("ada") == 1
-        finally:
-            await store.close()
-
-    asyncio.run(scenario())

@@ -8,12 +8,10 @@ back what the first call got.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from typing import Any
 
 import grpc
-import pytest
 import redis
 from serai.api import match_service_pb2 as pb
 from service_helpers import create, status_of
@@ -156,41 +154,3 @@ def test_seats_stored_before_join_ids_load_and_new_ones_round_trip():
     assert dump_seats(load_seats(old)).encode() == old  # a seat without a join id adds nothing
     seats = (SeatRecord("ada", True, False, "ab", join_id="01" * 32, sealed_token="ff" * 32),)
     assert load_seats(dump_seats(seats).encode()) == seats
-
-
-def test_a_retry_indexes_the_match_its_first_join_started_but_did_not_index(redis_url):
-    """The join that takes the last seat commits, then moves the match to the running index (and
-    the clocks' index, for a clocked match): a failure between the two, then the retry."""
-    from serai import registry
-    from serai.matches import Matches
-    from serai.store import StoreUnavailable
-    from serai.store.redis_store import RedisStore
-
-    class IndexFailsOnce(RedisStore):
-        armed = False
-
-        async def index(self, *args: Any) -> None:
-            if IndexFailsOnce.armed:
-                IndexFailsOnce.armed = False
-                raise StoreUnavailable("Redis cannot be reached: connection reset")
-            await super().index(*args)
-
-    async def scenario() -> None:
-        store = IndexFailsOnce.from_url(redis_url)
-        matches = Matches(store, registry.load())
-        try:
-            record = await matches.create("jaipur", move_seconds=60)
-            await matches.join(record.match_id, request_id="first-0123456789abc")
-            IndexFailsOnce.armed = True
-            with pytest.raises(StoreUnavailable):
-                await matches.join(record.match_id, request_id="last-0123456789abcd")
-            assert await store.list_matches("running", None, 10) == []
-            again = await matches.join(record.match_id, request_id="last-0123456789abcd")
-            assert (again.seat, again.replayed) == (1, True)
-            running = await store.list_matches("running", None, 10)
-            assert [m.match_id for m in running] == [record.match_id]
-            assert [m for m, _deadline in await store.deadlines(10)] == [record.match_id]
-        finally:
-            await store.close()
-
-    asyncio.run(scenario())

@@ -802,6 +802,8 @@ class Matches:
     async def _replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
         entry = await self._fresh(entry.record.match_id)
+        if entry.record.status == "finished":  # the move that ended it may have failed before
+            await self.store.index(entry.record, "running", "finished")  # indexing (and folding)
         if entry.record.version != first.version:
             log_entries = [json.loads(r) for r in await self.store.read_log(entry.record.match_id)]
             state, _ = self._rebuild(entry.record, entry.game, log_entries, first.version)
