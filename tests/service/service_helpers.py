@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
+
+T = TypeVar("T")
 
 
 def create(stub: Any, game: str = "tiny", seats: int = 2, seed: int = 7, **options: str) -> str:
@@ -24,6 +26,24 @@ def join_all(stub: Any, match_id: str, seats: int) -> list[str]:
         assert joined.seat == seat
         tokens.append(joined.seat_token)
     return tokens
+
+
+def at_once(calls: list[Callable[[], T]]) -> list[T]:
+    """Each call in its own thread, all released at the same moment: their answers, in the
+    order they came back (a race between replicas, left to the scheduler)."""
+    barrier = threading.Barrier(len(calls))
+    answers: list[T] = []
+
+    def run(call: Callable[[], T]) -> None:
+        barrier.wait()
+        answers.append(call())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
 
 
 def status_of(call: Callable[[], Any]) -> tuple[grpc.StatusCode, str]:

@@ -7,12 +7,12 @@ counts against the client's limit of unfinished matches until it expires.
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 from typing import Any
 
 import grpc
 from serai.api import match_service_pb2 as pb
-from service_helpers import join_all, status_of
+from service_helpers import at_once, join_all, status_of
 
 REQUEST_ID = "create-0123456789abcdef"
 
@@ -60,28 +60,12 @@ def test_a_repeat_is_answered_at_the_limit_of_unfinished_matches(start_service):
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
-def created_at_once(replicas: list[Any], request_id: str) -> list[pb.MatchSummary]:
-    """CreateMatch with one request id on every replica at the same moment: the answers."""
-    barrier = threading.Barrier(len(replicas))
-    answers: list[pb.MatchSummary] = []
-
-    def make(stub: Any) -> None:
-        barrier.wait()
-        answers.append(create(stub, request_id, client_id="ada"))
-
-    threads = [threading.Thread(target=make, args=(stub,)) for stub in replicas]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
-
-
 def test_two_replicas_answering_one_request_id_at_once_make_one_match(start_service):
     """Which replica's create lands first is up to the scheduler: the race is run 8 times."""
     replicas = [start_service().stub(), start_service().stub()]
     for attempt in range(8):
-        answers = created_at_once(replicas, f"raced-create-{attempt:04d}-0123456789")
+        request_id = f"raced-create-{attempt:04d}-0123456789"
+        answers = at_once([partial(create, s, request_id, client_id="ada") for s in replicas])
         assert len(answers) == 2 and answers[0].match_id == answers[1].match_id
     assert len(match_ids(replicas[0])) == 8
 

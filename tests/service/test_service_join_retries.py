@@ -8,13 +8,13 @@ back what the first call got.
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 from typing import Any
 
 import grpc
 import redis
 from serai.api import match_service_pb2 as pb
-from service_helpers import create, status_of
+from service_helpers import at_once, create, status_of
 
 
 def join(stub: Any, match_id: str, request_id: str, **fields: Any) -> pb.JoinMatchResponse:
@@ -108,30 +108,13 @@ def test_the_store_holds_neither_the_request_id_nor_the_token(stub, redis_url):
         client.close()
 
 
-def joined_at_once(replicas: list[Any], match_id: str, request_id: str) -> list[Any]:
-    """JoinMatch with one request id on every replica at the same moment: the answers."""
-    barrier = threading.Barrier(len(replicas))
-    answers: list[pb.JoinMatchResponse] = []
-
-    def attempt(stub: Any) -> None:
-        barrier.wait()
-        answers.append(join(stub, match_id, request_id))
-
-    threads = [threading.Thread(target=attempt, args=(stub,)) for stub in replicas]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
-
-
 def test_two_replicas_answering_one_request_id_at_once_claim_one_seat(start_service):
     """The two joins race to one commit; the loser finds the winner's seat under its id. Which
     one commits first is up to the scheduler, so the race is run on several matches."""
     replicas = [start_service().stub(), start_service().stub()]
     for seed in range(8):
         match_id = create(replicas[0], game="jaipur", seed=seed)
-        answers = joined_at_once(replicas, match_id, "raced-id-0123456789")
+        answers = at_once([partial(join, s, match_id, "raced-id-0123456789") for s in replicas])
         assert len(answers) == 2
         assert {(a.seat, a.seat_token) for a in answers} == {(0, answers[0].seat_token)}
         assert joined_seats(replicas[0], match_id) == [0]

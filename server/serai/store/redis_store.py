@@ -252,6 +252,20 @@ _LISTED_FIELDS = (
 )
 
 
+async def _take_slot(slots: asyncio.Semaphore, timeout: float | None) -> None:
+    """One of a pool's connection slots, waiting up to ``timeout`` seconds (None: for ever) when
+    all are taken, then ConnectionError as redis-py's BlockingConnectionPool raises; a free slot
+    arms no timeout."""
+    if not slots.locked():
+        await slots.acquire()  # returns at once
+        return
+    try:
+        async with asyncio.timeout(timeout):
+            await slots.acquire()
+    except TimeoutError:
+        raise redis_errors.ConnectionError("No connection available.") from None
+
+
 class _BoundedPool(aioredis.ConnectionPool):
     """At most ``max_connections`` connections; a caller finding them all busy waits up to
     ``timeout`` seconds for one (None: for ever), then fails with ConnectionError, as redis-py's
@@ -280,14 +294,7 @@ class _BoundedPool(aioredis.ConnectionPool):
         self.timeout = timeout
 
     async def get_connection(self, *_args: Any, **_options: Any) -> AbstractConnection:
-        if self._slots.locked():
-            try:
-                async with asyncio.timeout(self.timeout):
-                    await self._slots.acquire()
-            except TimeoutError:
-                raise redis_errors.ConnectionError("No connection available.") from None
-        else:
-            await self._slots.acquire()  # returns at once
+        await _take_slot(self._slots, self.timeout)
         try:
             if self._lock.locked():  # a maintenance handler is changing the pool: wait for it
                 async with self._lock:
@@ -342,11 +349,7 @@ class _WaitingSentinelPool(SentinelConnectionPool):
         self._handed_out: set[AbstractConnection] = set()
 
     async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
-        try:
-            async with asyncio.timeout(self.wait_seconds):
-                await self._slots.acquire()
-        except TimeoutError:
-            raise redis_errors.ConnectionError("No connection available.") from None
+        await _take_slot(self._slots, self.wait_seconds)
         try:
             connection = await super().get_connection(*args, **kwargs)
         except BaseException:
