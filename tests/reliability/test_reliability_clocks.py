@@ -135,3 +135,37 @@ def test_each_move_restarts_the_clock_and_two_replicas_racing_enforce_it_once(re
     assert seen[0].record.version == seen[1].record.version
     assert [e.kind for e in events].count("timed_out") == 1
     assert [e.kind for e in events][-2:] == ["timed_out", "finished"]
+
+
+def test_sweeps_read_on_past_the_first_page_of_clocked_matches(redis_url):
+    """A sweep reads ``limit`` clocked matches. Three open ones (clocked, not started: no
+    deadline) are the oldest; two late ones come after. Sweeps of two must reach the late ones,
+    not read the first two again and again. (A match a sweep ends leaves the index, so the next
+    page may start one further on than it would have: a late match can wait one more round.)"""
+    now = [1_000_000.0]
+
+    async def scenario() -> None:
+        store = open_store(redis_url)
+        matches = Matches(store, registry.load(), clock=lambda: now[0])
+        try:
+            for _ in range(3):
+                await matches.create("jaipur", move_seconds=5)
+                now[0] += 1
+            late = []
+            for _ in range(2):
+                record = await matches.create("jaipur", move_seconds=5)
+                for seat in range(2):
+                    await matches.join(record.match_id, seat)
+                late.append(record.match_id)
+                now[0] += 1
+            now[0] += 60  # both clocks ran out
+            enforced = [await matches.sweep(limit=2) for _ in range(6)]  # three rounds at most
+            assert sum(enforced) == 2
+            for match_id in late:
+                assert (await store.load(match_id)).status == "finished"  # type: ignore[union-attr]
+            _found, next_offset = await store.deadlines(2, 2)
+            assert next_offset == 0  # three clocked matches are left: the page at 2 is the last
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

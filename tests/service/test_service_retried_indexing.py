@@ -74,7 +74,8 @@ def test_a_retried_join_indexes_the_match_its_first_call_started(redis_url):
         assert (again.seat, again.replayed) == (1, True)
         running = await store.list_matches("running", None, 10)
         assert [m.match_id for m in running] == [record.match_id]
-        assert [m for m, _deadline in await store.deadlines(10)] == [record.match_id]
+        clocked, _next = await store.deadlines(10)
+        assert [m for m, _deadline in clocked] == [record.match_id]
 
     run(redis_url, registry.load(), scenario)
 

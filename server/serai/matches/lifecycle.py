@@ -136,6 +136,7 @@ class Matches:
         self._clock = clock
         self._cache = Cache(cache_size)
         self._idle_ms = idle_seconds * 1000
+        self._clocks_cursor = 0  # where the next sweep reads on (see sweep)
 
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
@@ -541,10 +542,14 @@ class Matches:
         return entry
 
     async def sweep(self, limit: int = 10_000) -> int:
-        """Enforce every clock that ran out (matches nobody reads); how many were enforced."""
+        """Enforce the clocks that ran out (of matches nobody reads) among the next ``limit``
+        clocked matches; how many were enforced. Each sweep reads on from where the last one
+        stopped, and starts over after the last: with more than ``limit`` clocked matches, the
+        first ones (the oldest) must not be the only ones ever read."""
         now = self._now_ms()
         enforced = 0
-        for match_id, deadline in await self.store.deadlines(limit):
+        found, self._clocks_cursor = await self.store.deadlines(limit, self._clocks_cursor)
+        for match_id, deadline in found:
             if deadline and deadline <= now:
                 try:
                     await self._fresh(match_id)  # enforces it, or finds it already enforced

@@ -234,8 +234,10 @@ class Store(Protocol):
     async def open_matches(self, client_id: str) -> int:
         """How many unfinished matches ``client_id`` created (for the per-client limit)."""
 
-    async def deadlines(self, limit: int) -> list[tuple[str, int]]:
-        """(match id, move deadline in ms) of up to ``limit`` unfinished matches with a clock."""
+    async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
+        """(match id, move deadline in ms) of the running ones among up to ``limit`` unfinished
+        matches with a clock, from the ``offset``-th (oldest first); and the offset to read on
+        from next time (0 once the last was read)."""
 
     async def memory_usage(self, match_id: str) -> int:
         """Bytes the match's keys take in the store (for benchmarks)."""

@@ -905,11 +905,13 @@ class RedisStore:
                 await self._redis.zrem(key, *gone)
         return len(ids) - len(gone)
 
-    async def deadlines(self, limit: int) -> list[tuple[str, int]]:
+    async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
         async with _errors():
-            ids = [text(i) for i in await self._redis.zrange(CLOCKS_KEY, 0, limit - 1)]
+            ids = [
+                text(i) for i in await self._redis.zrange(CLOCKS_KEY, offset, offset + limit - 1)
+            ]
             if not ids:
-                return []
+                return [], 0
             pipe = self._redis.pipeline(transaction=False)
             for match_id in ids:
                 pipe.hmget(match_keys(match_id)[0], ["deadline", "status"])
@@ -922,7 +924,8 @@ class RedisStore:
                     found.append((match_id, int(deadline)))
             if gone:
                 await self._redis.zrem(CLOCKS_KEY, *gone)
-        return found
+        # The ones removed leave the index: the next page starts that much closer.
+        return found, (offset + len(ids) - len(gone) if len(ids) == limit else 0)
 
     async def memory_usage(self, match_id: str) -> int:
         total = 0
