@@ -3,8 +3,8 @@
 A change that moves a match between statuses is written in two steps: the match (one script),
 then the indexes (ListMatches' sets, a client's unfinished matches, the clocks the sweeper reads)
 and, for a finished match, its folding. When the first call fails between the two, the client
-retries with the same request id and gets the first answer back; that retry also indexes the
-match again (indexing is idempotent), so nothing is left half-written.
+retries (with the same request id, where the call has one) and gets the first answer back; that
+retry also indexes the match again (indexing is idempotent), so nothing is left half-written.
 """
 
 from __future__ import annotations
@@ -104,3 +104,22 @@ def test_a_retried_last_move_indexes_and_folds_the_match_it_finished(redis_url):
         assert await store.client.exists(f"serai:{{{record.match_id}}}:log") == 0  # folded
 
     run(redis_url, tiny_registry(), scenario)
+
+
+def test_a_retried_resignation_answers_the_finished_match_and_indexes_it(redis_url):
+    """A seat resigns once: a repeat (the first answer lost) answers the finished match again,
+    where it used to fail as "not running", and indexes it if the first call did not."""
+
+    async def scenario(store: IndexFailsWhenArmed, matches: Matches) -> None:
+        record = await matches.create("jaipur")
+        tokens = [(await matches.join(record.match_id, seat)).token for seat in range(2)]
+        store.armed = True
+        with pytest.raises(StoreUnavailable):
+            await matches.resign(record.match_id, tokens[1])
+        again = await matches.resign(record.match_id, tokens[1])
+        assert again.record.status == "finished" and again.record.seats[1].resigned
+        finished = await store.list_matches("finished", None, 10)
+        assert [m.match_id for m in finished] == [record.match_id]
+        assert (await matches.resign(record.match_id, tokens[1])).record == again.record
+
+    run(redis_url, registry.load(), scenario)

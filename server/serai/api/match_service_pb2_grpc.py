@@ -145,6 +145,7 @@ class MatchServiceServicer:
     def Resign(self, request, context):
         """Leave the match: the seat loses and the match ends. The resigning seat ranks last
         (rank = seats - 1), every other seat shares first place (rank 0), all scores are 0.
+        Resigning again (a retry after a lost answer) answers the finished match once more.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -426,10 +426,15 @@ class Matches:
         )
 
     async def resign(self, match_id: str, token: str) -> Snapshot:
-        """The seat leaves and loses; the match ends (ranks in the module docstring)."""
+        """The seat leaves and loses; the match ends (ranks in the module docstring). A seat
+        that already resigned (a retry after a lost answer) gets the finished match again."""
         entry = await self._fresh(match_id)
         for _attempt in range(self.max_retries):
             seat = self._require_seat(entry, token)
+            if entry.record.seats[seat].resigned:
+                # The first call may have failed before indexing (and folding) the match.
+                await self.store.index(entry.record, "running", "finished")
+                return self._snapshot(entry, seat)
             if entry.record.status != "running":
                 raise MatchNotRunning(_not_running(entry.record))
             done = await self._forfeit(entry, seat, timed_out=False)
