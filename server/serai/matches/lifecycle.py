@@ -194,8 +194,7 @@ class Matches:
         if request_id:
             first = await self.store.load(match_id)
             if isinstance(first, MatchRecord):
-                if first.status == "open":  # the first call may have failed before indexing it
-                    await self.store.index(first, None, "open")
+                await self._index_again(first)
                 return self._remember(first).record
         if client_id and self.max_open_per_client > 0:
             open_now = await self.store.open_matches(client_id)
@@ -271,8 +270,7 @@ class Matches:
             if join_id:
                 first = _joined_by(record, join_id, request_id)
                 if first is not None:
-                    if record.status == "running":  # the join that started it may have failed
-                        await self.store.index(record, "open", "running")  # before indexing it
+                    await self._index_again(record)
                     structlog.contextvars.bind_contextvars(seat=first.seat)
                     return first
             free = [i for i, s in enumerate(record.seats) if not s.joined]
@@ -432,8 +430,7 @@ class Matches:
         for _attempt in range(self.max_retries):
             seat = self._require_seat(entry, token)
             if entry.record.seats[seat].resigned:
-                # The first call may have failed before indexing (and folding) the match.
-                await self.store.index(entry.record, "running", "finished")
+                await self._index_again(entry.record)
                 return self._snapshot(entry, seat)
             if entry.record.status != "running":
                 raise MatchNotRunning(_not_running(entry.record))
@@ -689,6 +686,11 @@ class Matches:
         self._cache.put(entry)
         return entry
 
+    async def _index_again(self, record: MatchRecord) -> None:
+        """Index (and, finished, fold) the match as its status says, for a retried request: the
+        first call wrote the match, then may have failed before its indexes. Idempotent."""
+        await self.store.index(record, None, record.status)
+
     async def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> Entry:
         if isinstance(result, Duplicate):
             raise MatchNotFound(f"match {match_id!r} disappeared from the store")
@@ -812,8 +814,7 @@ class Matches:
     async def _replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
         entry = await self._fresh(entry.record.match_id)
-        if entry.record.status == "finished":  # the move that ended it may have failed before
-            await self.store.index(entry.record, "running", "finished")  # indexing (and folding)
+        await self._index_again(entry.record)
         if entry.record.version != first.version:
             log_entries = [json.loads(r) for r in await self.store.read_log(entry.record.match_id)]
             state, _ = self._rebuild(entry.record, entry.game, log_entries, first.version)
