@@ -140,8 +140,7 @@ def test_each_move_restarts_the_clock_and_two_replicas_racing_enforce_it_once(re
 def test_sweeps_read_on_past_the_first_page_of_clocked_matches(redis_url):
     """A sweep reads ``limit`` clocked matches. Three open ones (clocked, not started: no
     deadline) are the oldest; two late ones come after. Sweeps of two must reach the late ones,
-    not read the first two again and again. (A match a sweep ends leaves the index, so the next
-    page may start one further on than it would have: a late match can wait one more round.)"""
+    not read the first two again and again."""
     now = [1_000_000.0]
 
     async def scenario() -> None:
@@ -169,3 +168,33 @@ def test_sweeps_read_on_past_the_first_page_of_clocked_matches(redis_url):
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_sweep_that_ends_matches_does_not_skip_the_ones_after_them(redis_url):
+    """Two late matches are the oldest clocked ones, then one open (no deadline), then a third
+    late one. The first sweep of two ends the first two, which leaves the index, so the third
+    moves up to the first page: the next sweep must read it there, not start past it."""
+    now = [1_000_000.0]
+
+    async def started() -> str:
+        record = await matches.create("jaipur", move_seconds=5)
+        for seat in range(2):
+            await matches.join(record.match_id, seat)
+        now[0] += 1
+        return record.match_id
+
+    async def scenario() -> list[int]:
+        try:
+            for _ in range(2):
+                await started()
+            await matches.create("jaipur", move_seconds=5)
+            now[0] += 1
+            await started()
+            now[0] += 60  # every clock ran out
+            return [await matches.sweep(limit=2) for _ in range(2)]
+        finally:
+            await store.close()
+
+    store = open_store(redis_url)
+    matches = Matches(store, registry.load(), clock=lambda: now[0])
+    assert asyncio.run(scenario()) == [2, 1]

@@ -549,15 +549,20 @@ class Matches:
         stopped, and starts over after the last: with more than ``limit`` clocked matches, the
         first ones (the oldest) must not be the only ones ever read."""
         now = self._now_ms()
-        enforced = 0
-        found, self._clocks_cursor = await self.store.deadlines(limit, self._clocks_cursor)
+        enforced = finished = 0
+        found, cursor = await self.store.deadlines(limit, self._clocks_cursor)
         for match_id, deadline in found:
             if deadline and deadline <= now:
                 try:
-                    await self._fresh(match_id)  # enforces it, or finds it already enforced
-                    enforced += 1
+                    entry = await self._fresh(match_id)  # enforces it, or finds it enforced
                 except MatchError:
                     continue
+                enforced += 1
+                if entry.record.status == "finished":
+                    finished += 1
+        # A finished match left the clocks index, so the matches after it moved up: without
+        # this, the next page would start past as many of them as this sweep finished.
+        self._clocks_cursor = max(0, cursor - finished) if cursor else 0
         return enforced
 
     async def run_sweeper(self) -> None:
