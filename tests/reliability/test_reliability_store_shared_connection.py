@@ -182,6 +182,78 @@ def test_no_reply_within_the_timeout_fails_the_pending_calls_then_heals(redis_ur
     _run(redis_url, scenario, timeout=0.4)
 
 
+class _Forwarder:
+    """A TCP forwarder to Redis whose connections can be made to go silent (nothing through
+    either way, nothing closed): what a NAT or a firewall that forgot a connection does."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.target = redis_url.removeprefix("redis://").split("/")[0].rsplit(":", 1)
+        self.silent: list[asyncio.Event] = []  # one a connection: set, it forwards no more
+        self.writers: list[asyncio.StreamWriter] = []
+        self.handlers: list[asyncio.Task[Any]] = []
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._forward, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.handlers.append(asyncio.current_task())  # type: ignore[arg-type]
+        host, port = self.target
+        upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+        silent = asyncio.Event()
+        self.silent.append(silent)
+        self.writers += [writer, upstream_writer]
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            while data := await source.read(65536):
+                if not silent.is_set():
+                    sink.write(data)
+
+        pumps = (pump(reader, upstream_writer), pump(upstream_reader, writer))
+        await asyncio.gather(*pumps, return_exceptions=True)  # until close() ends them
+
+    def silence_all(self) -> None:
+        for silent in self.silent:
+            silent.set()
+
+    async def close(self) -> None:
+        self.server.close()
+        for writer in self.writers:
+            writer.close()
+        await asyncio.gather(*self.handlers)
+        await self.server.wait_closed()
+
+
+def test_a_connection_that_died_silently_is_checked_and_replaced_before_a_command(
+    redis_url: str,
+) -> None:
+    """With ``health_check_interval``, a commit on a connection idle for longer than that goes
+    out only after a PING answered: here the PING goes unanswered, so the commit goes on a new
+    connection and lands, instead of waiting out the timeout and failing."""
+    ids = [secrets.token_hex(8) for _ in range(5)]
+
+    async def main() -> None:
+        forwarder = _Forwarder(redis_url)
+        url = await forwarder.start()
+        store = RedisStore.from_url(url, timeout=0.5, health_check_interval=0.2)
+        try:
+            await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
+            forwarder.silence_all()
+            await asyncio.sleep(0.3)  # idle for longer than the interval
+            first = asyncio.create_task(store.commit(ids[0], 0, Commit(state=b"x")))
+            await asyncio.sleep(0.1)  # its PING is on the wire: the others wait for its answer
+            rest = await asyncio.gather(*(store.commit(i, 0, Commit(state=b"x")) for i in ids[1:]))
+            results = [await first, *rest]
+            assert {(type(r), r.version) for r in results} == {(Committed, 1)}  # type: ignore[union-attr]
+            records = await asyncio.gather(*(store.load(i) for i in ids))
+            assert {(r.version, r.state) for r in records} == {(1, b"x")}  # type: ignore[union-attr]
+        finally:
+            await store.close()
+            await forwarder.close()
+
+    asyncio.run(main())
+
+
 def test_redis_down_then_back_on_its_port_answers_unavailable_then_heals(tmp_path: Path) -> None:
     server = EmbeddedRedis(tmp_path / "redis", persistent=True).start()
     port = server.port

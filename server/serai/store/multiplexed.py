@@ -27,7 +27,12 @@ Failure semantics (what a caller of :meth:`Multiplexed.execute` sees):
 - a caller cancelled while waiting: its reply is read and dropped when it comes, so the others
   still get their own;
 - a command is queued whole and written whole with the others of its loop iteration, or fails:
-  never half of one on the wire followed by another.
+  never half of one on the wire followed by another;
+- with the pool's ``health_check_interval`` (the URL's ``?health_check_interval=30``), a command
+  on a connection that heard nothing for longer than that waits for a PING on it first, and goes
+  on a new connection if the PING fails. A connection the server closed is noticed at once
+  anyway (the socket is always read); this is for one that died silently (a NAT or a firewall
+  that forgot it), where the command would wait out the timeout and fail.
 
 Commands are not retried here: a command that went out may have run, as with the pool.
 """
@@ -65,6 +70,8 @@ class _Line(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None
         self.closed = False
         self.lost = self.loop.create_future()  # set once connection_lost has run
+        self.heard = self.loop.time()  # when a reply last came
+        self.check: asyncio.Task[None] | None = None  # the health check PING on its way
 
     def attach(self, transport: asyncio.Transport) -> None:
         self.transport = transport
@@ -103,7 +110,13 @@ class _Line(asyncio.Protocol):
         else:
             self.timer = self.loop.call_at(sent + timeout, self._check_timeout)
 
+    def idle_for(self) -> float:
+        """Seconds since a reply came, with no command waiting (0 while one waits: its reply
+        or its timeout tells)."""
+        return 0.0 if self.waiting else self.loop.time() - self.heard
+
     def data_received(self, data: bytes) -> None:
+        self.heard = self.loop.time()
         self.reader.feed(data)
         gets, pop = self.reader.gets, self.waiting.popleft
         try:
@@ -150,6 +163,19 @@ class _Line(asyncio.Protocol):
                 future.set_exception(error)
 
 
+_PING = b"*1\r\n$4\r\nPING\r\n"
+
+
+async def _ping(line: _Line) -> None:
+    """A health check: a PING on ``line``, which is closed if no reply comes in time."""
+    try:
+        await line.send(_PING)  # an error reply (LOADING, say) is a reply: the line is alive
+    except (redis_errors.ConnectionError, redis_errors.TimeoutError) as error:
+        line.close(error)  # closed already, by the loss or the timeout: this only makes sure
+    finally:
+        line.check = None
+
+
 class Multiplexed:
     """Commands of many concurrent callers on one connection made as ``pool`` makes its own.
 
@@ -160,6 +186,7 @@ class Multiplexed:
         # The pool's connection options, RESP2 (see the module docstring): the same handshake.
         self._kwargs = {**pool.connection_kwargs, "protocol": 2}
         self._connection_class = pool.connection_class
+        self._health_check_interval = float(self._kwargs.get("health_check_interval") or 0)
         self._line: _Line | None = None
         self._opening: asyncio.Task[_Line] | None = None
 
@@ -169,10 +196,22 @@ class Multiplexed:
         line = self._line
         if line is None or line.closed:
             line = await self._connect()
+        elif self._health_check_interval and (
+            line.check is not None or line.idle_for() > self._health_check_interval
+        ):
+            line = await self._checked(line)
         reply = await line.send(command)
         if isinstance(reply, redis_errors.ResponseError):
             raise reply
         return reply
+
+    async def _checked(self, line: _Line) -> _Line:
+        """``line`` once a PING answered on it, else a new connection. Callers arriving while
+        the PING is on its way wait for it: none of them sends behind a PING that may fail."""
+        if line.check is None:
+            line.check = asyncio.get_running_loop().create_task(_ping(line))
+        await asyncio.shield(line.check)
+        return await self._connect() if line.closed else line
 
     async def _connect(self) -> _Line:
         # Callers arriving while a connection is being made wait for that one, and fail with
