@@ -1,7 +1,8 @@
 """Load on one serai server: N concurrent matches of random bots, played to the end.
 
 Prints moves per second over the whole run, SubmitMove latency (p50, p99) as the bots see it, and
-the Redis memory a finished match takes (MEMORY USAGE summed over the match's keys).
+the Redis memory a finished match takes (MEMORY USAGE summed over the match's keys). The bots run
+with their garbage collector off, so that its pauses are not counted as the server's latency.
 
 By default it starts its own Redis (embedded, append-only file in a temporary folder, as
 ``serai serve`` does) and its own ``serai serve`` process; give --server and --redis-url to
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import re
@@ -114,12 +116,17 @@ async def run_load(
     channels = [grpc.aio.insecure_channel(address) for _ in range(max(1, args.channels))]
     stubs = [pb_grpc.MatchServiceStub(channel) for channel in channels]
     latencies: list[float] = []
+    gc.collect()  # the bots' own collections would pause their clocks: none while timing
+    gc.disable()
     cpu_before = [cpu_seconds(server_pid), cpu_seconds(redis_pid)]
-    start = time.perf_counter()
-    results = await asyncio.gather(
-        *(play_match(stubs[i % len(stubs)], args, i, latencies) for i in range(args.matches))
-    )
-    elapsed = time.perf_counter() - start
+    try:
+        start = time.perf_counter()
+        results = await asyncio.gather(
+            *(play_match(stubs[i % len(stubs)], args, i, latencies) for i in range(args.matches))
+        )
+        elapsed = time.perf_counter() - start
+    finally:
+        gc.enable()
     cpu_after = [cpu_seconds(server_pid), cpu_seconds(redis_pid)]
     for channel in channels:
         await channel.close()
