@@ -171,6 +171,7 @@ def test_moves_refused_for_every_reason_change_nothing(stub, running):
         return lambda: _submit(stub, match_id, token, **how)
 
     not_a_string = _packed(wrappers_pb2.Int32Value(value=3))
+    many_nines = "9" * 5000  # more digits than int() reads
     garbage = any_pb2.Any(type_url=_packed(wrappers_pb2.StringValue()).type_url, value=b"\xff\xff")
     expectations = [
         (move(tokens[1], card=hand1[0]), Code.FAILED_PRECONDITION, "turn"),  # not your turn
@@ -179,6 +180,9 @@ def test_moves_refused_for_every_reason_change_nothing(stub, running):
         (move(move_id=f"{version - 1}.0"), Code.ABORTED, "list the legal"),  # an old move id
         (move(move_id=f"{version}.99"), Code.NOT_FOUND, "ListLegalMoves"),  # no such move
         (move(move_id="first"), Code.NOT_FOUND, "ListLegalMoves"),
+        (move(move_id=f"{version}.\u00b2"), Code.NOT_FOUND, "ListLegalMoves"),  # "²".isdigit()
+        (move(move_id=f"{version}.{many_nines}"), Code.NOT_FOUND, "ListLegalMoves"),
+        (move(move_id=f"{version}.0\n"), Code.NOT_FOUND, "ListLegalMoves"),
         (move(), Code.INVALID_ARGUMENT, "move_id"),  # neither a move id nor a payload
         (move(payload=not_a_string), Code.INVALID_ARGUMENT, "google.protobuf.StringValue"),
         (move(payload=garbage), Code.INVALID_ARGUMENT, "decoded"),
@@ -195,7 +199,7 @@ def test_moves_refused_for_every_reason_change_nothing(stub, running):
 
 def test_a_request_id_with_spaces_or_too_long_is_an_invalid_argument(stub, running):
     match_id, tokens = running
-    for request_id in ("has space", "x" * 129, "line\nbreak"):
+    for request_id in ("has space", "x" * 129, "line\nbreak", "trailing-newline\n"):
         request = pb.SubmitMoveRequest(
             match_id=match_id, seat_token=tokens[0], move_id="2.0", request_id=request_id
         )
@@ -261,12 +265,39 @@ def test_a_store_that_cannot_be_reached_is_unavailable():
         server.stop()
 
 
-def test_a_bad_event_id_to_resume_from_is_an_invalid_argument(stub, running):
+@pytest.mark.parametrize(
+    "event_id",
+    [
+        "yesterday",
+        "1-0\n",  # "$" would let the newline through
+        "\u0661-\u0660",  # Arabic-Indic digits: "\d" would take them, Redis does not
+        "18446744073709551616-0",  # 2**64: past a stream id's 64 bits
+        "99999999999999999999999-0",
+    ],
+)
+def test_a_bad_event_id_to_resume_from_is_an_invalid_argument(stub, running, event_id):
     match_id, _ = running
     code, details = status_of(
-        lambda: list(stub.Watch(pb.WatchRequest(match_id=match_id, after_event_id="yesterday")))
+        lambda: list(stub.Watch(pb.WatchRequest(match_id=match_id, after_event_id=event_id)))
     )
     assert code == Code.INVALID_ARGUMENT and "event_id" in details
+
+
+def test_the_largest_event_id_is_accepted_and_nothing_comes_after_it(stub, running):
+    match_id, _ = running
+    largest = f"{2**64 - 1}-{2**64 - 1}"
+    call = stub.Watch(pb.WatchRequest(match_id=match_id, after_event_id=largest), timeout=1)
+    code, details = status_of(lambda: list(call))
+    assert code == Code.DEADLINE_EXCEEDED, details  # waited for events, found none
+
+
+def test_a_client_id_or_match_id_with_a_trailing_newline_is_refused(stub, running):
+    request = pb.CreateMatchRequest(game="tiny", client_id="bot\n")
+    code, details = status_of(lambda: stub.CreateMatch(request))
+    assert code == Code.INVALID_ARGUMENT and "client_id" in details
+    match_id, _ = running
+    code, details = status_of(lambda: stub.GetMatch(pb.GetMatchRequest(match_id=match_id + "\n")))
+    assert code == Code.NOT_FOUND and "match ids are" in details  # as any id of the wrong form
 
 
 def test_a_plugin_bug_is_internal_and_its_text_is_not_sent(stub):

@@ -98,15 +98,18 @@ from serai.store import (
 
 log = structlog.get_logger("serai.matches")
 
-_MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_EVENT_ID = re.compile(r"^\d+-\d+$")
+# Checked with fullmatch, in ASCII only: "$" would let a trailing newline through, and "\d" other
+# scripts' digits, which int() and Redis then refuse.
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")  # a Redis stream id: two 64-bit numbers
+_MOVE_ID = re.compile(r"([0-9]{1,20})\.([0-9]{1,9})")
 _MAX_NAME = 64
-_CLIENT_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
+_CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
 _MAX_MOVE_SECONDS = 7 * 24 * 3600
 _WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 _MAX_REQUEST_ID = 128
 _MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
-_REQUEST_ID = re.compile(rf"^[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}$")
+_REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}")
 
 
 class Matches:
@@ -185,7 +188,7 @@ class Matches:
         repeated create (a client retrying after a lost answer) finds the match the first one
         made and answers it as it is now, instead of making a second one.
         """
-        if client_id and not _CLIENT_ID.match(client_id):
+        if client_id and not _CLIENT_ID.fullmatch(client_id):
             raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
         if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
             raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
@@ -587,7 +590,7 @@ class Matches:
         Each batch carries the match as the watcher may see it. Ends once the match is finished
         and its last event delivered, or when the process is closing.
         """
-        if after_event_id and not _EVENT_ID.match(after_event_id):
+        if after_event_id and not _is_event_id(after_event_id):
             raise BadRequest(
                 f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
                 "pass an event_id the server sent, or nothing for every event"
@@ -796,11 +799,12 @@ class Matches:
         return commit, state
 
     def _move_by_id(self, entry: Entry, seat: Seat, move_id: str) -> Any:
-        version_text, dot, index_text = move_id.partition(".")
-        if not (dot and version_text.isdigit() and index_text.isdigit()):
+        parts = _MOVE_ID.fullmatch(move_id)
+        if parts is None:
             raise MoveNotFound(
                 f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
             )
+        version_text, index_text = parts.groups()
         version = entry.record.version
         if int(version_text) != version:
             raise StaleVersion(
@@ -859,12 +863,17 @@ class Matches:
 def _check_id(match_id: str) -> None:
     if not match_id:
         raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
-    if not _MATCH_ID.match(match_id):
+    if not _MATCH_ID.fullmatch(match_id):
         raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
 
 
+def _is_event_id(text: str) -> bool:
+    parts = _EVENT_ID.fullmatch(text)
+    return parts is not None and all(int(part) < 2**64 for part in parts.groups())
+
+
 def _check_request_id(request_id: str) -> None:
-    if request_id and not _REQUEST_ID.match(request_id):
+    if request_id and not _REQUEST_ID.fullmatch(request_id):
         raise BadRequest(
             f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
             "spaces (a UUID will do)"
