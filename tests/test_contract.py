@@ -26,22 +26,25 @@ class Sample(UnplayableGame):
             OptionSpec("rounds", "rounds to play", 3, choices=(1, 3, 5)),
             OptionSpec("deluxe", "the deluxe deck", False),
             OptionSpec("variant", "rules variant", "base"),
+            OptionSpec("bid", "the opening bid", 10, bounds=(0, 50)),
         ),
     )
 
 
 def test_options_take_their_defaults_when_not_given():
-    assert Sample().resolve_options({}) == {"rounds": 3, "deluxe": False, "variant": "base"}
+    resolved = Sample().resolve_options({})
+    assert resolved == {"rounds": 3, "deluxe": False, "variant": "base", "bid": 10}
 
 
 def test_options_from_the_wire_are_converted_to_their_type():
-    resolved = Sample().resolve_options({"rounds": "5", "deluxe": "true", "variant": "x"})
-    assert resolved == {"rounds": 5, "deluxe": True, "variant": "x"}
+    given = {"rounds": "5", "deluxe": "true", "variant": "x", "bid": "50"}
+    resolved = Sample().resolve_options(given)
+    assert resolved == {"rounds": 5, "deluxe": True, "variant": "x", "bid": 50}
 
 
 def test_an_unknown_option_is_refused_with_the_known_names():
     with pytest.raises(
-        InvalidOptions, match=r"unknown option.*colour.*accepts: deluxe, rounds, variant"
+        InvalidOptions, match=r"unknown option.*colour.*accepts: bid, deluxe, rounds, variant"
     ):
         Sample().resolve_options({"colour": "red"})
 
@@ -49,6 +52,21 @@ def test_an_unknown_option_is_refused_with_the_known_names():
 def test_an_option_outside_its_choices_is_refused():
     with pytest.raises(InvalidOptions, match="rounds=2 is not one of: 1, 3, 5"):
         Sample().resolve_options({"rounds": "2"})
+
+
+def test_an_int_option_outside_its_bounds_is_refused():
+    for given in ("-1", "51", str(3 * 10**9)):
+        with pytest.raises(InvalidOptions, match=f"bid={given} is not from 0 to 50"):
+            Sample().resolve_options({"bid": given})
+    assert Sample().resolve_options({"bid": "0"})["bid"] == 0
+
+
+@pytest.mark.parametrize("name", ["jaipur", "nile", "sobek"])
+def test_each_installed_int_option_says_which_values_it_takes(name):
+    """A value the rules never meant must be refused at CreateMatch, not break the match later."""
+    for spec in registry.load().games[name].info.options:
+        if type(spec.default) is int:
+            assert spec.choices or spec.bounds, spec.name
 
 
 def test_an_option_of_the_wrong_type_is_refused():

@@ -38,12 +38,14 @@ OPTIONS = (
         "event_points",
         "points the POINTS event token gives and the FINE token takes (guess)",
         POINTS_VALUE,
+        bounds=(0, 20),
     ),
     OptionSpec(
         "squares_per_symbol",
         "squares between two equal guild symbols on the track: the most corrupt player moves "
         "back this many per 10 points scored in the round (seed example: 71 points, 85 -> 50)",
         5,
+        bounds=(0, 20),
     ),
 )
 

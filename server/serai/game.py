@@ -62,12 +62,17 @@ class NotPlayable(GameError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One match option a game accepts. The type of ``default`` is the option's type."""
+    """One match option a game accepts. The type of ``default`` is the option's type.
+
+    An int option should say which values it takes, by ``choices`` or by ``bounds`` (the least
+    and the greatest, both allowed): a value the rules never meant (a score of three billion)
+    would otherwise be accepted at CreateMatch and break the match later."""
 
     name: str
     description: str
     default: OptionValue
     choices: tuple[OptionValue, ...] = ()
+    bounds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +224,9 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
             if spec.choices and value not in spec.choices:
                 allowed = ", ".join(str(choice) for choice in spec.choices)
                 raise InvalidOptions(f"option {name}={value!r} is not one of: {allowed}")
+            if spec.bounds and not spec.bounds[0] <= value <= spec.bounds[1]:  # type: ignore[operator]
+                least, greatest = spec.bounds
+                raise InvalidOptions(f"option {name}={value!r} is not from {least} to {greatest}")
             resolved[name] = value
         return resolved
 

@@ -468,12 +468,15 @@ def game_info(info: GameInfo) -> pb.GameInfo:
 
 
 def _game_option(spec: OptionSpec) -> pb.GameOption:
-    return pb.GameOption(
+    option = pb.GameOption(
         name=spec.name,
         description=spec.description,
         default_value=_option_text(spec.default),
         choices=[_option_text(choice) for choice in spec.choices],
     )
+    if spec.bounds:
+        option.minimum, option.maximum = spec.bounds
+    return option
 
 
 def summary(record: MatchRecord) -> pb.MatchSummary:

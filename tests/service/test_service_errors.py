@@ -331,6 +331,9 @@ def test_list_games_and_list_matches_by_status_and_game(stub, running):
     assert games["tiny"].playable and not games["someday"].playable
     assert [o.name for o in games["tiny"].options] == ["hand", "plays", "simultaneous"]
     assert games["tiny"].options[2].default_value == "false"
+    plays = games["tiny"].options[1]
+    assert (plays.minimum, plays.maximum) == (1, 4)
+    assert not games["tiny"].options[0].HasField("minimum")  # "hand" has choices instead
     match_id, _ = running
     waiting = create(stub, seats=2)
     listed = stub.ListMatches(pb.ListMatchesRequest(status=pb.MATCH_STATUS_RUNNING))

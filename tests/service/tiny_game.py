@@ -62,7 +62,7 @@ class TinyGame(Game[TinyState, str, dict]):
         summary="Play your gems face up in turn; the highest total wins. A test game.",
         options=(
             OptionSpec("hand", "cards dealt to each seat", 3, choices=(2, 3, 4)),
-            OptionSpec("plays", "cards each seat plays", 2),
+            OptionSpec("plays", "cards each seat plays", 2, bounds=(1, 4)),
             OptionSpec("simultaneous", "every seat plays each round, in any order", False),
         ),
     )
