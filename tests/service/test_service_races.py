@@ -244,3 +244,46 @@ class _CountingStore:
             return await method(*args, **kwargs)
 
         return call
+
+
+def test_concurrent_creates_on_two_replicas_never_pass_a_client_s_open_match_limit(redis_url):
+    """Each create counts the client's open matches and adds its own in one step: ten at once,
+    half on each replica, with a limit of two, make two matches."""
+
+    async def scenario():
+        stores = [RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)]
+        one, two = (Matches(s, tiny_registry(), max_open_per_client=2) for s in stores)
+        try:
+            results = await asyncio.gather(
+                *((one, two)[n % 2].create("tiny", 2, client_id="eager-bot") for n in range(10)),
+                return_exceptions=True,
+            )
+            return results, await stores[0].open_matches("eager-bot")
+        finally:
+            for store in stores:
+                await store.close()
+
+    results, open_now = asyncio.run(scenario())
+    made = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(made) == 2 and open_now == 2
+    assert {type(r).__name__ for r in refused} == {"LimitExceeded"}
+    assert all("already has 2 unfinished matches" in str(r) for r in refused)
+
+
+def test_a_claim_whose_match_never_came_frees_its_place_after_a_minute(redis_url):
+    """A create that claimed its place and then failed leaves a claim with no match: pruned once
+    it is a minute old, and not before (it may be a create still on its way)."""
+
+    async def scenario():
+        store = RedisStore.from_url(redis_url)
+        try:
+            now = 10_000_000
+            assert await store.claim_open_slot("bot", "never-made", now, 1) is None
+            assert await store.claim_open_slot("bot", "second", now + 59_000, 1) == 1
+            assert await store.claim_open_slot("bot", "second", now + 61_000, 1) is None
+            return await store.open_matches("bot")
+        finally:
+            await store.close()
+
+    assert asyncio.run(scenario()) == 0  # "second" is claimed, but no match was made for it

@@ -199,13 +199,6 @@ class Matches:
             if isinstance(first, MatchRecord):
                 await self._index_again(first)
                 return self._remember(first).record
-        if client_id and self.max_open_per_client > 0:
-            open_now = await self.store.open_matches(client_id)
-            if open_now >= self.max_open_per_client:
-                raise LimitExceeded(
-                    f"client {client_id!r} already has {open_now} unfinished matches, the most "
-                    f"this server allows ({self.max_open_per_client}): finish or resign some first"
-                )
         plugin = self.game(game)
         if not plugin.info.playable:
             raise NotPlayable(
@@ -232,6 +225,15 @@ class Matches:
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
         )
+        if client_id and self.max_open_per_client > 0:
+            open_now = await self.store.claim_open_slot(
+                client_id, match_id, record.created_ms, self.max_open_per_client
+            )
+            if open_now is not None:
+                raise LimitExceeded(
+                    f"client {client_id!r} already has {open_now} unfinished matches, the most "
+                    f"this server allows ({self.max_open_per_client}): finish or resign some first"
+                )
         try:
             last = await self.store.create(
                 record,

@@ -232,7 +232,15 @@ class Store(Protocol):
         """Matches newest first, without their state."""
 
     async def open_matches(self, client_id: str) -> int:
-        """How many unfinished matches ``client_id`` created (for the per-client limit)."""
+        """How many unfinished matches ``client_id`` created."""
+
+    async def claim_open_slot(
+        self, client_id: str, match_id: str, now_ms: int, limit: int
+    ) -> int | None:
+        """Count ``match_id``, about to be created, among ``client_id``'s unfinished matches,
+        unless the client has ``limit`` already: None when counted, else how many it has. Atomic:
+        concurrent claims (on any replica) never pass the limit together. A claim whose match is
+        never created is dropped after a while."""
 
     async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
         """(match id, move deadline in ms) of the running ones among up to ``limit`` unfinished

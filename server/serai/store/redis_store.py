@@ -226,6 +226,21 @@ if version == ARGV[1] then return 'unchanged' end
 return redis.call('HGETALL', KEYS[1])
 """
 
+# KEYS[1] a client's index of unfinished matches; ARGV: match id, its score, the limit. Adds the
+# id unless the client already has ``limit``: -1 when added (or already there), else the count.
+# One key, so one step even on a cluster: concurrent creates cannot all pass the same count.
+_CLAIM = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
+local open = redis.call('ZCARD', KEYS[1])
+if open >= tonumber(ARGV[3]) then return open end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+return -1
+"""
+
+# A claim whose match is not there (yet) is pruned only after this long: it may be a create still
+# on its way, and pruning it would give its place to another.
+_CLAIM_GRACE_MS = 60_000
+
 
 class _Script:
     """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
@@ -241,6 +256,7 @@ _COMMIT_SCRIPT = _Script(_COMMIT)
 _LOAD_SCRIPT = _Script(_LOAD)
 _CREATE_SCRIPT = _Script(_CREATE)
 _FOLD_SCRIPT = _Script(_FOLD)
+_CLAIM_SCRIPT = _Script(_CLAIM)
 
 # ListMatches reads a folded record's long summary values in pieces (see folding.py): the usual
 # number of pieces is read with the rest, any more in a second round trip.
@@ -891,19 +907,38 @@ class RedisStore:
         return records
 
     async def open_matches(self, client_id: str) -> int:
+        async with _errors():
+            statuses = await self._client_statuses(client_key(client_id))
+        return sum(status not in (None, b"finished") for _id, _score, status in statuses)
+
+    async def claim_open_slot(
+        self, client_id: str, match_id: str, now_ms: int, limit: int
+    ) -> int | None:
         key = client_key(client_id)
         async with _errors():
-            ids = [text(i) for i in await self._redis.zrange(key, 0, -1)]
-            if not ids:
-                return 0
-            pipe = self._redis.pipeline(transaction=False)
-            for match_id in ids:
-                pipe.hget(match_keys(match_id)[0], "status")
-            statuses = await pipe.execute()
-            gone = [i for i, st in zip(ids, statuses, strict=True) if st in (None, b"finished")]
-            if gone:  # expired, or finished behind the index's back
+            statuses = await self._client_statuses(key)
+            gone = [  # finished behind the index's back, expired, or a create that never was
+                i
+                for i, score, status in statuses
+                if status == b"finished" or (status is None and score < now_ms - _CLAIM_GRACE_MS)
+            ]
+            if gone:
                 await self._redis.zrem(key, *gone)
-        return len(ids) - len(gone)
+        open_now = await self._run(_CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
+        return None if open_now == -1 else int(open_now)
+
+    async def _client_statuses(self, key: str) -> list[tuple[str, float, bytes | None]]:
+        """(match id, score, status) of every match in a client's index."""
+        entries = await self._redis.zrange(key, 0, -1, withscores=True)
+        if not entries:
+            return []
+        pipe = self._redis.pipeline(transaction=False)
+        for match_id, _score in entries:
+            pipe.hget(match_keys(text(match_id))[0], "status")
+        statuses = await pipe.execute()
+        return [
+            (text(i), score, status) for (i, score), status in zip(entries, statuses, strict=True)
+        ]
 
     async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
         async with _errors():
