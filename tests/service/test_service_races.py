@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import grpc
 import pytest
 from google.protobuf import any_pb2, struct_pb2, wrappers_pb2
 from serai.api import match_service_pb2 as pb
 from serai.matches import Matches
+from serai.store import REQUEST_WINDOW
 from serai.store.redis_store import RedisStore
 from service_helpers import Watcher, create, join_all, status_of, watch_all
 from tiny_game import TinyGame, tiny_registry
@@ -122,6 +125,13 @@ def test_a_repeated_request_id_returns_the_first_answer_and_applies_nothing_twic
     played = struct_pb2.Struct()
     a.GetMatch(pb.GetMatchRequest(match_id=match_id)).view.Unpack(played)
     assert [len(p) for p in played["played"]] == [1, 1]
+
+
+def test_the_proto_promises_the_request_window_the_store_keeps():
+    """The proto tells clients how many request ids a seat's retries may reach back."""
+    proto = Path(__file__).parents[2] / "proto" / "serai" / "v1" / "match_service.proto"
+    promised = re.search(r"remembers each seat's\s*(?://\s*)?(\d+) most recent", proto.read_text())
+    assert promised is not None and int(promised.group(1)) == REQUEST_WINDOW
 
 
 def test_a_request_id_belongs_to_its_seat(replicas):
