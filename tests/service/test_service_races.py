@@ -297,3 +297,15 @@ def test_a_claim_whose_match_never_came_frees_its_place_after_a_minute(redis_url
             await store.close()
 
     assert asyncio.run(scenario()) == 0  # "second" is claimed, but no match was made for it
+
+
+def test_a_move_retried_after_the_other_seat_resigned_answers_the_match_as_it_was(replicas):
+    a = replicas[0].stub()
+    match_id = create(a, seats=2, seed=6, hand="4", plays="3")
+    tokens = join_all(a, match_id, 2)
+    listed = _listed(a, match_id, tokens[0])
+    first = _submit(a, match_id, tokens[0], listed.moves[0].id, listed.version, request_id="r-1")
+    a.Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[1]))
+    late = _submit(a, match_id, tokens[0], listed.moves[0].id, listed.version, request_id="r-1")
+    assert late.replayed and late.snapshot.match.status == pb.MATCH_STATUS_RUNNING
+    assert late.snapshot.match == first.snapshot.match  # no seat resigned yet, as first answered

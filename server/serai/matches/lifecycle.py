@@ -836,6 +836,8 @@ class Matches:
                 last_event_id=first.last_event_id,
                 status="finished" if outcome else "running",
                 outcome=_outcome(outcome) if outcome else None,
+                # A resignation ends a match, so none had come by a move's version.
+                seats=tuple(replace(seat, resigned=False) for seat in entry.record.seats),
             )
             entry = Entry(record, entry.game, state)
         return Submitted(self._snapshot(entry, seat), first.answer, replayed=True)
