@@ -57,7 +57,9 @@ GUESSES (marked in the code; change them when the rulebook's last page is found)
 - Views: each seat sees its own corruption pile; whether everyone sees the pile sizes is option
   ``corruption_counts`` (Yucata's original-rules mode hides them). Goods skipped face up into a
   corruption pile are not shown to the others afterwards (they saw them go; a client may keep
-  its own memory).
+  its own memory). "hidden" is a matter of display, not a secret, as at the table: every card
+  that enters a pile is seen to go (the move's label says how many), and every other count is
+  shown, so a seat that follows the match can work the sizes out (exactly, with two players).
 
 ``determinize`` is offered: it deals what a view hides at random (with hidden corruption counts,
 the other piles share what is left at random).

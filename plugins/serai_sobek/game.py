@@ -29,8 +29,9 @@ OPTIONS = (
     ),
     OptionSpec(
         "corruption_counts",
-        "whether everyone sees how many cards each corruption pile holds ('public', as on the "
-        "table) or only its owner does ('hidden', as Yucata's original-rules variant)",
+        "whether everyone is shown how many cards each corruption pile holds ('public', as on "
+        "the table) or only its owner is ('hidden', as Yucata's original-rules variant: not a "
+        "secret, since each card is seen to go there, but left to the players' memory)",
         "public",
         choices=("public", "hidden"),
     ),
