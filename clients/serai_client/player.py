@@ -87,6 +87,11 @@ class TerminalPlayer:
     def run(self) -> Snapshot:
         """Play until the match is over; the final snapshot. EOF on input stops, not resigning."""
         snapshot = self.client.get_match(self.seat)
+        if snapshot.proto.match.seed_chosen:
+            self.console.print(
+                "[yellow]This match's seed was chosen by whoever created it, who can work out "
+                "every hand from it: play it only with someone you trust.[/]"
+            )
         try:
             while not snapshot.finished:
                 self._catch_up(snapshot)

@@ -40,6 +40,7 @@ class Settings:
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
     workers: int = 1
+    chosen_seeds: str = "allow"
 
 
 def _setting(
@@ -147,6 +148,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--chosen-seeds",
+        "whether CreateMatch may choose the seed: a creator who chose it can work out the whole "
+        "deal (every hand, the deck order) with the game's open code, so a server open to "
+        "players who do not trust each other should refuse; allowed, such matches show "
+        "seed_chosen",
+        choices=("allow", "refuse"),
+    )
+    _setting(
+        parser,
         "--grace-seconds",
         "on SIGTERM/SIGINT, how long in-flight requests may take to finish",
         kind=float,
@@ -191,6 +201,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,
         workers=args.workers,
+        chosen_seeds=args.chosen_seeds,
     )
 
 

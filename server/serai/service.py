@@ -497,6 +497,7 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
             if record.move_seconds
             else pb.TIMEOUT_POLICY_UNSPECIFIED
         ),
+        seed_chosen=record.seed_chosen,
     )
 
 

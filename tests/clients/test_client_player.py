@@ -20,7 +20,9 @@ def opponent_panels(screen: str) -> list[str]:
     return re.findall(r"opponent · seat \d.*?╰", screen, flags=re.S)
 
 
-def play_against_bot(service: Any, answers: list[str], seed: int = 4) -> tuple[str, Any, Any]:
+def play_against_bot(
+    service: Any, answers: list[str], seed: int | None = 4
+) -> tuple[str, Any, Any]:
     client = SeraiClient(service.address)
     match = client.create_match("jaipur", seed=seed)
     person = client.join(match.match_id, player_name="person")
@@ -77,6 +79,12 @@ def test_input_running_out_leaves_without_resigning(service):
     assert not final.finished
 
 
+def test_a_match_with_the_server_s_seed_gives_no_warning_about_it(service):
+    screen, _final, _inputs = play_against_bot(service, ["1"], seed=None)
+    assert "you played: " in screen
+    assert "seed was chosen" not in screen
+
+
 def test_two_people_play_one_match_from_two_terminals(service):
     client = SeraiClient(service.address)
     match = client.create_match("jaipur", seed=13)
@@ -98,6 +106,7 @@ def test_two_people_play_one_match_from_two_terminals(service):
     client.close()
     assert finals[0].finished and finals[1].finished
     ada, bob = screens[0].getvalue(), screens[1].getvalue()
+    assert all("seed was chosen by whoever created it" in s for s in (ada, bob))  # seed=13
     assert "seat 0 resigned" in bob and "you win" in bob
     assert len(re.findall(r"you played: ", ada)) == 3
     for label in re.findall(r"you played: (.+)", bob):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import grpc
 import pytest
 from google.protobuf import struct_pb2
 from serai.api import match_service_pb2 as pb
@@ -43,3 +44,25 @@ def test_a_whole_tiny_match_ends_with_the_plugins_outcome(tiny):
     final = stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
     assert final.match.status == pb.MATCH_STATUS_FINISHED
     assert list(final.outcome.ranks) == list(game.outcome(state).ranks)
+    # This test chose the seed, and so knew every hand: the match says so, finished and folded.
+    assert created.seed_chosen and final.match.seed_chosen
+    (listed,) = stub.ListMatches(pb.ListMatchesRequest()).matches
+    assert listed.seed_chosen
+
+
+def test_a_match_with_the_server_s_seed_does_not_show_seed_chosen(tiny):
+    stub = tiny.stub()
+    created = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2)).match
+    assert not created.seed_chosen
+    assert not stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id)).match.seed_chosen
+
+
+def test_a_server_that_refuses_chosen_seeds_answers_invalid_argument(start_service):
+    stub = start_service(registry=tiny_registry(), allow_chosen_seeds=False).stub()
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2, seed=11))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "leave seed unset" in refused.value.details()
+    assert not stub.ListMatches(pb.ListMatchesRequest()).matches
+    created = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2)).match
+    assert created.match_id and not created.seed_chosen

@@ -34,6 +34,17 @@ def test_serve_defaults_to_port_50051_and_the_data_folder(monkeypatch):
     assert args.port == 50051 and str(args.data_dir) == "data" and args.redis_url is None
 
 
+def test_chosen_seeds_are_allowed_unless_the_flag_or_its_variable_refuses_them(monkeypatch):
+    from serai.config import from_args
+
+    monkeypatch.delenv("SERAI_CHOSEN_SEEDS", raising=False)
+    assert from_args(build_parser().parse_args(["serve"])).chosen_seeds == "allow"
+    refused = build_parser().parse_args(["serve", "--chosen-seeds", "refuse"])
+    assert from_args(refused).chosen_seeds == "refuse"
+    monkeypatch.setenv("SERAI_CHOSEN_SEEDS", "refuse")
+    assert from_args(build_parser().parse_args(["serve"])).chosen_seeds == "refuse"
+
+
 def test_serve_says_so_when_its_redis_cannot_be_reached():
     url = f"redis://127.0.0.1:{free_port()}/0"
     done = subprocess.run(

@@ -160,7 +160,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., joined: _Optional[bool] = ..., resigned: _Optional[bool] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy")
+    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy", "seed_chosen")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -177,6 +177,7 @@ class MatchSummary(_message.Message):
     CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEED_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     status: MatchStatus
@@ -186,7 +187,8 @@ class MatchSummary(_message.Message):
     created_at_ms: int
     move_seconds: int
     timeout_policy: TimeoutPolicy
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
+    seed_chosen: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seed_chosen: _Optional[bool] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("scores", "ranks", "winners", "summary")

@@ -143,6 +143,7 @@ async def serve(
             idle_seconds=settings.idle_seconds,
             max_open_per_client=settings.max_open_matches,
             sweep_seconds=settings.sweep_seconds,
+            allow_chosen_seeds=settings.chosen_seeds == "allow",
         )
         server = await build_server(
             matches,

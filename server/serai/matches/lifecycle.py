@@ -127,6 +127,7 @@ class Matches:
         idle_seconds: int = 0,
         max_open_per_client: int = 0,
         sweep_seconds: float = 1.0,
+        allow_chosen_seeds: bool = True,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -135,6 +136,7 @@ class Matches:
         self.idle_seconds = idle_seconds
         self.max_open_per_client = max_open_per_client
         self.sweep_seconds = sweep_seconds
+        self.allow_chosen_seeds = allow_chosen_seeds
         self.closing = False
         self._clock = clock
         self._cache = Cache(cache_size)
@@ -192,6 +194,11 @@ class Matches:
             raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
         if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
             raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
+        if seed is not None and not self.allow_chosen_seeds:
+            raise BadRequest(
+                "this server does not take chosen seeds (whoever chose one could work out the "
+                "deal): leave seed unset"
+            )
         _check_secret_request_id(request_id, "CreateMatch", "the match it made")
         match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
         if request_id:
@@ -208,6 +215,7 @@ class Matches:
         players = seats or plugin.info.min_players
         plugin.check_players(players)
         resolved = plugin.resolve_options(dict(options or {}))
+        seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         state = plugin.setup(players, seed, resolved)
@@ -224,6 +232,7 @@ class Matches:
             client_id=client_id,
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
+            seed_chosen=seed_chosen,
         )
         if client_id and self.max_open_per_client > 0:
             open_now = await self.store.claim_open_slot(

@@ -79,6 +79,7 @@ class MatchRecord:
     move_seconds: int = 0
     timeout_policy: TimeoutPolicy = "lose"
     deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
+    seed_chosen: bool = False  # by the creator, who can then work out the deal
 
 
 @dataclass(frozen=True)

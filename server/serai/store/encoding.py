@@ -253,6 +253,7 @@ SUMMARY_FIELDS = (
     "move_s",
     "policy",
     "deadline",
+    "chosen",
 )
 
 
@@ -275,4 +276,6 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["move_s"] = str(record.move_seconds)
         fields["policy"] = record.timeout_policy
         fields["deadline"] = str(record.deadline_ms)
+    if record.seed_chosen:
+        fields["chosen"] = "1"
     return fields

@@ -1029,4 +1029,5 @@ def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
         move_seconds=int(fields.get("move_s") or 0),
         timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
         deadline_ms=int(fields.get("deadline") or 0),
+        seed_chosen=fields.get("chosen") == b"1",
     )
