@@ -3,13 +3,16 @@
 //
 // It loads ../../proto/ as it is, joins a match (or creates one), and plays uniformly random
 // legal moves by id until the match is over. It waits for its turn on the Watch stream and
-// retries a move that arrived after the match moved on (ABORTED).
+// retries a move that arrived after the match moved on (ABORTED). A server that restarts or is
+// briefly down (UNAVAILABLE) is waited for: each call is retried with the same request id, so
+// nothing is created, joined or played twice, and the Watch resumes after the last event seen.
 //
 //   node bot.js --server localhost:50051 --match MATCH_ID [--seat 1] [--seed 7] [--name js]
 //   node bot.js --server localhost:50051 --create --game jaipur
 
 'use strict';
 
+const crypto = require('crypto');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -62,7 +65,11 @@ function seededRandom(seed) {
   };
 }
 
-function call(client, method, request) {
+const UNAVAILABLE_FOR_MS = 30000; // how long a call waits for a server that is down
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+const backoff = (attempt) => Math.min(2000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2);
+
+function callOnce(client, method, request) {
   return new Promise((resolve, reject) => {
     client[method](request, { deadline: Date.now() + 15000 }, (error, response) => {
       if (error) reject(error);
@@ -71,43 +78,78 @@ function call(client, method, request) {
   });
 }
 
+// One unary call, retried on UNAVAILABLE for up to UNAVAILABLE_FOR_MS: the request (and so its
+// request id) stays the same, so a call the server did before its answer was lost is not done
+// twice.
+async function call(client, method, request) {
+  const giveUp = Date.now() + UNAVAILABLE_FOR_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await callOnce(client, method, request);
+    } catch (error) {
+      if (error.code !== grpc.status.UNAVAILABLE || Date.now() >= giveUp) throw error;
+      await sleep(backoff(attempt));
+    }
+  }
+}
+
+// A fresh request id: random, so it reveals nothing (the server stores it as given).
+const requestId = () => crypto.randomUUID();
+
 const finished = (snapshot) => snapshot.match.status === 'MATCH_STATUS_FINISHED';
 const mustAct = (snapshot, seat) => !finished(snapshot) && snapshot.to_act.includes(seat);
 
 // Resolves with the first snapshot after `snapshot` in which the seat must act or the match
-// is over. Reconnects (after the last event seen) if the stream drops.
+// is over. Reconnects (after the last event seen) if the stream drops or the server ends it.
 function waitForTurn(client, seat, snapshot) {
   return new Promise((resolve, reject) => {
     let last = snapshot.last_event_id;
     let done = false;
     let attempts = 0;
+    const finish = (settle, value) => {
+      if (!done) {
+        done = true;
+        settle(value);
+      }
+    };
+    const reopen = () => {
+      if (done) return;
+      attempts += 1;
+      if (attempts > 20) {
+        finish(reject, new Error('the Watch stream kept failing; giving up'));
+        return;
+      }
+      setTimeout(open, backoff(attempts));
+    };
     const open = () => {
+      if (done) return;
+      let failed = false; // grpc-js ends a stream after its error: that end is not the server's
       const stream = client.Watch({ match_id: seat.match_id, seat_token: seat.token, after_event_id: last });
       stream.on('data', (event) => {
         last = event.event_id;
         attempts = 0;
         const fresh = event.snapshot;
         if (!done && fresh && fresh.match && (finished(fresh) || mustAct(fresh, seat.seat))) {
-          done = true;
           stream.cancel();
-          resolve(fresh);
+          finish(resolve, fresh);
         }
       });
       stream.on('error', (error) => {
+        failed = true;
         if (done || error.code === grpc.status.CANCELLED) return;
-        if (error.code === grpc.status.UNAVAILABLE && attempts < 20) {
-          attempts += 1;
-          setTimeout(open, Math.min(2000, 50 * 2 ** attempts));
-          return;
-        }
-        done = true;
-        reject(error);
+        if (error.code === grpc.status.UNAVAILABLE) reopen();
+        else finish(reject, error);
       });
       stream.on('end', () => {
-        if (!done) {
-          done = true;
-          call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(resolve, reject);
-        }
+        if (done || failed) return;
+        // The server ended the stream (a graceful restart, say): ask where the match is.
+        call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(
+          (fresh) => {
+            if (finished(fresh) || mustAct(fresh, seat.seat)) finish(resolve, fresh);
+            else reopen();
+          },
+          (error) => finish(reject, error),
+        );
       });
     };
     open();
@@ -131,7 +173,7 @@ async function play(client, seat, random, log) {
         seat_token: seat.token,
         expected_version: legal.version,
         move_id: move.id,
-        request_id: `${seat.token.slice(0, 8)}-${legal.version}-${move.id}`,
+        request_id: requestId(),
       });
       played += 1;
       log(`v${answer.snapshot.version}: ${answer.label}`);
@@ -155,11 +197,13 @@ async function main() {
   try {
     let matchId = args.match;
     if (args.create) {
-      const created = await call(client, 'CreateMatch', { game: args.game, seats: 2, client_id: 'serai-node' });
+      const created = await call(client, 'CreateMatch', {
+        game: args.game, seats: 2, client_id: 'serai-node', request_id: requestId(),
+      });
       matchId = created.match.match_id;
       console.log(`created match ${matchId}`);
     }
-    const join = { match_id: matchId, player_name: args.name };
+    const join = { match_id: matchId, player_name: args.name, request_id: requestId() };
     if (args.seat !== undefined) join.seat = args.seat;
     const joined = await call(client, 'JoinMatch', join);
     const seat = { match_id: matchId, seat: joined.seat, token: joined.seat_token };

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import signal
+import socket
 import subprocess
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serai_client import SeraiClient
@@ -77,3 +81,49 @@ def client_events(address: str, match_id: str) -> list[int]:
     """The seat of each move event of the match."""
     with SeraiClient(address) as client:
         return [e.proto.move.seat for e in client.watch(match_id) if e.kind == "move"]
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["graceful", "killed"])
+def test_the_node_bot_waits_out_a_server_restart_and_plays_on(start_serve, redis_url, how):
+    """The Node.js bot waits on Watch for the Python seat; the server stops and starts again on
+    the same port: the bot resumes its watch (or asks where the match is) and plays to the end."""
+    install_node_client()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = str(sock.getsockname()[1])
+    first = start_serve("--port", port, "--redis-url", redis_url)
+    client = SeraiClient(first.address, timeout=5, unavailable_for=40)
+    match = client.create_match("jaipur", seed=17)
+    python_seat = client.join(match.match_id, seat=0, player_name="python-greedy")
+    node = subprocess.Popen(
+        ["node", "bot.js", "--server", first.address, "--match", match.match_id, "--seed", "5"],
+        cwd=NODE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not client.get_match(match.match_id).acts(0):  # the Node.js bot has joined
+            assert time.monotonic() < deadline and node.poll() is None
+            time.sleep(0.1)
+        time.sleep(0.5)  # and waits on its Watch stream for seat 0
+        first.stop(how)
+        time.sleep(1)  # down for a while: the bot's calls meet UNAVAILABLE
+        start_serve("--port", port, "--redis-url", redis_url)
+        finals: list[Any] = []
+        python_bot = threading.Thread(
+            target=lambda: finals.append(
+                play_seat(client, python_seat, make_strategy("greedy", "jaipur", 1))
+            ),
+            daemon=True,  # left waiting if the Node.js bot died: the asserts below tell
+        )
+        python_bot.start()
+        out, err = node.communicate(timeout=90)
+        python_bot.join(30)
+    finally:
+        node.kill()
+    assert node.returncode == 0, err
+    assert finals and finals[0].finished
+    assert f"result: {finals[0].outcome.summary}" in out
