@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -230,4 +231,4 @@ class AsyncSeraiClient:
 
 
 async def _resolve(value: Any) -> Any:
-    return await value if asyncio.iscoroutine(value) else value
+    return await value if inspect.isawaitable(value) else value  # a coroutine, Task or Future

@@ -75,7 +75,7 @@ class SeatHandle:
 
     match_id: str
     seat: int
-    token: str
+    token: str = field(repr=False)  # a log line or a traceback must not show it
     game: str
     player_name: str = ""
 

@@ -23,7 +23,7 @@ from serai_client import (
 )
 from serai_client._core import default_client_id
 from serai_client.bots import make_strategy, play_seat
-from serai_client.types import event_is_after
+from serai_client.types import LegalMove, LegalMoves, event_is_after
 from serai_jaipur import jaipur_pb2
 from serai_jaipur.moves import TakeCamels
 
@@ -55,6 +55,7 @@ def test_join_keeps_the_seat_token_and_the_view_is_the_typed_jaipur_view(client)
     assert (ada.seat, bob.seat) == (0, 1)
     assert ada.token and bob.token and ada.token != bob.token
     assert ada.game == "jaipur" and ada.player_name == "ada"
+    assert ada.token not in repr(ada) and ada.token not in str(ada)  # logs and tracebacks
     snapshot = client.get_match(ada)
     assert isinstance(snapshot.view, jaipur_pb2.View)
     assert snapshot.viewer_seat == 0
@@ -215,6 +216,16 @@ def test_the_asyncio_client_does_the_same_round_trip(service):
             snapshot = await client.get_match(a)
             seat = a if snapshot.acts(a.seat) else b
             result = await client.play(seat, lambda snap, moves: moves.moves[0])
+            seat = b if seat is a else a  # the other seat's turn now
+
+            async def first(snap: object, moves: LegalMoves) -> LegalMove:
+                return moves.moves[0]
+
+            # A choice may answer a coroutine, or a Task or Future of the move.
+            second = await client.play(
+                seat, lambda snap, moves: asyncio.ensure_future(first(snap, moves))
+            )
+            assert second.snapshot.version == result.snapshot.version + 1
             kinds = []
             async for event in client.watch(a):
                 kinds.append(event.kind)
