@@ -102,7 +102,6 @@ log = structlog.get_logger("serai.matches")
 # scripts' digits, which int() and Redis then refuse.
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")  # a Redis stream id: two 64-bit numbers
-_MOVE_ID = re.compile(r"([0-9]{1,20})\.([0-9]{1,9})")
 _MAX_NAME = 64
 _CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
 _MAX_MOVE_SECONDS = 7 * 24 * 3600
@@ -810,12 +809,20 @@ class Matches:
         return commit, state
 
     def _move_by_id(self, entry: Entry, seat: Seat, move_id: str) -> Any:
-        parts = _MOVE_ID.fullmatch(move_id)
-        if parts is None:
+        version_text, dot, index_text = move_id.partition(".")
+        # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true,
+        # and int() refuses it), and short enough for int() to read.
+        if not (
+            dot
+            and move_id.isascii()
+            and version_text.isdigit()
+            and index_text.isdigit()
+            and len(version_text) <= 20
+            and len(index_text) <= 9
+        ):
             raise MoveNotFound(
                 f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
             )
-        version_text, index_text = parts.groups()
         version = entry.record.version
         if int(version_text) != version:
             raise StaleVersion(

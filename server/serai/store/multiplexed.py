@@ -57,6 +57,7 @@ class _Line(asyncio.Protocol):
         connection: AbstractConnection,
         reader: hiredis.Reader,
         timeout: float | None,
+        track_idle: bool = False,
     ) -> None:
         self.connection = connection  # redis-py's, kept for its transport and its host's name
         self.reader = reader
@@ -70,7 +71,8 @@ class _Line(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None
         self.closed = False
         self.lost = self.loop.create_future()  # set once connection_lost has run
-        self.heard = self.loop.time()  # when a reply last came
+        self.track_idle = track_idle  # for health checks; the clock costs a little a read
+        self.heard = self.loop.time()  # when a reply last came (with track_idle)
         self.check: asyncio.Task[None] | None = None  # the health check PING on its way
 
     def attach(self, transport: asyncio.Transport) -> None:
@@ -116,7 +118,8 @@ class _Line(asyncio.Protocol):
         return 0.0 if self.waiting else self.loop.time() - self.heard
 
     def data_received(self, data: bytes) -> None:
-        self.heard = self.loop.time()
+        if self.track_idle:
+            self.heard = self.loop.time()
         self.reader.feed(data)
         gets, pop = self.reader.gets, self.waiting.popleft
         try:
@@ -245,7 +248,12 @@ class Multiplexed:
             if encoder.decode_responses:
                 options["encoding"] = encoder.encoding
                 options["errors"] = encoder.encoding_errors
-            line = _Line(connection, hiredis.Reader(**options), connection.socket_timeout)
+            line = _Line(
+                connection,
+                hiredis.Reader(**options),
+                connection.socket_timeout,
+                track_idle=self._health_check_interval > 0,
+            )
             line.attach(writer.transport)  # type: ignore[arg-type]
         except BaseException:
             await connection.disconnect(nowait=True)
