@@ -4,6 +4,9 @@ message that says what to do."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
 import grpc
 import pytest
 import redis
@@ -11,6 +14,8 @@ from reliability_helpers import poll
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.service import RateLimiter
+from serai.store.redis_store import RedisStore, index_key
+from store_records import running_record
 
 Code = grpc.StatusCode
 
@@ -113,3 +118,35 @@ def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
     assert client.ttl(f"serai:{{{finished}}}:archive") == -1  # its log, folded in once finished
     client.close()
     channel.close()
+
+
+def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_ones(redis_url):
+    """Three newer matches expire; ListMatches of two must still find the older live one (and
+    the one live running match), and the expired ones leave the open index as they are met."""
+
+    async def scenario() -> tuple[list[str], list[str], list[str], list[bytes]]:
+        store = RedisStore.from_url(redis_url)
+        try:
+            live = replace(running_record("live"), status="open", created_ms=1)
+            await store.create(live, [])
+            await store.index(live, None, "open")
+            running = replace(running_record("running"), created_ms=2)
+            await store.create(running, [])
+            await store.index(running, None, "running")
+            for n in range(3):
+                idle = replace(running_record(f"idle{n}"), status="open", created_ms=10 + n)
+                await store.create(idle, [], idle_ms=100)
+                await store.index(idle, None, "open")
+            await asyncio.sleep(0.3)  # the three idle ones expire
+            listed = [r.match_id for r in await store.list_matches("open", None, 2)]
+            in_game = [r.match_id for r in await store.list_matches("open", "tiny", 2)]
+            everything = [r.match_id for r in await store.list_matches(None, None, 2)]
+            left = await store.client.zrange(index_key("open", None), 0, -1)
+            return listed, in_game, everything, left
+        finally:
+            await store.close()
+
+    listed, in_game, everything, left = asyncio.run(scenario())
+    assert listed == ["live"] and in_game == ["live"]
+    assert everything == ["running", "live"]  # newest first, past the expired ones
+    assert left == [b"live"]

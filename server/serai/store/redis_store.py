@@ -241,6 +241,9 @@ return -1
 # on its way, and pruning it would give its place to another.
 _CLAIM_GRACE_MS = 60_000
 
+# ListMatches reads at most this many pages of an index past gone or moved entries.
+_LIST_PAGES = 8
+
 
 class _Script:
     """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
@@ -878,33 +881,55 @@ class RedisStore:
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int
     ) -> list[MatchRecord]:
-        async with _errors():
-            ids = [
-                text(i) for i in await self._redis.zrevrange(index_key(status, game), 0, limit - 1)
-            ]
-            pipe = self._redis.pipeline(transaction=False)
-            for match_id in ids:
-                pipe.hmget(match_keys(match_id)[0], _LISTED_FIELDS)
-            rows = [dict(zip(_LISTED_FIELDS, row, strict=True)) for row in await pipe.execute()]
-            # A folded record's value cut into more pieces than _LISTED_FIELDS names: read them.
-            more = {i: missing_pieces(row) for i, row in enumerate(rows)}
-            more = {i: names for i, names in more.items() if names}
-            if more:
-                pipe = self._redis.pipeline(transaction=False)
-                for i, names in more.items():
-                    pipe.hmget(match_keys(ids[i])[0], names)
-                for (i, names), values in zip(more.items(), await pipe.execute(), strict=True):
-                    rows[i].update(zip(names, values, strict=True))
+        key = index_key(status, game)
         records: list[MatchRecord] = []
-        for match_id, fields in zip(ids, rows, strict=True):
-            if fields["status"] is None:  # deleted behind the index's back
-                continue
-            record = _record(match_id, fields)
-            if status is not None and record.status != status:
-                await self.index(record, status, record.status)  # a stale index entry: repair it
-                continue
-            records.append(record)
+        offset = 0
+        # Page on past entries whose match is gone (expired) or has moved on to another status,
+        # so that they do not crowd out live ones; bounded, as each page prunes what it skips.
+        for _page in range(_LIST_PAGES):
+            async with _errors():
+                page = await self._redis.zrevrange(key, offset, offset + limit - 1)
+                ids = [text(i) for i in page]
+                rows = await self._listed_rows(ids)
+            offset += len(ids)
+            gone = []
+            for match_id, fields in zip(ids, rows, strict=True):
+                if fields["status"] is None:  # expired, or deleted behind the index's back
+                    gone.append(match_id)
+                    continue
+                record = _record(match_id, fields)
+                if status is not None and record.status != status:
+                    await self.index(record, status, record.status)  # a stale entry: repaired
+                    offset -= 1  # it left this index
+                    continue
+                records.append(record)
+                if len(records) == limit:
+                    return records
+            if gone and status is not None:  # the index of all matches keeps them: existed()
+                async with _errors():
+                    await self._redis.zrem(key, *gone)
+                    await self._redis.zrem(index_key(status, None), *gone)
+                offset -= len(gone)
+            if len(ids) < limit:
+                break
         return records
+
+    async def _listed_rows(self, ids: Sequence[str]) -> list[dict[str, bytes | None]]:
+        """The summary fields of each match (all None for one that is gone)."""
+        pipe = self._redis.pipeline(transaction=False)
+        for match_id in ids:
+            pipe.hmget(match_keys(match_id)[0], _LISTED_FIELDS)
+        rows = [dict(zip(_LISTED_FIELDS, row, strict=True)) for row in await pipe.execute()]
+        # A folded record's value cut into more pieces than _LISTED_FIELDS names: read them.
+        more = {i: missing_pieces(row) for i, row in enumerate(rows)}
+        more = {i: names for i, names in more.items() if names}
+        if more:
+            pipe = self._redis.pipeline(transaction=False)
+            for i, names in more.items():
+                pipe.hmget(match_keys(ids[i])[0], names)
+            for (i, names), values in zip(more.items(), await pipe.execute(), strict=True):
+                rows[i].update(zip(names, values, strict=True))
+        return rows
 
     async def open_matches(self, client_id: str) -> int:
         async with _errors():
