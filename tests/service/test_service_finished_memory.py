@@ -142,6 +142,28 @@ def test_a_finished_match_is_two_small_keys_that_read_back_exactly(redis_url: st
     asyncio.run(scenario())
 
 
+def test_a_finished_match_with_a_large_state_folds_whole(redis_url: str) -> None:
+    """A 300 KB state is about 4,700 pieces: more values than one Lua unpack() takes."""
+
+    async def scenario() -> tuple[MatchRecord | None, MatchRecord | None]:
+        store = RedisStore.from_url(redis_url)
+        try:
+            match_id = secrets.token_hex(8)
+            await store.create(_record(match_id, 2), [])
+            state = secrets.token_bytes(300_000)
+            commit = Commit(state=state, status="finished", outcome={"summary": "over"})
+            await store.commit(match_id, 0, commit)
+            before = await store.load(match_id)
+            assert isinstance(before, MatchRecord) and before.state == state
+            await store.index(before, "running", "finished")
+            return before, await store.load(match_id)
+        finally:
+            await store.close()
+
+    before, after = asyncio.run(scenario())
+    assert after == before
+
+
 def test_a_match_archived_in_the_older_form_is_read_and_folded_later(redis_url: str) -> None:
     async def scenario() -> None:
         store = RedisStore.from_url(redis_url)
