@@ -51,7 +51,9 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     if url is None:
         url = running_in(args.data_dir)
         if url is None:
-            if not (args.data_dir / "appendonly.aof").exists():
+            # appendonly.aof before Redis 7, the appendonlydir folder since
+            aof = ("appendonly.aof", "appendonlydir")
+            if not any((args.data_dir / name).exists() for name in aof):
                 print(f"serai replay: no serai data in {args.data_dir}", file=sys.stderr)
                 return 1
             embedded = EmbeddedRedis(args.data_dir)

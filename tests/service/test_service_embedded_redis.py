@@ -1,0 +1,69 @@
+"""The embedded redis-server: one per data folder, never someone else's, and clear when it fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+from serai.cli import build_parser
+from serai.commands import replay
+from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, free_port
+
+
+def test_a_data_folder_serves_one_embedded_redis_at_a_time(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as first:
+        with pytest.raises(EmbeddedRedisError, match="in use by another serai"):
+            EmbeddedRedis(tmp_path).start()
+        assert (tmp_path / "redis.json").exists()  # the refused one did not take it away
+        with redis.Redis(port=first.port) as client:
+            assert client.ping()
+    with EmbeddedRedis(tmp_path) as second, redis.Redis(port=second.port) as client:
+        assert client.ping()  # free again once the first has stopped
+
+
+def test_a_fixed_port_held_by_another_redis_is_not_taken_for_ours(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "theirs", persistent=False) as theirs:
+        ours = EmbeddedRedis(tmp_path / "ours", port=theirs.port)
+        with pytest.raises(EmbeddedRedisError, match="did not start"):
+            ours.start()
+        assert ours.process is None
+
+
+def test_a_data_folder_that_cannot_be_one_is_a_one_line_error(tmp_path: Path) -> None:
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--data-dir", str(a_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "cannot use" in done.stderr and str(a_file) in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_redis_that_fails_to_start_says_why_from_its_log(tmp_path: Path) -> None:
+    (tmp_path / "appendonly.aof").mkdir()  # where Redis 6 wants its append-only file
+    (tmp_path / "appendonlydir").mkdir()
+    (tmp_path / "appendonlydir" / "appendonly.aof.manifest").mkdir()  # and where Redis 7 does
+    with pytest.raises(EmbeddedRedisError) as failed:
+        EmbeddedRedis(tmp_path, port=free_port()).start()
+    assert "redis.log" in str(failed.value)  # the last line of the log, and where the rest is
+
+
+def test_replay_finds_the_data_of_redis_7_in_its_append_only_folder(tmp_path: Path, capsys) -> None:
+    (tmp_path / "appendonlydir").mkdir()  # Redis 7's layout; the redis-server here may be 6
+    args = build_parser().parse_args(["replay", "no-such-match", "--data-dir", str(tmp_path)])
+    assert replay.run(args) == 1
+    said = capsys.readouterr().err
+    assert "no-such-match" in said and "no serai data" not in said  # it looked for the match
+
+
+def test_replay_of_a_folder_without_redis_data_says_so(tmp_path: Path, capsys) -> None:
+    args = build_parser().parse_args(["replay", "abc", "--data-dir", str(tmp_path)])
+    assert replay.run(args) == 1
+    assert "no serai data in" in capsys.readouterr().err
