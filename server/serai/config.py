@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,11 @@ def _setting(
 
     The help text gets "(env SERAI_..., default ...)" appended; ``default_text`` overrides how
     the default is shown (None: the Settings value; "" shows none).
+
+    The variable's value is given to argparse as the default's text, which argparse reads with
+    ``kind`` as it would the flag's: a bad value is the same one-line usage error as on the
+    command line, and only for the command that reads it. ``choices`` are checked in ``kind``
+    too, as argparse does not check a default against them.
     """
     field = flag.removeprefix("--").replace("-", "_")
     env = f"SERAI_{field.upper()}"
@@ -63,19 +68,55 @@ def _setting(
     from_env = os.environ.get(env)
     shown = f"{default:g}" if isinstance(default, float) else str(default)
     shown = shown if default_text is None else default_text
+    choices = options.get("choices")
     parser.add_argument(
         flag,
-        type=kind,
-        default=kind(from_env) if from_env else default,
+        type=_one_of(kind, choices, env) if choices else kind,
+        default=from_env if from_env else default,
         help=f"{help} (env {env}" + (f", default {shown})" if shown else ")"),
         **options,
     )
 
 
+def _one_of(kind: Callable[[str], Any], choices: Sequence[Any], env: str) -> Callable[[str], Any]:
+    def read(text: str) -> Any:
+        value = kind(text)
+        if value not in choices:
+            allowed = ", ".join(map(str, choices))
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {allowed} (flag or {env})")
+        return value
+
+    read.__name__ = getattr(kind, "__name__", "value")  # argparse names the type in its errors
+    return read
+
+
+def _at_least(least: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``kind``, refusing values below ``least``."""
+
+    def read(text: str) -> Any:
+        value = kind(text)
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{text}: give {least:g} or more")
+        return value
+
+    read.__name__ = kind.__name__
+    return read
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a TCP port is a number from 0 to 65535")
+    return port
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable."""
     _setting(parser, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
-    _setting(parser, "--port", "TCP port; 0 picks a free one", kind=int)
+    _setting(parser, "--port", "TCP port; 0 picks a free one", kind=_port)
     _setting(
         parser,
         "--redis-url",
@@ -97,7 +138,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "most Redis connections this process opens (per node of a cluster; each of --workers "
         "opens its own); each request in flight and each waiting Watch holds one, more wait for "
         "a free one",
-        kind=int,
+        kind=_at_least(1, int),
     )
     _setting(
         parser,
@@ -110,7 +151,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--max-message-bytes",
         "largest request or response; bigger ones get RESOURCE_EXHAUSTED",
-        kind=int,
+        kind=_at_least(1, int),
     )
     _setting(
         parser,
@@ -118,33 +159,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "SubmitMove calls per second allowed on one client connection, on average; more get "
         "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
         "raise it or set 0 there",
-        kind=float,
+        kind=_at_least(0, float),
     )
     _setting(
         parser,
         "--move-burst",
         "SubmitMove calls one connection may make at once before --move-rate applies",
-        kind=float,
+        kind=_at_least(0, float),
     )
     _setting(
         parser,
         "--max-open-matches",
         "unfinished matches one CreateMatch client_id may have; more get RESOURCE_EXHAUSTED; "
         "0: no limit",
-        kind=int,
+        kind=_at_least(0, int),
     )
     _setting(
         parser,
         "--idle-seconds",
         "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
         "'expired'); finished ones are kept; 0: never",
-        kind=int,
+        kind=_at_least(0, int),
     )
     _setting(
         parser,
         "--sweep-seconds",
         "how often this replica looks for turn clocks that ran out in matches nobody reads",
-        kind=float,
+        kind=_at_least(0, float),
     )
     _setting(
         parser,
@@ -159,7 +200,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--grace-seconds",
         "on SIGTERM/SIGINT, how long in-flight requests may take to finish",
-        kind=float,
+        kind=_at_least(0, float),
     )
     _setting(
         parser,

@@ -62,3 +62,38 @@ def test_replay_says_so_when_the_data_folder_holds_no_matches(tmp_path):
 
     args = build_parser().parse_args(["replay", "abc", "--data-dir", str(tmp_path)])
     assert replay.run(args) == 1
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "words"),
+    [
+        ("SERAI_PORT", "abc", "a TCP port is a number"),
+        ("SERAI_PORT", "70000", "a TCP port is a number"),
+        ("SERAI_WORKERS", "-1", "give 0"),
+        ("SERAI_CHOSEN_SEEDS", "maybe", "not one of allow, refuse"),
+        ("SERAI_LOG_LEVEL", "bogus", "not one of debug"),
+        ("SERAI_GRACE_SECONDS", "-1", "give 0 or more"),
+        ("SERAI_MOVE_RATE", "-3", "give 0 or more"),
+        ("SERAI_REDIS_CONNECTIONS", "0", "give 1 or more"),
+    ],
+)
+def test_a_bad_value_in_a_variable_is_a_usage_error_as_on_the_command_line(
+    monkeypatch, capsys, variable, value, words
+):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve"])
+    assert stopped.value.code == 2
+    assert words in capsys.readouterr().err
+    flag = "--" + variable.removeprefix("SERAI_").lower().replace("_", "-")
+    monkeypatch.delenv(variable)
+    with pytest.raises(SystemExit):  # and the same value given as the flag
+        build_parser().parse_args(["serve", flag, value])
+    assert words in capsys.readouterr().err
+
+
+def test_a_bad_variable_of_serve_does_not_stop_other_commands(monkeypatch):
+    monkeypatch.setenv("SERAI_PORT", "abc")
+    from serai.commands import games
+
+    assert build_parser().parse_args(["games"]).run is games.run
