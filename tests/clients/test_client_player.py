@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from rich.console import Console
+from serai.cli import main as serai_main
 from serai_client import SeraiClient
 from serai_client.bots import make_strategy, play_seat
 from serai_client.player import ScriptedInput, TerminalPlayer
@@ -111,3 +112,12 @@ def test_two_people_play_one_match_from_two_terminals(service):
     assert len(re.findall(r"you played: ", ada)) == 3
     for label in re.findall(r"you played: (.+)", bob):
         assert f"seat 1: {label}" in ada  # each sees the other's moves in the log
+
+
+def test_serai_play_says_why_the_server_refused_it(service, capsys):
+    code = serai_main(["play", "chess", "--server", service.address, "--vs", "random"])
+    assert code == 1
+    assert "no game called 'chess'" in capsys.readouterr().err
+    code = serai_main(["play", "jaipur", "--server", service.address, "--match", "no-such-match"])
+    assert code == 1
+    assert "no-such-match" in capsys.readouterr().err

@@ -86,11 +86,18 @@ def run(args: argparse.Namespace) -> int:
             seat = client.join(match_id, seat=args.seat, player_name=args.name)
             if bot is not None:
                 bot_seat = client.join(match_id, player_name=f"{args.vs}-bot")
+        except SeraiError as error:
+            print(f"serai play: {type(error).__name__}: {error}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
+        try:
+            if bot is not None:
                 threading.Thread(
                     target=_bot, args=(target, bot_seat, bot), daemon=True, name="bot"
                 ).start()
             play_match(client, seat, ConsoleInput(console), console)
-        except SeraiError:
+        except SeraiError:  # play_match has said what it was
             return 1
         except (EOFError, KeyboardInterrupt):
             return 130
