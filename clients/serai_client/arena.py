@@ -141,17 +141,16 @@ def run_arena(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
 ) -> list[MatchResult]:
-    """Play ``matches`` matches per pairing of ``bots``; every result, in order."""
+    """Play ``matches`` matches per pairing of ``bots``; every result, in order.
+
+    A bot is a strategy's name, or the name and ``#N`` for another entrant of the same strategy
+    ("random#2": two random bots, differently seeded, for games only random plays)."""
     results = []
     for a, b in pairings(bots):
         for index in range(matches):
             a_seat = index % 2
-            strategy_a = make_strategy(
-                a, game, bot_seed(seed, a, b, index, "a"), **dict((options or {}).get(a, {}))
-            )
-            strategy_b = make_strategy(
-                b, game, bot_seed(seed, a, b, index, "b"), **dict((options or {}).get(b, {}))
-            )
+            strategy_a = _entrant(a, game, bot_seed(seed, a, b, index, "a"), options)
+            strategy_b = _entrant(b, game, bot_seed(seed, a, b, index, "b"), options)
             players = [(a, strategy_a), (b, strategy_b)]
             if a_seat == 1:
                 players.reverse()
@@ -172,6 +171,18 @@ def run_arena(
             if on_result is not None:
                 on_result(result)
     return results
+
+
+def strategy_of(bot: str) -> str:
+    """The strategy an arena entrant plays: "random#2" plays "random"."""
+    return bot.partition("#")[0]
+
+
+def _entrant(
+    bot: str, game: str, seed: int, options: Mapping[str, Mapping[str, Any]] | None
+) -> Strategy:
+    name = strategy_of(bot)
+    return make_strategy(name, game, seed, **dict((options or {}).get(name, {})))
 
 
 # --- statistics ----------------------------------------------------------------------------------

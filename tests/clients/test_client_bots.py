@@ -3,6 +3,7 @@ chooses from its own view alone."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from typing import Any
@@ -174,3 +175,22 @@ def test_serai_bot_joins_a_match_and_plays_it_to_the_end(service, capsys):
     out = capsys.readouterr().out
     assert "greedy-bot plays seat 0" in out
     assert "wins 2 seals to" in out
+
+
+def test_the_arena_plays_a_game_only_random_plays_with_two_random_entrants(service, capsys):
+    arena = ["arena", "--game", "sobek", "--bots", "random,random", "--matches", "2"]
+    code = serai_main([*arena, "--server", service.address, "--quiet", "--json"])
+    assert code == 0
+    out = capsys.readouterr().out
+    played = json.loads(out[out.index("{") :])
+    assert {bot["bot"] for bot in played["ratings"]} == {"random", "random#2"}
+    assert sum(p["matches"] for p in played["pairings"]) == 2
+
+
+def test_the_arena_refuses_a_bot_that_cannot_play_the_game_before_any_match(service, capsys):
+    code = serai_main(
+        ["arena", "--game", "nile", "--bots", "random,greedy", "--server", service.address]
+    )
+    assert code == 2
+    said = capsys.readouterr()
+    assert "the greedy bot plays Jaipur only" in said.err and "matches" not in said.err

@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
-from serai_client.bots import STRATEGIES
+from serai_client.bots import STRATEGIES, make_strategy
 from serai_client.client import SeraiClient
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
@@ -36,7 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--bots",
         default="random,greedy",
-        help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}",
+        help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}; one named "
+        "again plays as another entrant (random,random: for games only random plays)",
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
@@ -51,14 +52,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    unknown = [name for name in bots if name not in STRATEGIES]
-    if unknown or len(set(bots)) < 2 or len(set(bots)) != len(bots):
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    if len(names) < 2 or any(name not in STRATEGIES for name in names):
         print(
-            f"serai arena: --bots needs two or more different strategies of: "
+            f"serai arena: --bots needs two or more strategies of: "
             f"{', '.join(STRATEGIES)} (got {args.bots!r})",
             file=sys.stderr,
         )
+        return 2
+    bots = _entrants(names)
+    try:
+        for name in set(names):  # before any match: say so now, not after the first ones
+            make_strategy(name, args.game)
+    except ValueError as error:
+        print(f"serai arena: {error}", file=sys.stderr)
         return 2
     if args.matches < 1:
         print("serai arena: --matches must be 1 or more", file=sys.stderr)
@@ -99,6 +106,16 @@ def run(args: argparse.Namespace) -> int:
             Console(width=None if sys.stdout.isatty() else 110), results, bots, args.seed, args.game
         )
     return 0
+
+
+def _entrants(names: list[str]) -> list[str]:
+    """Each strategy named again becomes another entrant: random, random -> random, random#2."""
+    seen: dict[str, int] = {}
+    entrants = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        entrants.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return entrants
 
 
 def print_tables(
