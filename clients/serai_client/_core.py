@@ -118,13 +118,20 @@ class ClientCore:
         seats: int,
         options: Mapping[str, object] | None,
         seed: int | None,
+        move_seconds: int = 0,
+        timeout_policy: str = "lose",
     ) -> pb.CreateMatchRequest:
+        policies = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
+        if timeout_policy not in policies:
+            raise ValueError(f"timeout_policy is 'lose' or 'default_move', not {timeout_policy!r}")
         request = pb.CreateMatchRequest(
             game=game,
             seats=seats,
             options={k: _option_text(v) for k, v in (options or {}).items()},
             client_id=self.client_id,
             request_id=new_request_id(),  # kept by the retries: one match, however many tries
+            move_seconds=move_seconds,
+            timeout_policy=policies[timeout_policy] if move_seconds else None,
         )
         if seed is not None:
             request.seed = seed

@@ -107,8 +107,15 @@ class SeraiClient:
         seats: int = 2,
         options: Mapping[str, object] | None = None,
         seed: int | None = None,
+        *,
+        move_seconds: int = 0,
+        timeout_policy: str = "lose",
     ) -> pb.MatchSummary:
-        request = self._core.create_request(game, seats, options, seed)
+        """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
+        loses (``timeout_policy`` "lose") or has its first legal move played ("default_move")."""
+        request = self._core.create_request(
+            game, seats, options, seed, move_seconds, timeout_policy
+        )
         return self._call(self._stub.CreateMatch, request).match
 
     def join(self, match_id: str, seat: int | None = None, player_name: str = "") -> SeatHandle:

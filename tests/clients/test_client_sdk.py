@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
+from serai.api import match_service_pb2 as pb
 from serai_client import (
     AsyncSeraiClient,
     IllegalMoveError,
@@ -258,3 +259,21 @@ def test_default_client_ids_are_per_process_not_one_quota_for_every_user(start_s
     ).stdout.strip()
     assert other_process.startswith("serai-python@")
     assert other_process != default_client_id()
+
+
+def test_a_match_with_a_turn_clock_is_created_by_either_client(service):
+    with SeraiClient(service.address) as client:
+        clocked = client.create_match("jaipur", move_seconds=30, timeout_policy="default_move")
+        plain = client.create_match("jaipur")
+        with pytest.raises(ValueError, match="timeout_policy"):
+            client.create_match("jaipur", move_seconds=30, timeout_policy="forfeit")
+    assert clocked.move_seconds == 30
+    assert clocked.timeout_policy == pb.TIMEOUT_POLICY_DEFAULT_MOVE
+    assert plain.move_seconds == 0 and plain.timeout_policy == pb.TIMEOUT_POLICY_UNSPECIFIED
+
+    async def create() -> pb.MatchSummary:
+        async with AsyncSeraiClient(service.address) as client:
+            return await client.create_match("jaipur", move_seconds=5)
+
+    clocked = asyncio.run(create())
+    assert clocked.move_seconds == 5 and clocked.timeout_policy == pb.TIMEOUT_POLICY_LOSE
