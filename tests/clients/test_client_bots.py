@@ -194,3 +194,19 @@ def test_the_arena_refuses_a_bot_that_cannot_play_the_game_before_any_match(serv
     assert code == 2
     said = capsys.readouterr()
     assert "the greedy bot plays Jaipur only" in said.err and "matches" not in said.err
+
+
+def test_serai_bot_quiet_prints_only_the_result(service, capsys):
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=6)
+        other = client.join(match.match_id, seat=1)
+        thread = threading.Thread(target=play_seat, args=(client, other, RandomStrategy(9)))
+        thread.start()
+        code = serai_main(
+            ["bot", "--server", service.address, "--match", match.match_id, "--quiet"]
+        )
+        thread.join(60)
+    assert code == 0
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if line.strip() and "latency_ms=" not in line]  # not the server's
+    assert len(lines) == 1 and "seals" in lines[0]

@@ -29,7 +29,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strategy", choices=sorted(STRATEGIES), default="random", help="how the bot plays"
     )
-    parser.add_argument("--server", default="localhost:50051", help="HOST:PORT of the server")
+    parser.add_argument(
+        "--server", default="localhost:50051", help="HOST:PORT of the server (localhost:50051)"
+    )
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--match", metavar="ID", help="join this match")
     where.add_argument("--create", action="store_true", help="create a new match and join it")
@@ -40,7 +42,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--poll", type=float, help="poll every N seconds instead of watching")
     parser.add_argument("--iterations", type=int, help="search: iterations per move")
     parser.add_argument("--time-limit", type=float, help="search: seconds per move at most")
-    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the id of a match it created (the other players need it) and the result",
+    )
     parser.set_defaults(run=run)
 
 
@@ -69,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
                 match_id = match.match_id
                 print(f"created match {match_id}", flush=True)
             seat = client.join(match_id, seat=args.seat, player_name=name)
-            print(f"{name} plays seat {seat.seat} of {seat.game} match {match_id}", flush=True)
+            if not args.quiet:
+                print(f"{name} plays seat {seat.seat} of {seat.game} match {match_id}", flush=True)
 
             def report(snapshot: Snapshot, label: str) -> None:
                 if not args.quiet:
