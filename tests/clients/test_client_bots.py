@@ -161,17 +161,20 @@ def test_the_arena_reproduces_with_a_seed_and_rates_the_bots(service):
     assert table[0].bot == "greedy" and table[0].elo > 0 and table[0].low <= table[0].elo
 
 
-def test_serai_bot_joins_a_match_and_plays_it_to_the_end(service, capsys):
+def _serai_bot_against_random(service: Any, *flags: str) -> int:
+    """``serai bot FLAGS`` on seat 0 of a new Jaipur match, a random bot on seat 1; its code."""
     with SeraiClient(service.address) as client:
         match = client.create_match("jaipur", seed=6)
         other = client.join(match.match_id, seat=1)
         thread = threading.Thread(target=play_seat, args=(client, other, RandomStrategy(9)))
         thread.start()
-        code = serai_main(
-            ["bot", "--strategy", "greedy", "--server", service.address, "--match", match.match_id]
-        )
+        code = serai_main(["bot", "--server", service.address, "--match", match.match_id, *flags])
         thread.join(60)
-    assert code == 0
+    return code
+
+
+def test_serai_bot_joins_a_match_and_plays_it_to_the_end(service, capsys):
+    assert _serai_bot_against_random(service, "--strategy", "greedy") == 0
     out = capsys.readouterr().out
     assert "greedy-bot plays seat 0" in out
     assert "wins 2 seals to" in out
@@ -197,16 +200,7 @@ def test_the_arena_refuses_a_bot_that_cannot_play_the_game_before_any_match(serv
 
 
 def test_serai_bot_quiet_prints_only_the_result(service, capsys):
-    with SeraiClient(service.address) as client:
-        match = client.create_match("jaipur", seed=6)
-        other = client.join(match.match_id, seat=1)
-        thread = threading.Thread(target=play_seat, args=(client, other, RandomStrategy(9)))
-        thread.start()
-        code = serai_main(
-            ["bot", "--server", service.address, "--match", match.match_id, "--quiet"]
-        )
-        thread.join(60)
-    assert code == 0
+    assert _serai_bot_against_random(service, "--quiet") == 0
     out = capsys.readouterr().out.splitlines()
     lines = [line for line in out if line.strip() and "latency_ms=" not in line]  # not the server's
     assert len(lines) == 1 and "seals" in lines[0]
