@@ -23,6 +23,7 @@ from serai_client.types import (
     SeatHandle,
     Snapshot,
     SubmitResult,
+    event_is_after,
 )
 
 DEFAULT_TARGET = "localhost:50051"
@@ -100,6 +101,17 @@ class ClientCore:
 
     def submit_result(self, proto: pb.SubmitMoveResponse, attempts: int) -> SubmitResult:
         return SubmitResult(self.snapshot(proto.snapshot), proto.label, proto.replayed, attempts)
+
+    @staticmethod
+    def get_request(match: SeatHandle | str) -> pb.GetMatchRequest:
+        match_id, token = token_of(match)
+        return pb.GetMatchRequest(match_id=match_id, seat_token=token)
+
+    @staticmethod
+    def read_to_the_end(proto: pb.MatchSnapshot, last: str) -> bool:
+        """Whether the match is over and ``last`` is its newest event: a watch has all."""
+        finished = proto.match.status == pb.MATCH_STATUS_FINISHED
+        return finished and not event_is_after(proto.last_event_id, last)
 
     def handle(self, proto: pb.JoinMatchResponse, player_name: str) -> SeatHandle:
         return SeatHandle(

@@ -114,8 +114,7 @@ class AsyncSeraiClient:
         return self._core.handle(await self._call(self._stub.JoinMatch, request), player_name)
 
     async def get_match(self, match: SeatHandle | str) -> Snapshot:
-        match_id, token = token_of(match)
-        request = pb.GetMatchRequest(match_id=match_id, seat_token=token)
+        request = self._core.get_request(match)
         return self._core.snapshot(await self._call(self._stub.GetMatch, request))
 
     async def legal_moves(self, seat: SeatHandle) -> LegalMoves:
@@ -215,12 +214,14 @@ class AsyncSeraiClient:
             await asyncio.sleep(wait)
 
     async def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
-        """Whether the match is over and ``last`` is its newest event: nothing left to read."""
+        """Whether the match is over and ``last`` is its newest event: nothing left to read (one
+        try: the watch's own backoff is the one budget of waiting)."""
         try:
-            snapshot = await self.get_match(match)
-        except SeraiError:
+            request = self._core.get_request(match)
+            snapshot = await self._stub.GetMatch(request, timeout=self.timeout)
+        except grpc.RpcError:
             return False
-        return snapshot.finished and not event_is_after(snapshot.last_event_id, last)
+        return self._core.read_to_the_end(snapshot, last)
 
     async def _call(self, method: Callable[..., Any], request: Any) -> Any:
         backoff = Backoff(give_up=self.unavailable_for)

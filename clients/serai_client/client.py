@@ -125,9 +125,7 @@ class SeraiClient:
 
     def get_match(self, match: SeatHandle | str) -> Snapshot:
         """The match as this seat sees it (a match id alone: as a spectator)."""
-        match_id, token = token_of(match)
-        request = pb.GetMatchRequest(match_id=match_id, seat_token=token)
-        return self._core.snapshot(self._call(self._stub.GetMatch, request))
+        return self._core.snapshot(self._call(self._stub.GetMatch, self._core.get_request(match)))
 
     def legal_moves(self, seat: SeatHandle) -> LegalMoves:
         request = pb.ListLegalMovesRequest(match_id=seat.match_id, seat_token=seat.token)
@@ -245,12 +243,13 @@ class SeraiClient:
 
         A stream that ends before the finished event (a server shutting down) is reopened even
         when the match has finished meanwhile, so that its last events are still delivered.
+        One try, not get_match's retries: the watch's own backoff is the one budget of waiting.
         """
         try:
-            snapshot = self.get_match(match)
-        except SeraiError:
+            snapshot = self._stub.GetMatch(self._core.get_request(match), timeout=self.timeout)
+        except grpc.RpcError:
             return False
-        return snapshot.finished and not event_is_after(snapshot.last_event_id, last)
+        return self._core.read_to_the_end(snapshot, last)
 
     def _call(self, method: Callable[..., T], request: Any) -> T:
         backoff = Backoff(give_up=self.unavailable_for)

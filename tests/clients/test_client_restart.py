@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from serai_client import AsyncSeraiClient, SeraiClient
 from serai_client.bots.random_bot import RandomStrategy
+from serai_client.errors import UnavailableError
 from serai_client.types import Event
 
 
@@ -115,3 +116,47 @@ def test_the_asyncio_watch_also_resumes_after_a_killed_server(start_serve, redis
     with SeraiClient(first.address) as fresh:
         assert [e.id for e in seen] == [e.id for e in fresh.watch(match.match_id)]
     client.close()
+
+
+@pytest.mark.parametrize("flavour", ["sync", "asyncio"])
+def test_a_watch_gives_up_after_one_unavailable_for_when_the_server_stops_for_good(
+    start_serve, redis_url, flavour
+):
+    """A graceful stop ends the stream; the watch then asks where the match is (one try) and
+    reconnects with backoff: its one budget is ``unavailable_for``, not twice that (the ask used
+    to retry for a whole budget of its own first). 3 s of budget; 5 s would be the old double."""
+    server = start_serve("--port", str(free_port()), "--redis-url", redis_url)
+    with SeraiClient(server.address) as client:
+        match = client.create_match("jaipur", seed=23)
+        for _ in range(2):
+            client.join(match.match_id)
+    outcome: list[tuple[str, float]] = []
+    stopped: list[float] = []
+
+    def watch() -> None:
+        try:
+            if flavour == "sync":
+                with SeraiClient(server.address, unavailable_for=3) as client:
+                    for _event in client.watch(match.match_id):
+                        pass
+            else:
+
+                async def collect() -> None:
+                    async with AsyncSeraiClient(server.address, unavailable_for=3) as client:
+                        async for _event in client.watch(match.match_id):
+                            pass
+
+                asyncio.run(collect())
+        except UnavailableError:
+            outcome.append(("unavailable", time.monotonic() - stopped[0]))
+        except BaseException as error:  # reported below
+            outcome.append((repr(error), 0.0))
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    time.sleep(1)  # the watch is open and has read the events so far
+    stopped.append(time.monotonic())
+    server.stop(signal.SIGTERM)
+    watcher.join(30)
+    assert outcome and outcome[0][0] == "unavailable", outcome
+    assert outcome[0][1] < 5.0, outcome  # about 3 s: one budget
