@@ -60,12 +60,15 @@ class AsyncSeraiClient:
         unavailable_for: float = 30.0,
         decoder: Decoder | None = None,
         client_id: str | None = None,
+        channel: aio.Channel | None = None,
     ) -> None:
+        """``channel``: one of your own (TLS, options, interceptors) instead of an insecure one
+        to ``target``; closed with the client."""
         self.target = target
         self.timeout = timeout
         self.unavailable_for = unavailable_for
         self._core = ClientCore(decoder, client_id or default_client_id("python-aio"))
-        self._channel = aio.insecure_channel(target)
+        self._channel = channel or aio.insecure_channel(target)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
 
     @property

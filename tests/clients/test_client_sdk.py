@@ -277,3 +277,20 @@ def test_a_match_with_a_turn_clock_is_created_by_either_client(service):
 
     clocked = asyncio.run(create())
     assert clocked.move_seconds == 5 and clocked.timeout_policy == pb.TIMEOUT_POLICY_LOSE
+
+
+def test_both_clients_take_a_channel_of_the_caller_s_own(service):
+    """A channel the caller made (TLS, options, interceptors) is used, and closed with the
+    client."""
+    options = [("grpc.primary_user_agent", "serai-test-agent")]
+    with SeraiClient(channel=grpc.insecure_channel(service.address, options=options)) as client:
+        assert "jaipur" in {g.name for g in client.list_games()}
+
+    async def listed() -> set[str]:
+        channel = grpc.aio.insecure_channel(service.address, options=options)
+        async with AsyncSeraiClient(channel=channel) as client:
+            names = {g.name for g in await client.list_games()}
+        assert channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN  # closed with it
+        return names
+
+    assert "jaipur" in asyncio.run(listed())
