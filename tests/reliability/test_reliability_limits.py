@@ -11,9 +11,12 @@ import grpc
 import pytest
 import redis
 from reliability_helpers import poll
+from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.service import RateLimiter
+from serai.matches import Matches
+from serai.service import RateLimiter, status_of
+from serai.store.embedded import EmbeddedRedis
 from serai.store.redis_store import RedisStore, index_key
 from store_records import running_record
 
@@ -150,3 +153,32 @@ def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_o
     assert listed == ["live"] and in_game == ["live"]
     assert everything == ["running", "live"]  # newest first, past the expired ones
     assert left == [b"live"]
+
+
+def test_a_full_redis_answers_unavailable_and_writes_nothing(tmp_path):
+    """With maxmemory and noeviction (as deploy/ configures Redis), a full Redis refuses writes:
+    a state that passes (memory freed or added), so UNAVAILABLE, not INTERNAL."""
+    with EmbeddedRedis(tmp_path, persistent=False) as full:
+        admin = redis.Redis(port=full.port)
+        admin.config_set("maxmemory-policy", "noeviction")
+        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]) + 200_000)
+        with pytest.raises(redis.exceptions.OutOfMemoryError):
+            for n in range(10_000):
+                admin.set(f"filler:{n}", b"x" * 1000)
+        keys_before = admin.dbsize()
+
+        async def create() -> Exception:
+            store = RedisStore.from_url(full.url)
+            try:
+                await Matches(store, registry.load()).create("jaipur")
+            except Exception as error:
+                return error
+            finally:
+                await store.close()
+            raise AssertionError("a full Redis took a new match")
+
+        error = asyncio.run(create())
+        assert status_of(error)[0] == grpc.StatusCode.UNAVAILABLE, error
+        assert "full" in str(error)
+        assert admin.dbsize() == keys_before  # nothing half-written
+        admin.close()

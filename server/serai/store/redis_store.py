@@ -1025,6 +1025,10 @@ def _store_error(error: Exception) -> StoreError:
     """The store's error for one of redis-py's: unavailable, or a command refused."""
     if isinstance(error, _UNAVAILABLE):
         return StoreUnavailable(f"Redis cannot be reached: {error}")
+    # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
+    # state that passes, not a bug. A script's write refused says so inside its error's text.
+    if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):
+        return StoreUnavailable(f"Redis is full and refuses writes: {error}")
     return StoreError(f"Redis refused a command: {error}")
 
 
