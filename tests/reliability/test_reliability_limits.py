@@ -124,8 +124,9 @@ def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
 
 
 def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_ones(redis_url):
-    """Three newer matches expire; ListMatches of two must still find the older live one (and
-    the one live running match), and the expired ones leave the open index as they are met."""
+    """200 newer matches expire (more than a page of the index); ListMatches of two must still
+    find the older live one, with or without a status, at the first call, and the expired ones
+    leave the status indexes as they are met."""
 
     async def scenario() -> tuple[list[str], list[str], list[str], list[bytes]]:
         store = RedisStore.from_url(redis_url)
@@ -136,14 +137,14 @@ def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_o
             running = replace(running_record("running"), created_ms=2)
             await store.create(running, [])
             await store.index(running, None, "running")
-            for n in range(3):
+            for n in range(200):
                 idle = replace(running_record(f"idle{n}"), status="open", created_ms=10 + n)
-                await store.create(idle, [], idle_ms=100)
+                await store.create(idle, [], idle_ms=300)
                 await store.index(idle, None, "open")
-            await asyncio.sleep(0.3)  # the three idle ones expire
+            await asyncio.sleep(0.5)  # the idle ones expire
+            everything = [r.match_id for r in await store.list_matches(None, "tiny", 2)]
             listed = [r.match_id for r in await store.list_matches("open", None, 2)]
             in_game = [r.match_id for r in await store.list_matches("open", "tiny", 2)]
-            everything = [r.match_id for r in await store.list_matches(None, None, 2)]
             left = await store.client.zrange(index_key("open", None), 0, -1)
             return listed, in_game, everything, left
         finally:
@@ -153,6 +154,42 @@ def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_o
     assert listed == ["live"] and in_game == ["live"]
     assert everything == ["running", "live"]  # newest first, past the expired ones
     assert left == [b"live"]
+
+
+def test_a_listing_does_not_show_a_match_twice_when_a_create_lands_between_its_pages(redis_url):
+    """The index is read newest first in pages (a second one here, past ten expired matches);
+    a match created between two pages moves the rest one place back, so the next page starts
+    with the last one already read."""
+
+    async def scenario() -> list[str]:
+        store = RedisStore.from_url(redis_url)
+        try:
+            for n in range(110):
+                record = replace(running_record(f"m{n:03}"), status="open", created_ms=n)
+                await store.create(record, [], idle_ms=300 if n >= 100 else 0)
+                await store.index(record, None, "open")
+            await asyncio.sleep(0.5)  # the ten newest expire
+            read_rows = store._listed_rows
+            pages: list[int] = []
+
+            async def rows_then_a_create(ids):  # the first page read, then a new match
+                rows = await read_rows(ids)
+                pages.append(len(ids))
+                if len(pages) == 1:
+                    late = replace(running_record("late"), status="open", created_ms=1_000)
+                    await store.create(late, [])
+                    await store.index(late, None, "open")
+                return rows
+
+            store._listed_rows = rows_then_a_create  # type: ignore[method-assign]
+            listed = [r.match_id for r in await store.list_matches("open", None, 100)]
+            assert len(pages) >= 2  # the listing did span pages
+            return listed
+        finally:
+            await store.close()
+
+    listed = asyncio.run(scenario())
+    assert len(listed) == len(set(listed)) == 100
 
 
 def test_a_full_redis_answers_unavailable_and_writes_nothing(tmp_path):

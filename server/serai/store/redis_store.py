@@ -245,7 +245,10 @@ return -1
 # on its way, and pruning it would give its place to another.
 _CLAIM_GRACE_MS = 60_000
 
-# ListMatches reads at most this many pages of an index past gone or moved entries.
+# ListMatches reads an index in pages of the limit asked, or of this many if more (so that a run of
+# expired entries is passed in few round trips), and at most _LIST_PAGES of them a call (each page
+# prunes the expired entries it passes, so later calls find fewer).
+_LIST_PAGE = 64
 _LIST_PAGES = 8
 
 
@@ -885,36 +888,49 @@ class RedisStore:
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int
     ) -> list[MatchRecord]:
+        if status is not None:
+            return await self._listed(status, game, limit)
+        # Every status: the newest of each status index, merged. (The index of all matches keeps
+        # the ids of expired ones for existed(), so it cannot be listed past them.)
+        found = [r for st in STATUSES for r in await self._listed(st, game, limit)]
+        found.sort(key=lambda record: (record.created_ms, record.match_id), reverse=True)
+        return found[:limit]
+
+    async def _listed(self, status: Status, game: str | None, limit: int) -> list[MatchRecord]:
+        """The newest ``limit`` matches of one status index, paging on past (and pruning) the
+        entries of expired matches and repairing those of matches that moved on (bounded)."""
         key = index_key(status, game)
         records: list[MatchRecord] = []
-        offset = 0
-        # Page on past entries whose match is gone (expired) or has moved on to another status,
-        # so that they do not crowd out live ones; bounded, as each page prunes what it skips.
+        seen: set[str] = set()  # a create between two pages moves the rest one place back
+        offset, size = 0, max(limit, _LIST_PAGE)
         for _page in range(_LIST_PAGES):
             async with _errors():
-                page = await self._redis.zrevrange(key, offset, offset + limit - 1)
+                page = await self._redis.zrevrange(key, offset, offset + size - 1)
                 ids = [text(i) for i in page]
                 rows = await self._listed_rows(ids)
             offset += len(ids)
             gone = []
             for match_id, fields in zip(ids, rows, strict=True):
+                if match_id in seen:
+                    continue
+                seen.add(match_id)
                 if fields["status"] is None:  # expired, or deleted behind the index's back
                     gone.append(match_id)
                     continue
                 record = _record(match_id, fields)
-                if status is not None and record.status != status:
+                if record.status != status:
                     await self.index(record, status, record.status)  # a stale entry: repaired
                     offset -= 1  # it left this index
                     continue
                 records.append(record)
                 if len(records) == limit:
                     return records
-            if gone and status is not None:  # the index of all matches keeps them: existed()
+            if gone:
                 async with _errors():
                     await self._redis.zrem(key, *gone)
                     await self._redis.zrem(index_key(status, None), *gone)
                 offset -= len(gone)
-            if len(ids) < limit:
+            if len(ids) < size:
                 break
         return records
 
