@@ -121,6 +121,17 @@ function waitForTurn(client, seat, snapshot) {
       }
       setTimeout(open, backoff(attempts));
     };
+    // The stream ended without our turn (a graceful restart, a proxy's reset): ask where the
+    // match is, and watch again unless it is our turn or over.
+    const askAndGoOn = () => {
+      call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(
+        (fresh) => {
+          if (finished(fresh) || mustAct(fresh, seat.seat)) finish(resolve, fresh);
+          else reopen();
+        },
+        (error) => finish(reject, error),
+      );
+    };
     const open = () => {
       if (done) return;
       let failed = false; // grpc-js ends a stream after its error: that end is not the server's
@@ -135,21 +146,14 @@ function waitForTurn(client, seat, snapshot) {
         }
       });
       stream.on('error', (error) => {
+        if (done) return; // our own cancel, once we had what we waited for
         failed = true;
-        if (done || error.code === grpc.status.CANCELLED) return;
         if (error.code === grpc.status.UNAVAILABLE) reopen();
+        else if (error.code === grpc.status.CANCELLED) askAndGoOn(); // the server's, not ours
         else finish(reject, error);
       });
       stream.on('end', () => {
-        if (done || failed) return;
-        // The server ended the stream (a graceful restart, say): ask where the match is.
-        call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(
-          (fresh) => {
-            if (finished(fresh) || mustAct(fresh, seat.seat)) finish(resolve, fresh);
-            else reopen();
-          },
-          (error) => finish(reject, error),
-        );
+        if (!done && !failed) askAndGoOn();
       });
     };
     open();
@@ -221,4 +225,14 @@ async function main() {
   }
 }
 
-main().then((code) => { process.exitCode = code; });
+let settled = false;
+// Node exits once nothing is left to wait for, even with a promise never settled: say so, and
+// fail, rather than end with status 0 and no result.
+process.on('beforeExit', () => {
+  if (!settled) {
+    settled = true;
+    console.error('serai node bot: stopped with nothing left to wait for (a bug in the bot)');
+    process.exitCode = 1;
+  }
+});
+main().then((code) => { settled = true; process.exitCode = code; });

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import shutil
 import signal
 import socket
@@ -11,7 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
 from serai_client import SeraiClient
 from serai_client.bots import make_strategy, play_seat
 
@@ -127,3 +131,47 @@ def test_the_node_bot_waits_out_a_server_restart_and_plays_on(start_serve, redis
     assert node.returncode == 0, err
     assert finals and finals[0].finished
     assert f"result: {finals[0].outcome.summary}" in out
+
+
+class _CancellingServer(pb_grpc.MatchServiceServicer):
+    """Ends every Watch with CANCELLED (a server whose grace ran out, a proxy's reset); after
+    the first, GetMatch says the match is over."""
+
+    def __init__(self) -> None:
+        self.watches = 0
+
+    def JoinMatch(self, request, context):
+        match = pb.MatchSummary(match_id=request.match_id, game="jaipur")
+        return pb.JoinMatchResponse(seat=1, seat_token="token", match=match)
+
+    def GetMatch(self, request, context):
+        match = pb.MatchSummary(match_id=request.match_id, status=pb.MATCH_STATUS_RUNNING)
+        if self.watches:
+            match.status = pb.MATCH_STATUS_FINISHED
+            return pb.MatchSnapshot(match=match, outcome=pb.Outcome(summary="it is over"))
+        return pb.MatchSnapshot(match=match, to_act=[0], last_event_id="1-0")
+
+    def Watch(self, request, context):
+        self.watches += 1
+        context.abort(grpc.StatusCode.CANCELLED, "the server is going away")
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+def test_the_node_bot_asks_where_the_match_is_when_the_server_cancels_its_watch():
+    install_node_client()
+    server = grpc.server(concurrent.futures.ThreadPoolExecutor(max_workers=4))
+    pb_grpc.add_MatchServiceServicer_to_server(_CancellingServer(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        node = subprocess.run(
+            ["node", "bot.js", "--server", f"127.0.0.1:{port}", "--match", "m1"],
+            cwd=NODE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        server.stop(None)
+    assert node.returncode == 0, node.stderr
+    assert "result: it is over" in node.stdout
