@@ -34,7 +34,9 @@ Global indexes are sorted sets scored by creation time (``serai:index:<status>``
 ``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
 with a turn clock; ``serai:client:<client_id>``, each client's unfinished matches); they are
 updated with single-key commands after a commit and repaired when a reader finds them stale, so a
-cluster never needs a cross-slot script.
+cluster never needs a cross-slot script. Listings read the status indexes (every status: the
+three merged), which drop expired matches as they meet them; the ``all`` index keeps every id,
+for :meth:`RedisStore.existed`.
 
 Idle expiry: with ``idle_ms``, every key of an unfinished match gets that TTL, renewed by each
 commit; the commit that finishes a match removes it. The index of all matches keeps the id, which
