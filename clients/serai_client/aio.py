@@ -70,12 +70,15 @@ class AsyncSeraiClient:
         self._core = ClientCore(decoder, client_id or default_client_id("python-aio"))
         self._channel = channel or aio.insecure_channel(target)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
+        self._closed = False
 
     @property
     def decoder(self) -> Decoder:
         return self._core.decoder
 
     async def close(self) -> None:
+        """Close the channel; watches in progress end (their iteration stops, no error)."""
+        self._closed = True
         await self._channel.close()
 
     async def __aenter__(self) -> AsyncSeraiClient:
@@ -188,7 +191,7 @@ class AsyncSeraiClient:
         last = after_event_id
         finished = False
         backoff = Backoff(give_up=self.unavailable_for)
-        while True:
+        while not self._closed:
             request = pb.WatchRequest(match_id=match_id, seat_token=token, after_event_id=last)
             call = self._stub.Watch(request)
             try:
@@ -204,9 +207,18 @@ class AsyncSeraiClient:
                     return
                 error: SeraiError = UnavailableError("the server ended the watch early")
             except grpc.RpcError as rpc_error:
+                if self._closed:
+                    return
                 error = from_rpc_error(rpc_error)
                 if not resume or rpc_error.code() not in RESUMABLE_CODES:
                     raise error from None
+            except asyncio.CancelledError:
+                # Closing the channel cancels its calls, which reaches us as a cancellation; a
+                # cancellation of our own task is another matter, and goes on.
+                task = asyncio.current_task()
+                if self._closed and task is not None and not task.cancelling():
+                    return
+                raise
             finally:
                 call.cancel()
             if not resume:

@@ -76,12 +76,15 @@ class SeraiClient:
         self._core = ClientCore(decoder, client_id or default_client_id("python"))
         self._channel = channel or grpc.insecure_channel(target)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
+        self._closed = False
 
     @property
     def decoder(self) -> Decoder:
         return self._core.decoder
 
     def close(self) -> None:
+        """Close the channel; watches in progress end (their iteration stops, no error)."""
+        self._closed = True
         self._channel.close()
 
     def __enter__(self) -> SeraiClient:
@@ -201,14 +204,15 @@ class SeraiClient:
 
         A dropped connection (a server restart, a network blip) is survived: the watch reconnects
         with backoff and asks for the events after the last one it delivered, so none is missed
-        or repeated. It ends after the match finishes, or raises once the server stays out of
-        reach for ``unavailable_for`` seconds. Closing the iterator cancels the stream.
+        or repeated. It ends after the match finishes or the client is closed, or raises once the
+        server stays out of reach for ``unavailable_for`` seconds. Closing the iterator cancels
+        the stream.
         """
         match_id, token = token_of(match)
         last = after_event_id
         finished = False
         backoff = Backoff(give_up=self.unavailable_for)
-        while True:
+        while not self._closed:
             request = pb.WatchRequest(match_id=match_id, seat_token=token, after_event_id=last)
             call = self._stub.Watch(request)
             try:
@@ -224,6 +228,8 @@ class SeraiClient:
                     return
                 error: SeraiError = UnavailableError("the server ended the watch early")
             except grpc.RpcError as rpc_error:
+                if self._closed:
+                    return
                 error = from_rpc_error(rpc_error)
                 if not resume or rpc_error.code() not in RESUMABLE_CODES:
                     raise error from None

@@ -7,6 +7,7 @@ import itertools
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 import grpc
@@ -294,3 +295,43 @@ def test_both_clients_take_a_channel_of_the_caller_s_own(service):
         return names
 
     assert "jaipur" in asyncio.run(listed())
+
+
+def test_closing_a_client_ends_its_watches_without_an_error(service):
+    match_id = SeraiClient(service.address).create_match("jaipur").match_id
+    client = SeraiClient(service.address)
+    seen: list[str] = []
+    outcome: list[object] = []
+
+    def watch() -> None:
+        try:
+            seen.extend(event.kind for event in client.watch(match_id))
+            outcome.append("ended")
+        except BaseException as error:  # reported below
+            outcome.append(error)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    deadline = time.monotonic() + 20
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.02)
+    client.close()
+    watcher.join(20)
+    assert seen == ["created"] and outcome == ["ended"]
+
+    async def watch_then_close() -> list[str]:
+        kinds: list[str] = []
+        aio_client = AsyncSeraiClient(service.address)
+
+        async def collect() -> None:
+            async for event in aio_client.watch(match_id):
+                kinds.append(event.kind)
+
+        task = asyncio.ensure_future(collect())
+        while not kinds:
+            await asyncio.sleep(0.02)
+        await aio_client.close()
+        await asyncio.wait_for(task, 20)  # ends; raises if the watch raised
+        return kinds
+
+    assert asyncio.run(watch_then_close()) == ["created"]
