@@ -31,12 +31,13 @@ Replicas of a version before folding do not read a folded match: its record has 
 field, which they report as a damaged record (an error, never a wrong answer); run one version.
 
 Global indexes are sorted sets scored by creation time (``serai:index:<status>`` and
-``serai:index:<status>:<game>``, status ``all`` included; ``serai:clocks``, the unfinished matches
-with a turn clock; ``serai:client:<client_id>``, each client's unfinished matches); they are
-updated with single-key commands after a commit and repaired when a reader finds them stale, so a
-cluster never needs a cross-slot script. Listings read the status indexes (every status: the
-three merged), which drop expired matches as they meet them; the ``all`` index keeps every id,
-for :meth:`RedisStore.existed`.
+``serai:index:<status>:<game>``; ``serai:index:all``, every match ever made; ``serai:clocks``, the
+unfinished matches with a turn clock; ``serai:client:<client_id>``, each client's unfinished
+matches); they are updated with single-key commands after a commit and repaired when a reader
+finds them stale, so a cluster never needs a cross-slot script. Listings read the status indexes
+(every status: the three merged), which drop expired matches as they meet them; the ``all``
+index keeps every id, for :meth:`RedisStore.existed`. (Versions before listings merged also
+kept ``serai:index:all:<game>``; nothing reads it now.)
 
 Idle expiry: with ``idle_ms``, every key of an unfinished match gets that TTL, renewed by each
 commit; the commit that finishes a match removes it. The index of all matches keeps the id, which
@@ -875,7 +876,6 @@ class RedisStore:
                     pipe.zrem(index_key(status, None), record.match_id)
                     pipe.zrem(index_key(status, record.game), record.match_id)
             pipe.zadd(index_key(None, None), {record.match_id: score})
-            pipe.zadd(index_key(None, record.game), {record.match_id: score})
             pipe.zadd(index_key(current, None), {record.match_id: score})
             pipe.zadd(index_key(current, record.game), {record.match_id: score})
             keys = match_keys(record.match_id)
