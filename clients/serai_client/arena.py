@@ -7,7 +7,7 @@ server: it joins its seat, sees only that seat's snapshot and submits by move id
 
 Ratings: a Bradley-Terry fit (Elo scale, 400 points = 10:1 odds) over all results, anchored so
 that the first bot is 0, with one virtual draw per pairing so that a clean sweep stays finite;
-95% intervals from a seeded parametric bootstrap.
+95% intervals from a seeded simulation of each pairing's score rate (its Beta posterior).
 
 Example::
 
@@ -17,7 +17,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -28,6 +27,7 @@ from serai.game import seeded_rng
 
 from serai_client.bots import Strategy, make_strategy
 from serai_client.client import SeraiClient
+from serai_client.elo import bradley_terry, elo_from_score, wilson
 from serai_client.errors import StaleVersionError
 from serai_client.types import SeatHandle, Snapshot
 
@@ -188,18 +188,6 @@ def _entrant(
 # --- statistics ----------------------------------------------------------------------------------
 
 
-def elo_from_score(score: float) -> float:
-    """The Elo difference that predicts an expected score in (0, 1)."""
-    return 400.0 * math.log10(score / (1.0 - score))
-
-
-def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(centre - half, 1e-6), min(centre + half, 1 - 1e-6)
-
-
 def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[PairingSummary]:
     """Per pairing: wins, draws, the average margin of ``a`` and the Elo difference with a 95% CI.
 
@@ -215,7 +203,7 @@ def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[Pairi
         a_wins = sum(1 for r in played if r.a_score == 1.0)
         b_wins = sum(1 for r in played if r.a_score == 0.0)
         points = sum(r.a_score for r in played)
-        low, high = _wilson(points, n)
+        low, high = wilson(points, n)
         summaries.append(
             PairingSummary(
                 a=a,
@@ -244,45 +232,16 @@ def _totals(
     return totals
 
 
-def bradley_terry(
-    totals: Mapping[tuple[str, str], tuple[float, int]],
-    bots: Sequence[str],
-    iterations: int = 200,
-) -> dict[str, float]:
-    """Elo ratings by a Bradley-Terry fit (MM algorithm); the first bot anchored at 0.
-
-    ``totals`` maps each pairing (a, b) to (points of a, matches). One virtual draw per pairing
-    keeps ratings finite when a bot wins every match.
-    """
-    index = {bot: i for i, bot in enumerate(bots)}
-    size = len(bots)
-    won = [[0.0] * size for _ in range(size)]
-    for (a, b), (points, n) in totals.items():
-        i, j = index[a], index[b]
-        won[i][j] += points + 0.5
-        won[j][i] += n - points + 0.5
-    strength = [1.0] * size
-    for _ in range(iterations):
-        updated = []
-        for i in range(size):
-            wins = sum(won[i])
-            denominator = sum(
-                (won[i][j] + won[j][i]) / (strength[i] + strength[j]) for j in range(size) if j != i
-            )
-            updated.append(wins / denominator if denominator else strength[i])
-        strength = updated
-    base = strength[0]
-    return {bot: 400.0 * math.log10(strength[index[bot]] / base) for bot in bots}
-
-
 def ratings(
     results: Sequence[MatchResult], bots: Sequence[str], seed: int, resamples: int = 200
 ) -> list[Rating]:
     """Bradley-Terry Elo per bot with a 95% interval, best first.
 
-    The interval comes from a seeded parametric bootstrap: each pairing's score is redrawn from
-    a binomial at its observed rate (with half a win added to each side, so that a sweep still
-    has an interval), and the ratings are fitted again.
+    The interval comes from a seeded simulation: each pairing's score rate is drawn from its
+    posterior (Beta, with Jeffreys' prior of half a win to each side) and the ratings are fitted
+    again to those expected scores, without virtual draws. Redrawing scores from a binomial at
+    the observed rate instead would put a clean sweep's point at the edge of its own interval:
+    no redraw can be more one-sided than the sweep, so its upper end could never pass it.
     """
     totals = _totals(results, bots)
     point = bradley_terry(totals, bots)
@@ -291,9 +250,10 @@ def ratings(
     for _ in range(resamples):
         drawn = {}
         for pair, (points, n) in totals.items():
-            rate = (points + 0.5) / (n + 1)
-            drawn[pair] = (float(sum(rng.random() < rate for _ in range(n))), n)
-        for bot, value in bradley_terry(drawn, bots, iterations=100).items():
+            if n:  # a pairing that never played says nothing
+                rate = rng.betavariate(points + 0.5, n - points + 0.5)
+                drawn[pair] = (min(max(rate, 1e-9), 1 - 1e-9) * n, n)  # a fit needs 0 < score < n
+        for bot, value in bradley_terry(drawn, bots, virtual_draws=0).items():
             samples[bot].append(value)
     table = []
     for bot in bots:
