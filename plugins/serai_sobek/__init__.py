@@ -38,7 +38,11 @@ FROM SOURCES (implemented as stated)
   seed's example (71 points on square 85 -> square 50) gives 5 squares per symbol: option
   ``squares_per_symbol``.
 - Three rounds; the most advanced player wins; 100+ after round two (after corruption) wins at
-  once (seed). The player furthest behind starts the next round, ties drawn by lot (Yucata).
+  once (seed). After scoring, the player furthest behind names who begins the next round
+  (``ChooseStarter``; any seat, themselves included); a tie for furthest behind is drawn by lot.
+  Yucata: "If after the scoring of a round several players have the least total number of
+  points, one of them will be selected at random for choosing the starting player of the next
+  round." (Before 1.1.0 the player furthest behind simply began.)
 
 GUESSES (marked in the code; change them when the rulebook's last page is found)
 - Character powers and names beyond Scribe, Thief, Vizier, Queen, High Priest: see

@@ -57,7 +57,7 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         title="Sobek",
         min_players=2,
         max_players=4,
-        version="1.0.0",
+        version="1.1.0",
         summary=(
             "Merchants of the temple of Sobek buy goods from a market row over three rounds: take "
             "one of the first four cards (the ones skipped become your corruption), play a "

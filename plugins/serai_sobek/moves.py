@@ -79,6 +79,13 @@ class Finish:
     """After the market runs out: lay no more sets; your hand goes to corruption."""
 
 
+@dataclass(frozen=True)
+class ChooseStarter:
+    """After a round, the player furthest behind names who begins the next one (any seat)."""
+
+    seat: int
+
+
 Move = (
     Take
     | TakeAny
@@ -89,6 +96,7 @@ Move = (
     | AddToSet
     | FinalSet
     | Finish
+    | ChooseStarter
 )
 MOVE_TYPES = (
     Take,
@@ -100,6 +108,7 @@ MOVE_TYPES = (
     AddToSet,
     FinalSet,
     Finish,
+    ChooseStarter,
 )
 
 
@@ -132,6 +141,8 @@ def label(move: Move) -> str:
             return f"lay a final set of {len(cards)} {goods.name.lower()}"
         case Finish():
             return "finish the round"
+        case ChooseStarter(seat):
+            return f"let seat {seat} begin the next round"
     raise TypeError(f"not a Sobek move: {move!r}")
 
 
@@ -139,6 +150,7 @@ __all__ = [
     "MOVE_TYPES",
     "AddToSet",
     "ChooseEvent",
+    "ChooseStarter",
     "Event",
     "FinalSet",
     "Finish",

@@ -14,6 +14,7 @@ from serai_sobek.cards import Character, Face, Goods, Kind
 from serai_sobek.moves import (
     AddToSet,
     ChooseEvent,
+    ChooseStarter,
     FinalSet,
     Finish,
     Move,
@@ -88,6 +89,8 @@ def move_to_proto(move: Move) -> pb.Move:
             return pb.Move(final_set=pb.FinalSet(goods=int(goods), cards=_cards(cards)))  # type: ignore[arg-type]
         case Finish():
             return pb.Move(finish=pb.Finish())
+        case ChooseStarter(seat):
+            return pb.Move(choose_starter=pb.ChooseStarter(seat=seat))
     raise TypeError(f"not a Sobek move: {move!r}")
 
 
@@ -121,6 +124,8 @@ def move_from_proto(message: Message) -> Move:
             return FinalSet(_goods(body.goods), _faces(body.cards))
         case "finish":
             return Finish()
+        case "choose_starter":
+            return ChooseStarter(body.seat)
     raise MalformedMove(f"unknown move field {which}")
 
 

@@ -4,7 +4,8 @@ Pure functions over :class:`SobekState`. A turn is one action (take a market car
 character, lay a set); decisions a power or event hands to a seat are queued as ``pending`` and
 answered before the turn ends. When the market row is empty it is refilled with 9 cards from the
 deck; when the deck is empty too, the round ends and every seat, in turn order, may lay final sets
-horizontally before scoring.
+horizontally before scoring. After scoring, the player furthest behind names who begins the next
+round (a pending decision like the others).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from serai_sobek.moves import (
     MOVE_TYPES,
     AddToSet,
     ChooseEvent,
+    ChooseStarter,
     FinalSet,
     Finish,
     Move,
@@ -195,6 +197,8 @@ def _pending_moves(state: SobekState, pending: Pending) -> list[Move]:
             return [PickCards(cards) for cards in multisets(counts, 0, 2)]
         case PendingKind.TAKE_ANY:
             return [TakeAny(position) for position in range(len(state.row))]
+        case PendingKind.STARTER:
+            return [ChooseStarter(seat) for seat in range(state.players)]
         case PendingKind.ARCHITECT:
             return [
                 AddToSet(s.goods, cards)
@@ -254,6 +258,8 @@ def apply(state: SobekState, seat: int, move: Move) -> SobekState:
             state = state.with_seat(seat, hand=(), corruption=(*me.corruption, *me.hand))
             state = replace(state, finishing=state.finishing[1:])
             return state if state.finishing else score_round(state)
+        case ChooseStarter(starter):
+            return start_round(state, state.round + 1, starter=starter)
     return _settle(state)
 
 
@@ -365,11 +371,12 @@ def score_round(state: SobekState) -> SobekState:
     state = replace(state, seats=seats, results=(*state.results, result), finishing=())
     if state.round >= ROUNDS or (state.round >= 2 and max(totals) >= INSTANT_WIN):
         return replace(state, phase=Phase.OVER)
-    return start_round(state, state.round + 1, starter=next_starter(state))
+    return replace(state, pending=(Pending(PendingKind.STARTER, starter_chooser(state)),))
 
 
-def next_starter(state: SobekState) -> int:
-    """The player furthest behind begins the next round; a tie is drawn by lot (Yucata rule)."""
+def starter_chooser(state: SobekState) -> int:
+    """The player furthest behind names who begins the next round; a tie for it is drawn by lot
+    (Yucata's rule)."""
     low = min(s.score for s in state.seats)
     tied = [seat for seat, s in enumerate(state.seats) if s.score == low]
     return seeded_rng(state.seed, "starter", state.round).choice(tied)
@@ -385,6 +392,7 @@ _PENDING_TEXT = {
     PendingKind.SELF_CORRUPT: "put one hand card into their corruption (PickCards, one card)",
     PendingKind.TAKE_ANY: "take any market card (TakeAny)",
     PendingKind.ARCHITECT: "add one or two cards to one of their sets (AddToSet)",
+    PendingKind.STARTER: "name the seat that begins the next round (ChooseStarter)",
 }
 
 
@@ -412,6 +420,8 @@ def check_form(move: object) -> None:
         case PlaySet(goods, cards) | AddToSet(goods, cards) | FinalSet(goods, cards):
             need(isinstance(goods, Goods), "goods must be a Goods")
             need(is_faces(cards), "cards must be a tuple of Face")
+        case ChooseStarter(seat):
+            need(is_int(seat), "seat must be an integer")
         case ChooseEvent(slot, target):
             need(is_int(slot), "slot must be an integer")
             need(target is None or is_int(target), "target must be a seat number or None")
@@ -453,6 +463,8 @@ def why_illegal(state: SobekState, seat: int, move: Move) -> str:
             return _why_set(state, me, goods, cards)
         case ChooseEvent() | PickCards() | AddToSet() | TakeAny():
             return f"'{text}' answers a power or event, and none is waiting"
+        case ChooseStarter():
+            return "the next round's first player is named only once a round is scored"
     return f"'{text}' is not a legal move now"
 
 

@@ -64,6 +64,7 @@ class PendingKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PENDING_KIND_SELF_CORRUPT: _ClassVar[PendingKind]
     PENDING_KIND_TAKE_ANY: _ClassVar[PendingKind]
     PENDING_KIND_ARCHITECT: _ClassVar[PendingKind]
+    PENDING_KIND_STARTER: _ClassVar[PendingKind]
 GOODS_UNSPECIFIED: Goods
 GOODS_IVORY: Goods
 GOODS_EBONY: Goods
@@ -104,6 +105,7 @@ PENDING_KIND_PASS_CORRUPTION: PendingKind
 PENDING_KIND_SELF_CORRUPT: PendingKind
 PENDING_KIND_TAKE_ANY: PendingKind
 PENDING_KIND_ARCHITECT: PendingKind
+PENDING_KIND_STARTER: PendingKind
 
 class Card(_message.Message):
     __slots__ = ("kind", "goods", "scarabs", "character")
@@ -179,8 +181,14 @@ class Finish(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class ChooseStarter(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
 class Move(_message.Message):
-    __slots__ = ("take", "play_character", "play_set", "choose_event", "pick_cards", "add_to_set", "final_set", "finish", "take_any")
+    __slots__ = ("take", "play_character", "play_set", "choose_event", "pick_cards", "add_to_set", "final_set", "finish", "take_any", "choose_starter")
     TAKE_FIELD_NUMBER: _ClassVar[int]
     PLAY_CHARACTER_FIELD_NUMBER: _ClassVar[int]
     PLAY_SET_FIELD_NUMBER: _ClassVar[int]
@@ -190,6 +198,7 @@ class Move(_message.Message):
     FINAL_SET_FIELD_NUMBER: _ClassVar[int]
     FINISH_FIELD_NUMBER: _ClassVar[int]
     TAKE_ANY_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_STARTER_FIELD_NUMBER: _ClassVar[int]
     take: Take
     play_character: PlayCharacter
     play_set: PlaySet
@@ -199,7 +208,8 @@ class Move(_message.Message):
     final_set: FinalSet
     finish: Finish
     take_any: TakeAny
-    def __init__(self, take: _Optional[_Union[Take, _Mapping]] = ..., play_character: _Optional[_Union[PlayCharacter, _Mapping]] = ..., play_set: _Optional[_Union[PlaySet, _Mapping]] = ..., choose_event: _Optional[_Union[ChooseEvent, _Mapping]] = ..., pick_cards: _Optional[_Union[PickCards, _Mapping]] = ..., add_to_set: _Optional[_Union[AddToSet, _Mapping]] = ..., final_set: _Optional[_Union[FinalSet, _Mapping]] = ..., finish: _Optional[_Union[Finish, _Mapping]] = ..., take_any: _Optional[_Union[TakeAny, _Mapping]] = ...) -> None: ...
+    choose_starter: ChooseStarter
+    def __init__(self, take: _Optional[_Union[Take, _Mapping]] = ..., play_character: _Optional[_Union[PlayCharacter, _Mapping]] = ..., play_set: _Optional[_Union[PlaySet, _Mapping]] = ..., choose_event: _Optional[_Union[ChooseEvent, _Mapping]] = ..., pick_cards: _Optional[_Union[PickCards, _Mapping]] = ..., add_to_set: _Optional[_Union[AddToSet, _Mapping]] = ..., final_set: _Optional[_Union[FinalSet, _Mapping]] = ..., finish: _Optional[_Union[Finish, _Mapping]] = ..., take_any: _Optional[_Union[TakeAny, _Mapping]] = ..., choose_starter: _Optional[_Union[ChooseStarter, _Mapping]] = ...) -> None: ...
 
 class MarketSlot(_message.Message):
     __slots__ = ("face_down", "card")

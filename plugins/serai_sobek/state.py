@@ -41,6 +41,7 @@ class PendingKind(IntEnum):
     SELF_CORRUPT = 5  # actor puts one card of their hand into their own corruption pile
     TAKE_ANY = 6  # actor takes any market card, without corruption
     ARCHITECT = 7  # actor adds one or two cards to one of their sets
+    STARTER = 8  # between rounds: actor (furthest behind) names who begins the next one
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,16 @@ import pytest
 from serai.game import IllegalMove, MalformedMove
 from serai_sobek.cards import CARDS, GREEN_IDS, Character, Goods, Kind
 from serai_sobek.events import Event
-from serai_sobek.moves import ChooseEvent, FinalSet, Finish, PickCards, PlayCharacter, PlaySet, Take
+from serai_sobek.moves import (
+    ChooseEvent,
+    ChooseStarter,
+    FinalSet,
+    Finish,
+    PickCards,
+    PlayCharacter,
+    PlaySet,
+    Take,
+)
 from serai_sobek.rules import score_round
 from serai_sobek.state import Pending, PendingKind, Phase
 from test_sobek_support import (
@@ -249,10 +258,32 @@ def test_nobody_is_corrupt_without_corruption_cards():
     assert after.results[0].corrupt == ()
 
 
-def test_the_player_furthest_behind_starts_the_next_round():
-    after = score_round(final_state(bonus=(30, 10)))
-    assert after.round == 2 and after.starter == 1 and after.current == 1
-    assert all(len(s.hand) == 2 for s in after.seats)
+def test_the_player_furthest_behind_names_who_begins_the_next_round():
+    scored = score_round(final_state(bonus=(30, 10)))
+    assert scored.round == 1 and GAME.to_act(scored) == (1,)
+    assert GAME.legal_moves(scored, 1) == [ChooseStarter(0), ChooseStarter(1)]
+    with pytest.raises(IllegalMove, match="seat 1 must first name the seat that begins"):
+        GAME.apply(scored, 0, ChooseStarter(0))
+    after = GAME.apply(scored, 1, ChooseStarter(0))  # the leader, if seat 1 wants
+    assert after.round == 2 and after.starter == 0 and GAME.to_act(after) == (0,)
+    assert all(len(s.hand) == 2 for s in after.seats) and not after.pending
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_tie_for_furthest_behind_is_drawn_by_lot_from_the_match_seed(players):
+    bonus = (20, 20, 50)[:players]
+
+    def chooser(seed: int) -> int:
+        state = build(players, phase=Phase.FINAL, finishing=(0,), bonus=bonus, seed=seed)
+        return GAME.to_act(score_round(state))[0]
+
+    assert {chooser(seed) for seed in range(1, 40)} == {0, 1}  # never the leader
+    assert [chooser(seed) for seed in range(1, 10)] == [chooser(seed) for seed in range(1, 10)]
+
+
+def test_the_next_round_is_named_only_once_a_round_is_scored():
+    with pytest.raises(IllegalMove, match="named only once a round is scored"):
+        GAME.apply(build(), 0, ChooseStarter(1))
 
 
 def test_a_hundred_points_after_round_two_wins_at_once():
@@ -266,7 +297,7 @@ def test_a_hundred_points_after_round_two_wins_at_once():
 
 def test_a_hundred_points_after_round_one_does_not_end_the_match():
     after = score_round(build(phase=Phase.FINAL, finishing=(0,), bonus=(120, 0)))
-    assert after.phase is Phase.PLAY and after.round == 2
+    assert after.phase is not Phase.OVER and after.pending[0].kind is PendingKind.STARTER
 
 
 def test_after_three_rounds_the_most_advanced_player_wins():
