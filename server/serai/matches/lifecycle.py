@@ -20,8 +20,9 @@ late (every read checks) or whose sweeper (:meth:`Matches.sweep`, every ``sweep_
 first. The enforcing commit goes through the same compare-and-set as a move, so it happens once.
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
-(it answers :class:`MatchExpired` afterwards); ``max_open_per_client`` bounds the unfinished
-matches one ``client_id`` may have created.
+(it answers :class:`MatchExpired` afterwards), counted from the turn clock's deadline when there
+is one, so that a match never expires while a seat still has time to move;
+``max_open_per_client`` bounds the unfinished matches one ``client_id`` may have created.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ from serai.store import (
     Status,
     Store,
     StoreError,
+    StoreUnavailable,
     TimeoutPolicy,
 )
 
@@ -150,6 +152,13 @@ class Matches:
         if not record.move_seconds:
             return None
         return self._now_ms() + record.move_seconds * 1000 if running else 0
+
+    def _idle_ms_with(self, deadline: int | None) -> int:
+        """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
+        when the change sets one, so that a match never expires inside the deadline it shows."""
+        if not self._idle_ms or not deadline:
+            return self._idle_ms
+        return deadline - self._now_ms() + self._idle_ms
 
     # games
 
@@ -322,7 +331,7 @@ class Matches:
                 status=status,
                 events=events,
                 deadline_ms=deadline,
-                idle_ms=self._idle_ms,
+                idle_ms=self._idle_ms_with(deadline),
             )
             result = await self.store.commit(match_id, record.version, commit)
             if isinstance(result, Committed):
@@ -570,6 +579,11 @@ class Matches:
                     entry = await self._fresh(match_id)  # enforces it, or finds it enforced
                 except MatchError:
                     continue
+                except StoreUnavailable:
+                    raise  # the store is down: the next sweep tries this page again
+                except Exception:  # a plugin bug or a damaged record: the other clocks go on
+                    log.exception("clock sweep skipped a match", match_id=match_id)
+                    continue
                 enforced += 1
                 if entry.record.status == "finished":
                     finished += 1
@@ -804,7 +818,7 @@ class Matches:
             request_id=request_id,
             answer=label,
             deadline_ms=deadline,
-            idle_ms=self._idle_ms,
+            idle_ms=self._idle_ms_with(deadline),
         )
         return commit, state
 
