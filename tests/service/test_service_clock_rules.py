@@ -1,5 +1,5 @@
-"""Turn clocks at their edges, on one Redis with a fake clock (no waiting): a match the sweeper
-cannot enforce, and idle expiry next to a long clock."""
+"""Turn clocks at their edges, on one Redis with a fake clock (no waiting): several seats late at
+once, a match the sweeper cannot enforce, and idle expiry next to a long clock."""
 
 from __future__ import annotations
 
@@ -30,6 +30,52 @@ def _run(
             await store.close()
 
     return asyncio.run(main())
+
+
+async def _simultaneous_with_seat_2_moved(matches: Matches, policy: str) -> str:
+    """A three-seat tiny match where every seat plays each round; seat 2 has played in time."""
+    record = await matches.create(
+        "tiny", seats=3, options={"simultaneous": "true"}, move_seconds=5, timeout_policy=policy
+    )
+    tokens = [(await matches.join(record.match_id, seat)).token for seat in range(3)]
+    listed = await matches.legal_moves(record.match_id, tokens[2])
+    await matches.submit(record.match_id, tokens[2], move_id=listed.moves[0].id)
+    assert (await matches.get(record.match_id)).to_act == (0, 1)
+    return record.match_id
+
+
+def test_every_seat_still_to_act_at_the_deadline_loses_tied_last(redis_url):
+    async def scenario(store: RedisStore, matches: Matches, now: list[float]) -> Any:
+        match_id = await _simultaneous_with_seat_2_moved(matches, "lose")
+        now[0] += 6  # seats 0 and 1 both let the clock run out
+        done = await matches.get(match_id)
+        events = await store.read_events(match_id, "", count=100)
+        return done, events, await matches.replay(match_id)
+
+    done, events, replay = _run(redis_url, scenario)
+    assert done.record.status == "finished"
+    assert done.outcome["ranks"] == [1, 1, 0]  # seat 2 alone first; the late two share second
+    assert done.outcome["summary"] == "seats 0 and 1 ran out of time"
+    late = [e.data["seat"] for e in events if e.kind == "timed_out"]
+    assert late == [0, 1] and events[-1].kind == "finished"
+    assert replay.ok, replay.message
+
+
+def test_every_seat_still_to_act_at_the_deadline_gets_its_default_move_before_the_clock_restarts(
+    redis_url,
+):
+    async def scenario(store: RedisStore, matches: Matches, now: list[float]) -> Any:
+        match_id = await _simultaneous_with_seat_2_moved(matches, "default_move")
+        now[0] += 6
+        after = await matches.get(match_id)
+        events = await store.read_events(match_id, "", count=100)
+        return after, events, now[0]
+
+    after, events, now = _run(redis_url, scenario)
+    assert after.record.status == "running"
+    assert [len(played) for played in after.view["played"]] == [1, 1, 1]  # a new round
+    assert [e.data["seat"] for e in events if e.kind == "timed_out"] == [0, 1]
+    assert after.record.deadline_ms == int(now * 1000) + 5_000  # restarted once both played
 
 
 def test_a_sweep_goes_on_past_a_match_whose_plugin_fails(redis_url):

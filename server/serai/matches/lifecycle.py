@@ -14,10 +14,11 @@ resigning seat ranks last (rank ``players - 1``) and every other seat shares fir
 scores are all 0, since the game's own scoring applies only to a match played out.
 
 Turn clocks: a match created with ``move_seconds`` stores a deadline with every change that leaves
-it running. A seat still to act after it loses (ranked as if it resigned) or has its first legal
-move played, as ``timeout_policy`` says. Any replica may enforce it: the one that reads the match
-late (every read checks) or whose sweeper (:meth:`Matches.sweep`, every ``sweep_seconds``) finds it
-first. The enforcing commit goes through the same compare-and-set as a move, so it happens once.
+it running. Every seat still to act after it loses (ranked last, tied, as if it resigned) or has
+its first legal move played, as ``timeout_policy`` says. Any replica may enforce it: the one that
+reads the match late (every read checks) or whose sweeper (:meth:`Matches.sweep`, every
+``sweep_seconds``) finds it first. The enforcing commit goes through the same compare-and-set as
+a move, so it happens once.
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
 (it answers :class:`MatchExpired` afterwards), counted from the turn clock's deadline when there
@@ -456,41 +457,46 @@ class Matches:
                 return self._snapshot(entry, seat)
             if entry.record.status != "running":
                 raise MatchNotRunning(_not_running(entry.record))
-            done = await self._forfeit(entry, seat, timed_out=False)
+            done = await self._forfeit(entry, (seat,), timed_out=False)
             if isinstance(done, Entry):
                 return self._snapshot(done, seat)
             entry = await self._after_conflict(match_id, done)
         raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
 
     async def _forfeit(
-        self, entry: Entry, seat: Seat, *, timed_out: bool
+        self, entry: Entry, losers: tuple[Seat, ...], *, timed_out: bool
     ) -> Entry | Conflict | Duplicate:
-        """End the match with ``seat`` last (a resignation, or a loss on time); one commit.
+        """End the match with ``losers`` last, tied (a resignation, or a loss on time: every
+        seat still to act when time ran out); one commit.
 
         The entry after it, or what the store answered instead (the version moved on)."""
         record = entry.record
         players = len(record.seats)
         why = "ran out of time" if timed_out else "resigned"
+        named = " and ".join(map(str, losers))
         outcome = {
             "scores": [0] * players,
-            "ranks": [players - 1 if s == seat else 0 for s in range(players)],
-            "summary": f"seat {seat} {why}",
+            "ranks": [players - len(losers) if s in losers else 0 for s in range(players)],
+            "summary": f"seat{'s' if len(losers) > 1 else ''} {named} {why}",
         }
         seats = list(record.seats)
         if not timed_out:
-            seats[seat] = replace(seats[seat], resigned=True)
+            for seat in losers:
+                seats[seat] = replace(seats[seat], resigned=True)
         version = record.version + 1
-        first = (
-            NewEvent("timed_out", {"seat": seat})
-            if timed_out
-            else NewEvent("resigned", {"seat": seat})
-        )
+        kind = "timed_out" if timed_out else "resigned"
         commit = Commit(
             status="finished",
             seats=tuple(seats),
             outcome=outcome,
-            log=[_log_entry(version, seat, resign=not timed_out, timeout=timed_out)],
-            events=[first, NewEvent("finished", {"outcome": outcome})],
+            log=[
+                _log_entry(version, seat, resign=not timed_out, timeout=timed_out)
+                for seat in losers
+            ],
+            events=[
+                *(NewEvent(kind, {"seat": seat}) for seat in losers),
+                NewEvent("finished", {"outcome": outcome}),
+            ],
             deadline_ms=0 if record.move_seconds else None,
         )
         result = await self.store.commit(record.match_id, record.version, commit)
@@ -522,15 +528,22 @@ class Matches:
 
     async def _enforce(self, entry: Entry) -> Entry:
         """Apply the timeout policy to an overdue match; the entry after it (or after whoever
-        enforced it first: a lost compare-and-set means another replica did)."""
+        enforced it first: a lost compare-and-set means another replica did).
+
+        Every seat still to act at the deadline is late: all of them lose together, or each has
+        its default move played, the clock restarting only after the last of them (until then
+        each commit keeps the deadline that passed, so any replica carries on where one stopped).
+        """
         match_id = entry.record.match_id
+        owed: set[Seat] | None = None  # the seats late at the deadline, not yet dealt with
         for _attempt in range(self.max_retries):
             if not self._overdue(entry):
                 return entry
             record, game = entry.record, entry.game
-            late = tuple(game.to_act(entry.state))
+            late = tuple(s for s in game.to_act(entry.state) if owed is None or s in owed)
             if not late:
                 return entry
+            owed = set(late) if owed is None else owed
             seat = late[0]
             result: Conflict | Duplicate
             if record.timeout_policy == "default_move" and entry.legal_for(seat):
@@ -540,6 +553,10 @@ class Matches:
                     commit,
                     events=[NewEvent("timed_out", {"seat": seat, "move": label}), *commit.events],
                 )
+                rest = owed - {seat}
+                if commit.status is None and rest.intersection(game.to_act(state)):
+                    # more late seats: the deadline stays passed until each has its move
+                    commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=self._idle_ms)
                 answer = await self.store.commit(match_id, record.version, commit)
                 if isinstance(answer, Committed):
                     done = Entry(
@@ -553,13 +570,13 @@ class Matches:
                     if done.record.status == "finished":
                         await self.store.index(done.record, "running", "finished")
                     log.info("default move on time out", match_id=match_id, seat=seat)
-                    entry = done
+                    entry, owed = done, rest
                     continue
                 result = answer
             else:
-                forfeited = await self._forfeit(entry, seat, timed_out=True)
+                forfeited = await self._forfeit(entry, late, timed_out=True)
                 if isinstance(forfeited, Entry):
-                    log.info("seat lost on time", match_id=match_id, seat=seat)
+                    log.info("seats lost on time", match_id=match_id, seats=late)
                     return forfeited
                 result = forfeited
             entry = await self._after_conflict(match_id, result)
