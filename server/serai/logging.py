@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import datetime
+import inspect
 import logging
 import sys
 import time
@@ -253,8 +254,16 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
+            behavior = handler.unary_stream
+            # grpc.aio streams from an async generator or from a coroutine that writes to the
+            # context (grpc's own health Watch does): each is wrapped as what it is.
+            logged = (
+                self._stream(method, behavior)
+                if inspect.isasyncgenfunction(behavior)
+                else self._unary(method, behavior)
+            )
             return grpc.unary_stream_rpc_method_handler(
-                self._stream(method, handler.unary_stream),
+                logged,
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )

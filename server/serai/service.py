@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -301,8 +302,16 @@ def _decoding(method: str, handler: Any) -> Any:
             async for response in stream(request, context):
                 yield response
 
+        async def writing(raw: bytes, context: grpc.aio.ServicerContext) -> None:
+            try:
+                request = decode(raw)
+            except Exception as error:
+                await refuse(context, error)
+            await stream(request, context)  # it sends with context.write (grpc's health Watch)
+
         return grpc.unary_stream_rpc_method_handler(
-            streaming, response_serializer=handler.response_serializer
+            streaming if inspect.isasyncgenfunction(stream) else writing,
+            response_serializer=handler.response_serializer,
         )
     unary = handler.unary_unary
 

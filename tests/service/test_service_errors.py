@@ -325,6 +325,16 @@ def test_health_and_reflection_are_served(server):
     assert {"serai.v1.MatchService", "grpc.health.v1.Health"} <= names
 
 
+def test_health_watch_streams_serving_then_not_serving_when_the_server_drains(start_service):
+    service = start_service()
+    health = health_pb2_grpc.HealthStub(service.channel())
+    watch = health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=30)
+    assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+    service.run(service.server.health.enter_graceful_shutdown())  # what a stop does first
+    assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
+    watch.cancel()
+
+
 def test_list_games_and_list_matches_by_status_and_game(stub, running):
     games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest()).games}
     games.pop("buggy")
