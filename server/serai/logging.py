@@ -67,8 +67,12 @@ def configure(
     global _request_lines
     out = stream or sys.stdout
     as_json = fmt == "json" or (fmt == "auto" and not out.isatty())
+    # Plain tracebacks: rich's, the pretty default, print every frame's locals, and those hold
+    # seat tokens and hidden game state.
     renderer: Any = (
-        structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer()
+        structlog.processors.JSONRenderer()
+        if as_json
+        else structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback)
     )
     processors = [
         structlog.contextvars.merge_contextvars,

@@ -331,6 +331,22 @@ def test_the_pretty_format_writes_the_request_line_too(configured):
     assert "request" in text and "SubmitMove" in text and "m1" in text
 
 
+def test_the_pretty_format_shows_a_crash_without_the_secrets_in_its_frames(configured):
+    stream = configured(fmt="pretty")
+
+    def crashing() -> None:
+        seat_token = "tok-3f9a-never-logged"  # a local of the failing frame, as in the servicer
+        raise RuntimeError(f"boom after {len(seat_token)} characters")
+
+    try:
+        crashing()
+    except RuntimeError:
+        structlog.get_logger("serai.service").exception("internal error")  # as the service does
+    text = stream.getvalue()
+    assert "RuntimeError: boom after 21 characters" in text
+    assert "tok-3f9a" not in text
+
+
 @pytest.mark.parametrize("micros", [123_456, 0, 5, 999_999])
 def test_the_timestamp_is_written_as_structlogs_iso_utc_stamper_writes_it(micros):
     second = 1_764_700_000
