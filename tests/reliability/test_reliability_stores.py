@@ -19,7 +19,7 @@ from serai.cli import build_parser
 from serai.config import from_args
 from serai.store import StoreUnavailable
 from serai.store.embedded import free_port, ping, redis_server_binary
-from serai.store.redis_store import RedisStore, open_store, parse_sentinel_url
+from serai.store.redis_store import RedisStore, open_store, parse_sentinel_url, printable_url
 
 
 def test_sentinel_urls_name_the_sentinels_service_database_and_password():
@@ -38,6 +38,22 @@ def test_sentinel_urls_name_the_sentinels_service_database_and_password():
     for bad in ("redis+sentinel://h:1", "redis+sentinel://h/m", "redis+sentinel://h:1/m/x"):
         with pytest.raises(ValueError):
             parse_sentinel_url(bad)
+
+
+@pytest.mark.parametrize(
+    "url", ["redis+sentinel://:s3cretpw@h:26379", "redis+sentinel://s3cretpw@h:1/m/x"]
+)
+def test_a_bad_sentinel_url_is_refused_without_printing_its_password(url):
+    with pytest.raises(ValueError) as refused:
+        parse_sentinel_url(url)
+    assert "s3cretpw" not in str(refused.value) and "***@h:" in str(refused.value)
+
+
+def test_printable_urls_hide_passwords_and_keep_the_rest():
+    assert printable_url("redis://:pw@host:6379/0") == "redis://:***@host:6379/0"
+    assert printable_url("redis://me:pw@host:6379") == "redis://me:***@host:6379"
+    assert printable_url("redis+cluster://pw@h1:1,h2:2") == "redis+cluster://***@h1:1,h2:2"
+    assert printable_url("redis://host:6379/0") == "redis://host:6379/0"
 
 
 def test_cluster_addresses_by_flag_url_or_environment(monkeypatch):

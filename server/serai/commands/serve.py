@@ -28,7 +28,7 @@ from serai.registry import Registry
 from serai.service import build_server
 from serai.store import Store, StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
-from serai.store.redis_store import open_store
+from serai.store.redis_store import open_store, printable_url
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,7 +90,7 @@ def _redis(settings: config.Settings) -> tuple[str | None, str, EmbeddedRedis | 
     if settings.redis_cluster:
         return None, f"Redis Cluster at {settings.redis_cluster}", None
     if settings.redis_url is not None:
-        return settings.redis_url, f"Redis at {_without_password(settings.redis_url)}", None
+        return settings.redis_url, f"Redis at {printable_url(settings.redis_url)}", None
     embedded = EmbeddedRedis(settings.data_dir)
     embedded.start()  # from the main thread: Redis outlives no thread of ours
     where = f"embedded Redis on port {embedded.port}, data in {settings.data_dir.resolve()}"
@@ -197,12 +197,3 @@ def _tune_garbage_collection() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(700, 10, 100)
-
-
-def _without_password(url: str) -> str:
-    """The URL as it may be printed: a password in it replaced by ***."""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, hosts = rest.rpartition("@")
-    if not (sep and at and ":" in credentials):
-        return url
-    return f"{scheme}://{credentials.partition(':')[0]}:***@{hosts}"

@@ -562,6 +562,22 @@ def _nodes(text: str) -> list[tuple[str, int]]:
     return nodes
 
 
+def printable_url(url: str) -> str:
+    """The URL as it may be printed: what it holds before ``@`` (a password) replaced by ***.
+
+    >>> printable_url("redis+sentinel://:pw@h1:26379/mymaster")
+    'redis+sentinel://:***@h1:26379/mymaster'
+    """
+    scheme, sep, rest = url.partition("://")
+    hosts_part, slash, path = rest.partition("/")
+    credentials, at, hosts = hosts_part.rpartition("@")
+    if not (sep and at):
+        return url
+    user, colon, _password = credentials.partition(":")
+    shown = f"{user}:***" if colon else "***"  # with no colon, our multi-host forms read a password
+    return f"{scheme}://{shown}@{hosts}{slash}{path}"
+
+
 def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int, str | None]:
     """(sentinels, service name, db, password) of a ``redis+sentinel://`` URL.
 
@@ -570,12 +586,13 @@ def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int, str |
     """
     password, hosts, path = _split_multi_host(url, "redis+sentinel://")
     service, _, db = path.strip("/").partition("/")
+    shown = printable_url(url)
     if not service:
         raise ValueError(
-            f"{url!r} names no service: redis+sentinel://host:port[,host:port]/service_name[/db]"
+            f"{shown!r} names no service: redis+sentinel://host:port[,host:port]/service_name[/db]"
         )
     if db and not db.isdigit():
-        raise ValueError(f"{url!r}: the database after the service name must be a number")
+        raise ValueError(f"{shown!r}: the database after the service name must be a number")
     return _nodes(hosts), service, int(db or 0), password
 
 
