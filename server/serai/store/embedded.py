@@ -61,6 +61,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def ping(host: str, port: int, timeout: float = 0.5, unix_socket: Path | None = None) -> bool:
     """True if a Redis answers PING on host:port, or on ``unix_socket`` when given (plain RESP)."""
+    return _reply_to_ping(host, port, timeout, unix_socket).startswith(b"+PONG")
+
+
+def _reply_to_ping(
+    host: str, port: int, timeout: float = 0.5, unix_socket: Path | None = None
+) -> bytes:
+    """The start of the answer to PING (``-LOADING ...`` while Redis reads its data); b"" if
+    nothing answers."""
     try:
         if unix_socket is not None:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -74,17 +82,19 @@ def ping(host: str, port: int, timeout: float = 0.5, unix_socket: Path | None = 
             sock = socket.create_connection((host, port), timeout=timeout)
         with sock:
             sock.sendall(b"PING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
+            return sock.recv(64)
     except OSError:
-        return False
+        return b""
 
 
 class EmbeddedRedis:
     """One redis-server child process, on a free loopback port (or only on ``unix_socket``).
 
     ``persistent=True`` (the default) keeps an append-only file in ``data_dir``; ``False`` keeps
-    nothing on disk (tests). ``start()`` returns once the server answers PING. On Linux the child
-    gets SIGTERM when the thread that started it dies, so start it from a long-lived thread.
+    nothing on disk (tests). ``start()`` returns once the server answers PING; ``startup_timeout``
+    bounds the wait for a first answer, and a server that answers that it is loading its data
+    (a large append-only file takes minutes) is waited for as long as it loads. On Linux the
+    child gets SIGTERM when the thread that started it dies, so start it from a long-lived thread.
     """
 
     def __init__(
@@ -169,16 +179,20 @@ class EmbeddedRedis:
             while time.monotonic() < deadline:
                 if process.poll() is not None:
                     break
+                reply = _reply_to_ping(self.host, port, unix_socket=self.unix_socket)
                 # Ours, not another server already on a fixed port: that one answers before
                 # our child has failed to bind.
-                if ping(self.host, port, unix_socket=self.unix_socket) and _served_by(
-                    process.pid, self.host, port, self.unix_socket
-                ):
-                    self.process, self.port = process, port
-                    if self.persistent:
-                        info = {"pid": process.pid, "port": port, "url": self.url}
-                        self.info_file.write_text(json.dumps(info))
-                    return self
+                if reply and _served_by(process.pid, self.host, port, self.unix_socket):
+                    if reply.startswith(b"+PONG"):
+                        self.process, self.port = process, port
+                        if self.persistent:
+                            info = {"pid": process.pid, "port": port, "url": self.url}
+                            self.info_file.write_text(json.dumps(info))
+                        return self
+                    if reply.startswith(b"-LOADING"):  # alive and reading its data: let it
+                        deadline = time.monotonic() + self.startup_timeout
+                        time.sleep(0.2)
+                        continue
                 time.sleep(0.02)
             if process.poll() is None:  # alive but silent: give up on it
                 process.kill()
