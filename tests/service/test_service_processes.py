@@ -151,3 +151,17 @@ def test_serve_uses_a_redis_on_a_unix_socket(start_serve, tmp_path):
         tokens = join_all(stub, match_id, 2)
         assert len(_play(stub, match_id, tokens)) == 4
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_exits_non_zero_when_its_embedded_redis_dies(start_serve, tmp_path, workers):
+    """Else every call would answer UNAVAILABLE for good while health said SERVING."""
+    import os
+    import signal
+
+    data = tmp_path / "data"
+    server = start_serve("--data-dir", str(data), "--workers", workers, command=TINY)
+    os.kill(json.loads((data / "redis.json").read_text())["pid"], signal.SIGKILL)
+    assert server.process is not None
+    assert server.process.wait(30) == 1
+    assert "the embedded redis-server" in server.log() and "exited" in server.log()

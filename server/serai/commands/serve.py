@@ -17,6 +17,7 @@ import gc
 import os
 import signal
 import sys
+from typing import Any
 
 import structlog
 
@@ -78,7 +79,8 @@ async def supervise(settings: config.Settings, count: int) -> int:
         await store.close()  # the workers open their own; this one only checked Redis answers
         place = {"SERAI_REDIS_CLUSTER": settings.redis_cluster or ""}
         place["SERAI_REDIS_URL"] = url or ""
-        return await workers.supervise(settings, count, place, where)
+        redis_exit = embedded.exited if embedded is not None else None
+        return await workers.supervise(settings, count, place, where, redis_exit)
     finally:
         if embedded is not None:
             embedded.stop()  # after the workers: they finish their in-flight moves first
@@ -169,15 +171,28 @@ async def serve(
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
-        await stop.wait()
+        lost = await _until_stopped(stop, embedded)
+        if lost:  # exit non-zero, so that whatever runs serai restarts it with its Redis
+            print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
         await server.stop(settings.grace_seconds)
         log.info("stopped")
-        return 0
+        return 1 if lost else 0
     finally:
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+async def _until_stopped(stop: asyncio.Event, embedded: EmbeddedRedis | None) -> str:
+    """Wait for ``stop``, or for the embedded Redis to die: "" or why it died."""
+    waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(stop.wait())]
+    if embedded is not None:
+        waits.append(asyncio.ensure_future(embedded.exited()))
+    done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for waiting in waits:
+        waiting.cancel()
+    return "" if stop.is_set() else str(done.pop().result())
 
 
 def _tune_garbage_collection() -> None:

@@ -25,7 +25,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,9 +95,14 @@ def reserve_port(host: str, port: int) -> socket.socket:
 
 
 async def supervise(
-    settings: config.Settings, count: int, redis: dict[str, str], where: str
+    settings: config.Settings,
+    count: int,
+    redis: dict[str, str],
+    where: str,
+    redis_exit: Callable[[], Awaitable[str]] | None = None,
 ) -> int:
-    """Run ``count`` workers on settings.host:settings.port until SIGTERM/SIGINT or one dies.
+    """Run ``count`` workers on settings.host:settings.port until SIGTERM/SIGINT or one dies,
+    or ``redis_exit()`` returns (the embedded Redis died, if there is one), saying why.
 
     ``redis`` holds the workers' SERAI_REDIS_URL or SERAI_REDIS_CLUSTER; ``where`` says in words
     where Redis is. Returns the exit status.
@@ -138,6 +143,9 @@ async def supervise(
         exits = [asyncio.ensure_future(worker.wait()) for worker in workers]
         stopped = asyncio.ensure_future(stop.wait())
         waiting: list[asyncio.Future[Any]] = [stopped, *exits]
+        lost = asyncio.ensure_future(redis_exit()) if redis_exit is not None else None
+        if lost is not None:
+            waiting.append(lost)
         await asyncio.wait([ready, *waiting], return_when=asyncio.FIRST_COMPLETED)
         listening = ready.done() and all(ready.result())
         ready.cancel()
@@ -148,6 +156,10 @@ async def supervise(
             )
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         stopped.cancel()
+        if lost is not None and not lost.done():
+            lost.cancel()
+        elif lost is not None and not stop.is_set():
+            print(f"serai: {lost.result()}; stopping the workers", file=sys.stderr, flush=True)
         if not stop.is_set():
             for index, worker in enumerate(workers):
                 if worker.returncode is not None:

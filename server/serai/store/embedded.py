@@ -13,6 +13,7 @@ exited): two servers writing one append-only file would lose each other's matche
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import fcntl
@@ -235,6 +236,16 @@ class EmbeddedRedis:
             if self.persistent and json.loads(self.info_file.read_text())["pid"] == process.pid:
                 self.info_file.unlink()
         self._unlock()
+
+    async def exited(self, every: float = 0.5) -> str:
+        """Return once the server has exited without being stopped: why, in words (a Redis that
+        dies under a running serai leaves every call UNAVAILABLE for good, so it must be seen)."""
+        while (process := self.process) is None or process.poll() is None:
+            await asyncio.sleep(every)
+        return (
+            f"the embedded redis-server (pid {process.pid}) exited with status "
+            f"{process.returncode}: {self._log_tail()}"
+        )
 
     def __enter__(self) -> EmbeddedRedis:
         return self.start()
