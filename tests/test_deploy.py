@@ -98,6 +98,12 @@ def test_compose_replicas_proxy_and_redis_agree():
     assert size >= args.max_message_bytes == DEFAULT_MAX_MESSAGE_BYTES
 
 
+def test_compose_restarts_what_exits():
+    # serve exits non-zero when it cannot go on; without a policy the replica would stay down
+    for name, service in _compose()["services"].items():
+        assert service.get("restart") in ("always", "unless-stopped"), name
+
+
 def test_kubernetes_ports_probes_services_and_redis_agree():
     docs = _kubernetes("serai.yaml")
     deployment = _one(docs, "Deployment", "serai")
