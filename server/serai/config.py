@@ -206,7 +206,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--workers",
         "server processes sharing --port (SO_REUSEPORT), as one Python process uses one core; "
-        "0: one per CPU core",
+        "0: one per CPU core this process may use (its CPU affinity and container CPU limit)",
         kind=_workers,
         metavar="N",
     )

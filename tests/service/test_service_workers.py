@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -70,9 +72,46 @@ def test_workers_flag_reads_its_variable_and_zero_means_one_per_core(monkeypatch
     monkeypatch.setenv("SERAI_WORKERS", "3")
     assert from_args(build_parser().parse_args(["serve"])).workers == 3
     settings = from_args(build_parser().parse_args(["serve", "--workers", "0"]))
-    assert workers.worker_count(settings) == (os.cpu_count() or 1)
+    assert workers.worker_count(settings) == workers.usable_cores()
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--workers", "-1"])
+
+
+def test_one_per_core_counts_only_the_cores_this_process_may_use():
+    pinned = subprocess.run(  # taskset -c 0: a process that may run on one core only
+        [
+            sys.executable,
+            "-c",
+            "import os; from serai.commands.workers import usable_cores; "
+            "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); print(usable_cores())",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert pinned.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize(
+    ("files", "quota"),
+    [
+        ({"cpu.max": "200000 100000\n"}, 2.0),
+        ({"cpu.max": "150000 100000\n"}, 1.5),
+        ({"cpu.max": "max 100000\n"}, None),
+        ({"cpu/cpu.cfs_quota_us": "50000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 0.5),
+        ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),
+        ({}, None),
+    ],
+)
+def test_a_containers_cpu_limit_caps_one_per_core(tmp_path, files, quota):
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert workers.cgroup_cpu_quota(tmp_path) == quota
+    cores = len(os.sched_getaffinity(0))
+    expected = min(cores, math.ceil(quota)) if quota else cores
+    assert workers.usable_cores(tmp_path) == max(1, expected)
 
 
 def test_a_worker_gets_every_setting_but_where_to_listen_and_where_redis_is():

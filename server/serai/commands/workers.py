@@ -21,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import math
 import os
 import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from serai import config
@@ -56,8 +58,38 @@ class Worker:
 
 
 def worker_count(settings: config.Settings) -> int:
-    """--workers, with 0 meaning one per CPU core."""
-    return settings.workers or os.cpu_count() or 1
+    """--workers, with 0 meaning one per CPU core this process may use (:func:`usable_cores`)."""
+    return settings.workers or usable_cores()
+
+
+def usable_cores(cgroup_root: Path = Path("/sys/fs/cgroup")) -> int:
+    """The cores this process may run on: its CPU affinity (taskset, a cpuset), capped by its
+    cgroup's CPU quota rounded up (a container's CPU limit). Not os.cpu_count(): a pod limited
+    to 2 CPUs on a 64-core node would start 64 workers, each with its memory and connections."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    quota = cgroup_cpu_quota(cgroup_root)
+    return max(1, min(cores, math.ceil(quota))) if quota else max(1, cores)
+
+
+def cgroup_cpu_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
+    """CPUs the cgroup may use (quota / period), or None without a limit. Reads cgroup v2's
+    ``cpu.max`` ("max 100000" or "200000 100000"), else v1's ``cpu/cpu.cfs_quota_us`` (-1: none)."""
+    try:
+        quota, _, period = (root / "cpu.max").read_text().strip().partition(" ")
+    except OSError:
+        try:
+            quota = (root / "cpu" / "cpu.cfs_quota_us").read_text().strip()
+            period = (root / "cpu" / "cpu.cfs_period_us").read_text().strip()
+        except OSError:
+            return None
+    try:
+        shares, every = int(quota), int(period)
+    except ValueError:  # "max"
+        return None
+    return shares / every if shares > 0 and every > 0 else None
 
 
 def entry_command() -> list[str]:
