@@ -19,7 +19,7 @@ from serai.game import MalformedMove
 
 from . import jaipur_pb2 as pb
 from .cards import BONUS_KINDS, GOODS, GOODS_TOKENS, NUM_GOODS, NUM_TYPES, Good
-from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
 from .state import ENDED_BY_DECK, ENDED_BY_STACKS, RoundResult, State, Token
 from .views import JaipurView, PlayerView
 
@@ -260,13 +260,12 @@ _moves_cache: dict[object, bytes] = {}
 
 
 def move_to_proto(move: Move) -> pb.Move:
-    """The move as a ``serai.games.jaipur.v1.Move``."""
+    """The move as a ``serai.games.jaipur.v1.Move``; MalformedMove if it cannot be read."""
     # Moves are values (frozen dataclasses), and few: their bytes are kept, and parsed (in C) for
-    # a fresh message each time, which is cheaper than setting its fields from Python.
-    try:
-        data = _moves_cache.get(move)
-    except TypeError:  # not hashable, so not a move: _move_message says what it is
-        return _move_message(move)
+    # a fresh message each time, which is cheaper than setting its fields from Python. Found by
+    # equality, so only canonical moves: TakeCamels(2.0) == TakeCamels(2).
+    move = normalize(move)
+    data = _moves_cache.get(move)
     if data is None:
         message = _move_message(move)
         _remember(_moves_cache, move, message.SerializeToString(deterministic=True))

@@ -158,12 +158,19 @@ def _group(cards: Iterable[Good]) -> str:
     return " + ".join(parts)
 
 
-@lru_cache(maxsize=1 << 12)  # moves are values, and few recur: listing a position labels ~25
 def label(move: Move) -> str:
     """A short public description: "take 1 diamond", "exchange 2 camels + cloth for gold + silver".
 
     Camels are named first in what an exchange gives, then goods in the order of :class:`Good`.
+    MalformedMove for a move :func:`normalize` cannot read.
     """
+    # The memo finds moves by equality, and Sell(CLOTH, True) == Sell(CLOTH, 1): only canonical
+    # moves may reach it, or whichever form came first would name the other.
+    return _label(normalize(move))
+
+
+@lru_cache(maxsize=1 << 12)  # moves are values, and few recur: listing a position labels ~25
+def _label(move: Move) -> str:
     if isinstance(move, TakeGood):
         return f"take 1 {plural(Good(move.good), 1)}"
     if isinstance(move, TakeCamels):

@@ -22,6 +22,19 @@ def test_labels_say_what_the_move_does():
     assert game.label(Sell(D, 2)) == "sell 2 diamonds"
 
 
+def test_a_move_of_odd_field_types_is_refused_not_answered_from_an_equal_moves_memo():
+    # Sell(C, True) == Sell(C, 1) and TakeCamels(2.0) == TakeCamels(2): the memos of labels and
+    # wire bytes, found by equality, must not answer one with what they kept for the other.
+    for plain, odd in [(Sell(C, 1), Sell(C, True)), (TakeCamels(2), TakeCamels(2.0))]:
+        expected = game.label(plain), game.move_to_proto(plain)
+        with pytest.raises(MalformedMove, match="is not a count of cards"):
+            game.label(odd)  # type: ignore[arg-type]
+        with pytest.raises(MalformedMove, match="is not a count of cards"):
+            game.move_to_proto(odd)  # type: ignore[arg-type]
+        assert (game.label(plain), game.move_to_proto(plain)) == expected
+    assert game.label(TakeGood(0)) == "take 1 diamond"  # a plain int names a good, as ever
+
+
 def test_moves_compare_and_hash_by_value():
     assert TakeGood(D) == TakeGood(0)
     assert len({Sell(C, 2), Sell(C, 2), Sell(C, 1)}) == 2
