@@ -116,8 +116,19 @@ def _cards(cards: tuple[Face, ...]) -> str:
     return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
 
 
+def _faces(cards: tuple[Face, ...]) -> str:
+    """Cards laid face up, by face: "cattle (1 scarab), 2 x amulet" (two sets of one goods type
+    differ only there, so a label without them would name two moves alike)."""
+    counts: dict[str, int] = {}
+    for face in cards:
+        counts[face.text()] = counts.get(face.text(), 0) + 1
+    return ", ".join(text if n == 1 else f"{n} x {text}" for text, n in counts.items())
+
+
 def label(move: Move) -> str:
-    """A short public description: it never names a card taken from a hidden place."""
+    """A short public description: it never names a card taken from a hidden place, nor one
+    picked to go where the others may not see it (so PickCards moves may share a label); cards
+    laid face up are named, so that two sets of one goods type differ."""
     match move:
         case Take(position):
             corrupt = f", {position} to corruption" if position else ""
@@ -128,7 +139,7 @@ def label(move: Move) -> str:
             name = character.name.lower().replace("_", " ")
             return f"play the {name}" + (f" on seat {target}" if target is not None else "")
         case PlaySet(goods, cards):
-            return f"play a set of {len(cards)} {goods.name.lower()}"
+            return f"play a set of {len(cards)} {goods.name.lower()}: {_faces(cards)}"
         case ChooseEvent(slot, target):
             return f"pick event token {slot + 1}" + (
                 f" against seat {target}" if target is not None else ""
@@ -136,9 +147,9 @@ def label(move: Move) -> str:
         case PickCards(cards):
             return f"pick {_cards(cards)}"
         case AddToSet(goods, cards):
-            return f"add {_cards(cards)} to the {goods.name.lower()} set"
+            return f"add {_faces(cards)} to the {goods.name.lower()} set"
         case FinalSet(goods, cards):
-            return f"lay a final set of {len(cards)} {goods.name.lower()}"
+            return f"lay a final set of {len(cards)} {goods.name.lower()}: {_faces(cards)}"
         case Finish():
             return "finish the round"
         case ChooseStarter(seat):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from serai.game import IllegalMove
 from serai_sobek.cards import CHARACTER_IDS, Character
-from serai_sobek.moves import ChooseEvent, Finish, PlayCharacter, Take
+from serai_sobek.moves import ChooseEvent, Finish, PickCards, PlayCharacter, Take
 from serai_sobek.state import Phase
 from test_sobek_support import GAME, all_cards
 
@@ -41,6 +41,10 @@ def play(players, seed, rng, checks=True):
         assert legal, "a seat to act always has a move"
         if checks:
             assert len(legal) == len(set(legal))
+            # a seat choosing by label can tell its moves apart, except cards picked to go where
+            # the others may not see them (the label is public, so it does not name them)
+            named = [GAME.label(m) for m in legal if not isinstance(m, PickCards)]
+            assert len(named) == len(set(named)), named
             assert GAME.legal_moves(state, seat) == legal
             for other in range(players):
                 if other != seat:
