@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -131,3 +133,52 @@ def watch_all(stub: Any, match_id: str, token: str = "", after: str = "") -> lis
     watcher = Watcher(stub, match_id, token, after)
     watcher.start()
     return watcher.finish()
+
+
+# A stand-in redis-server that loads its data for a while: it answers PING with -LOADING until
+# then (INFO, which Redis answers while loading, says whose it is), then +PONG. It leaves a file
+# "loading" in its --dir once it listens.
+_SLOW_LOADER = """#!{python}
+import os, socket, sys, threading, time
+args = sys.argv[1:]
+host, port = args[args.index("--bind") + 1], int(args[args.index("--port") + 1])
+began = time.monotonic()
+info = b"# Server\\r\\nprocess_id:%d\\r\\n" % os.getpid()
+
+def command(stream):
+    line = stream.readline().strip()
+    if not line.startswith(b"*"):
+        return line.split()  # an inline command
+    words = []
+    for _ in range(int(line[1:])):
+        size = int(stream.readline().strip()[1:])
+        words.append(stream.read(size + 2)[:-2])
+    return words
+
+def serve(conn):
+    with conn, conn.makefile("rb") as stream:
+        while words := command(stream):
+            name = words[0].upper()
+            if name == b"PING":
+                loading = time.monotonic() - began < {loading_seconds}
+                conn.sendall(b"-LOADING Redis is loading\\r\\n" if loading else b"+PONG\\r\\n")
+            elif name == b"INFO":
+                conn.sendall(b"$%d\\r\\n%s\\r\\n" % (len(info), info))
+            elif name == b"HELLO":  # redis-py asks for RESP3
+                conn.sendall(b"%1\\r\\n+proto\\r\\n:3\\r\\n")
+            else:
+                conn.sendall(b"+OK\\r\\n")
+
+listener = socket.create_server((host, port))
+open(os.path.join(args[args.index("--dir") + 1], "loading"), "w").close()
+while True:
+    threading.Thread(target=serve, args=(listener.accept()[0],), daemon=True).start()
+"""
+
+
+def slow_redis_server(path: Path, loading_seconds: float) -> Path:
+    """Write the stand-in redis-server above to ``path`` (executable); returns ``path``."""
+    script = _SLOW_LOADER.replace("{python}", sys.executable)
+    path.write_text(script.replace("{loading_seconds}", repr(loading_seconds)))
+    path.chmod(0o755)
+    return path

@@ -11,45 +11,7 @@ import redis
 from serai.cli import build_parser
 from serai.commands import replay
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, free_port, ping
-
-# A stand-in redis-server that loads its data for LOADING_SECONDS: it answers PING with
-# -LOADING until then (INFO, which Redis answers while loading, says whose it is), then +PONG.
-LOADING_SECONDS = 1.5
-SLOW_LOADER = f"""#!{sys.executable}
-import os, socket, sys, threading, time
-args = sys.argv[1:]
-host, port = args[args.index("--bind") + 1], int(args[args.index("--port") + 1])
-began = time.monotonic()
-info = b"# Server\\r\\nprocess_id:%d\\r\\n" % os.getpid()
-
-def command(stream):
-    line = stream.readline().strip()
-    if not line.startswith(b"*"):
-        return line.split()  # an inline command
-    words = []
-    for _ in range(int(line[1:])):
-        size = int(stream.readline().strip()[1:])
-        words.append(stream.read(size + 2)[:-2])
-    return words
-
-def serve(conn):
-    with conn, conn.makefile("rb") as stream:
-        while words := command(stream):
-            name = words[0].upper()
-            if name == b"PING":
-                loading = time.monotonic() - began < {LOADING_SECONDS}
-                conn.sendall(b"-LOADING Redis is loading\\r\\n" if loading else b"+PONG\\r\\n")
-            elif name == b"INFO":
-                conn.sendall(b"$%d\\r\\n%s\\r\\n" % (len(info), info))
-            elif name == b"HELLO":  # redis-py asks for RESP3
-                conn.sendall(b"%1\\r\\n+proto\\r\\n:3\\r\\n")
-            else:
-                conn.sendall(b"+OK\\r\\n")
-
-listener = socket.create_server((host, port))
-while True:
-    threading.Thread(target=serve, args=(listener.accept()[0],), daemon=True).start()
-"""
+from service_helpers import slow_redis_server
 
 
 def test_a_data_folder_serves_one_embedded_redis_at_a_time(tmp_path: Path) -> None:
@@ -72,9 +34,7 @@ def test_a_fixed_port_held_by_another_redis_is_not_taken_for_ours(tmp_path: Path
 
 
 def test_a_redis_loading_a_large_append_only_file_is_waited_for(tmp_path: Path) -> None:
-    fake = tmp_path / "slow-redis-server"
-    fake.write_text(SLOW_LOADER)
-    fake.chmod(0o755)
+    fake = slow_redis_server(tmp_path / "slow-redis-server", loading_seconds=1.5)
     loading = EmbeddedRedis(tmp_path / "data", binary=str(fake), startup_timeout=0.5)
     with loading:  # answers LOADING for three times the startup timeout: not a dead server
         assert ping("127.0.0.1", loading.port)

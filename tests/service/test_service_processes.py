@@ -165,3 +165,41 @@ def test_serve_exits_non_zero_when_its_embedded_redis_dies(start_serve, tmp_path
     assert server.process is not None
     assert server.process.wait(30) == 1
     assert "the embedded redis-server" in server.log() and "exited" in server.log()
+
+
+def _in_a_pid_namespace() -> list[str]:
+    """unshare's prefix that runs a command as PID 1 of a new PID namespace, or skip."""
+    import shutil
+
+    prefix = ["unshare", "--pid", "--fork", "--map-root-user"]
+    if shutil.which("unshare") is None or subprocess.run([*prefix, "true"]).returncode != 0:
+        pytest.skip("unshare cannot make a PID namespace here")
+    return prefix
+
+
+def test_a_sigterm_while_starting_stops_serve_even_as_pid_1(tmp_path):
+    """PID 1 (a container's main process) ignores a signal it has no handler for."""
+    import os
+    import signal
+    import time
+
+    from service_helpers import slow_redis_server
+
+    bin_dir, data = tmp_path / "bin", tmp_path / "data"
+    bin_dir.mkdir()
+    slow_redis_server(bin_dir / "redis-server", loading_seconds=600)  # loads for ever
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    serve = [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--data-dir", str(data)]
+    with (tmp_path / "serve.log").open("wb") as log:
+        outer = subprocess.Popen([*_in_a_pid_namespace(), *serve], env=env, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 60
+        while not (data / "loading").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (data / "loading").exists(), (tmp_path / "serve.log").read_text()
+        (serai,) = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
+        os.kill(int(serai), signal.SIGTERM)  # serai is PID 1 in there, loading its Redis
+        assert outer.wait(30) == 128 + signal.SIGTERM
+    finally:
+        outer.kill()
+        outer.wait()

@@ -47,6 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Serve the installed games (or ``games``, for tests) until SIGTERM/SIGINT."""
+    _leave_on_sigterm_until_serving()
     settings = config.from_args(args)
     is_worker = args.ready_fd is not None
     serai_logging.configure(
@@ -63,6 +64,18 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     if count > 1:
         return asyncio.run(supervise(settings, count))
     return asyncio.run(serve(settings, games))
+
+
+def _leave_on_sigterm_until_serving() -> None:
+    """Until serai listens (and takes SIGTERM for a graceful stop), SIGTERM exits at once,
+    status 143, unwinding as it goes. The default action does that too, except for PID 1 (a
+    container's main process), which ignores signals it has no handler for: a pod stopped
+    while serai started (loading a large Redis file takes minutes) waited for SIGKILL."""
+
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
 
 
 async def supervise(settings: config.Settings, count: int) -> int:

@@ -176,25 +176,14 @@ class EmbeddedRedis:
                 preexec_fn=_die_with_parent,
                 pass_fds=() if self._lock is None else (self._lock,),  # the lock outlives us
             )
-            deadline = time.monotonic() + self.startup_timeout
-            while time.monotonic() < deadline:
-                if process.poll() is not None:
-                    break
-                reply = _reply_to_ping(self.host, port, unix_socket=self.unix_socket)
-                # Ours, not another server already on a fixed port: that one answers before
-                # our child has failed to bind.
-                if reply and _served_by(process.pid, self.host, port, self.unix_socket):
-                    if reply.startswith(b"+PONG"):
-                        self.process, self.port = process, port
-                        if self.persistent:
-                            info = {"pid": process.pid, "port": port, "url": self.url}
-                            self.info_file.write_text(json.dumps(info))
-                        return self
-                    if reply.startswith(b"-LOADING"):  # alive and reading its data: let it
-                        deadline = time.monotonic() + self.startup_timeout
-                        time.sleep(0.2)
-                        continue
-                time.sleep(0.02)
+            try:
+                started = self._wait_for(process, port)
+            except BaseException:  # a signal while it starts: it must not outlive us
+                process.kill()
+                process.wait()
+                raise
+            if started:
+                return self
             if process.poll() is None:  # alive but silent: give up on it
                 process.kill()
                 process.wait()
@@ -204,6 +193,29 @@ class EmbeddedRedis:
         raise EmbeddedRedisError(
             f"redis-server did not start ({binary}): {last_error.strip() or self._log_tail()}"
         )
+
+    def _wait_for(self, process: subprocess.Popen[bytes], port: int) -> bool:
+        """Whether ``process`` came to answer PING on ``port`` (then it is ours, and recorded)."""
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                return False
+            reply = _reply_to_ping(self.host, port, unix_socket=self.unix_socket)
+            # Ours, not another server already on a fixed port: that one answers before our
+            # child has failed to bind.
+            if reply and _served_by(process.pid, self.host, port, self.unix_socket):
+                if reply.startswith(b"+PONG"):
+                    self.process, self.port = process, port
+                    if self.persistent:
+                        info = {"pid": process.pid, "port": port, "url": self.url}
+                        self.info_file.write_text(json.dumps(info))
+                    return True
+                if reply.startswith(b"-LOADING"):  # alive and reading its data: let it
+                    deadline = time.monotonic() + self.startup_timeout
+                    time.sleep(0.2)
+                    continue
+            time.sleep(0.02)
+        return False
 
     def _log_tail(self) -> str:
         """Why, from the end of its log (it writes there, not to stderr)."""
