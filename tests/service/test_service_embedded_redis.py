@@ -75,3 +75,17 @@ def test_replay_of_a_folder_without_redis_data_says_so(tmp_path: Path, capsys) -
     args = build_parser().parse_args(["replay", "abc", "--data-dir", str(tmp_path)])
     assert replay.run(args) == 1
     assert "no serai data in" in capsys.readouterr().err
+
+
+def test_the_data_it_makes_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """The append-only file holds every hand and the deck order."""
+    data = tmp_path / "new" / "data"
+    with EmbeddedRedis(data) as server, redis.Redis(port=server.port) as client:
+        client.set("k", "v")
+        client.bgrewriteaof()
+        # redis.json (where it listens) and serai.lock are serai's, and hold no card
+        made = {p: p.stat().st_mode for p in data.rglob("*") if p.suffix not in (".json", ".lock")}
+    assert any("appendonly" in p.name for p in made) and any(p.name == "redis.log" for p in made)
+    assert data.stat().st_mode & 0o777 == 0o700
+    for path, mode in made.items():
+        assert mode & 0o077 == 0, (path, oct(mode))

@@ -133,7 +133,8 @@ class EmbeddedRedis:
     def start(self) -> EmbeddedRedis:
         binary = self.binary or redis_server_binary()
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            # The data holds every hand and deck: a folder made here is its owner's alone.
+            self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
             raise EmbeddedRedisError(
                 f"cannot use {self.data_dir} as the data folder: {error.strerror or error}"
@@ -173,7 +174,7 @@ class EmbeddedRedis:
                 # Its own session: a Ctrl-C meant for serai must not stop Redis before serai has
                 # finished its in-flight moves; serai stops it afterwards.
                 start_new_session=True,
-                preexec_fn=_die_with_parent,
+                preexec_fn=_in_the_child,
                 pass_fds=() if self._lock is None else (self._lock,),  # the lock outlives us
             )
             try:
@@ -307,6 +308,13 @@ def _served_by(pid: int, host: str, port: int, unix_socket: Path | None) -> bool
         return False
     finally:
         client.close()
+
+
+def _in_the_child() -> None:
+    """Before redis-server runs: its files (append-only file, log) readable by their owner
+    only, since they hold hidden cards; and no orphan (:func:`_die_with_parent`)."""
+    os.umask(0o077)
+    _die_with_parent()
 
 
 def _die_with_parent() -> None:
