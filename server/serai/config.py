@@ -137,7 +137,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--redis-connections",
         "most Redis connections this process opens (per node of a cluster; each of --workers "
         "opens its own); each request in flight and each waiting Watch holds one, more wait for "
-        "a free one",
+        "a free one; Watches may take three quarters of them, and more are refused "
+        "(RESOURCE_EXHAUSTED)",
         kind=_at_least(1, int),
     )
     _setting(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import grpc
 import pytest
@@ -333,6 +334,28 @@ def test_health_watch_streams_serving_then_not_serving_when_the_server_drains(st
     service.run(service.server.health.enter_graceful_shutdown())  # what a stop does first
     assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
     watch.cancel()
+
+
+def test_watches_beyond_the_servers_limit_are_refused_until_one_ends(start_service):
+    """A waiting Watch holds a Redis connection; past the limit, moves would wait for one."""
+    service = start_service(max_watches=2)
+    stub = service.stub()
+    match_id = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seed=1)).match.match_id
+
+    def watch():
+        stream = stub.Watch(pb.WatchRequest(match_id=match_id), timeout=60)
+        next(stream)  # the created event: the watch is live
+        return stream
+
+    first, second = watch(), watch()
+    code, details = status_of(watch)
+    assert code == Code.RESOURCE_EXHAUSTED and "the most it allows" in details
+    first.cancel()
+    deadline = time.monotonic() + 30
+    while service.matches.watching > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    watch().cancel()  # room again
+    second.cancel()
 
 
 def test_list_games_and_list_matches_by_status_and_game(stub, running):

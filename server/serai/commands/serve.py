@@ -159,6 +159,8 @@ async def serve(
             max_open_per_client=settings.max_open_matches,
             sweep_seconds=settings.sweep_seconds,
             allow_chosen_seeds=settings.chosen_seeds == "allow",
+            # a waiting Watch holds a Redis connection: a quarter stays for moves and reads
+            max_watches=max(1, settings.redis_connections * 3 // 4),
         )
         server = await build_server(
             matches,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -37,7 +38,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -130,6 +131,7 @@ class Matches:
         max_open_per_client: int = 0,
         sweep_seconds: float = 1.0,
         allow_chosen_seeds: bool = True,
+        max_watches: int = 0,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -139,6 +141,8 @@ class Matches:
         self.max_open_per_client = max_open_per_client
         self.sweep_seconds = sweep_seconds
         self.allow_chosen_seeds = allow_chosen_seeds
+        self.max_watches = max_watches  # 0: no limit; see watch()
+        self.watching = 0
         self.closing = False
         self._clock = clock
         self._cache = Cache(cache_size)
@@ -630,12 +634,31 @@ class Matches:
 
         Each batch carries the match as the watcher may see it. Ends once the match is finished
         and its last event delivered, or when the process is closing.
+
+        A waiting watch holds a store connection: beyond ``max_watches`` at once, a new one is
+        refused (:class:`LimitExceeded`), so that moves and reads still find connections.
         """
         if after_event_id and not _is_event_id(after_event_id):
             raise BadRequest(
                 f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
                 "pass an event_id the server sent, or nothing for every event"
             )
+        if self.max_watches and self.watching >= self.max_watches:
+            raise LimitExceeded(
+                f"this server already serves {self.watching} watches, the most it allows: "
+                "retry in a moment (another replica may have room), or poll GetMatch"
+            )
+        self.watching += 1
+        try:
+            async with contextlib.aclosing(self._watch(match_id, token, after_event_id)) as batches:
+                async for batch in batches:
+                    yield batch
+        finally:
+            self.watching -= 1
+
+    async def _watch(
+        self, match_id: str, token: str, after_event_id: str
+    ) -> AsyncGenerator[WatchBatch, None]:
         entry = await self._fresh(match_id)
         seat = self._authenticate(entry, token)
         after = after_event_id
