@@ -82,8 +82,15 @@ def hidden_changes(state, viewer, rng):
         a, b = down[0], chars_in_deck[0]
         row[a], deck[b] = deck[b], row[a]
         changed.append(replace(state, row=tuple(row), deck=tuple(deck)))
-    if state.unused and state.deck:
-        changed.append(replace(state, unused=tuple(reversed(state.unused))))
+    if state.unused and state.deck:  # an unused green card for a deck card: both face down
+        unused, deck = list(state.unused), list(state.deck)
+        unused[0], deck[0] = deck[0], unused[0]
+        changed.append(replace(state, unused=tuple(sorted(unused)), deck=tuple(deck)))
+    if state.removed and state.deck:  # corruption cards a power discarded went face down
+        removed, deck = list(state.removed), list(state.deck)
+        removed[0], deck[0] = deck[0], removed[0]
+        changed.append(replace(state, removed=tuple(removed), deck=tuple(deck)))
+    changed.append(replace(state, seed=state.seed + 1))  # what later shuffles will deal
     return changed
 
 
@@ -97,6 +104,30 @@ def test_a_view_does_not_change_with_what_its_seat_may_not_know(players, seed, s
         for other in hidden_changes(state, viewer, rng):
             assert all_cards(other) == list(range(63))
             assert view_bytes(other, viewer) == before
+
+
+def test_no_view_shows_the_cards_powers_removed_or_the_unused_green_cards():
+    """Both lie face down; the test above swaps them only when a random midgame has them."""
+    checked = 0
+    for seed in range(20):
+        state, rng = GAME.setup(3, seed, {}), random.Random(seed)
+        for _ in range(120):
+            if GAME.outcome(state) is not None:
+                break
+            seat = GAME.to_act(state)[0]
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+            if not (state.removed and state.unused and len(state.deck) >= 2):
+                continue
+            removed, unused, deck = list(state.removed), list(state.unused), list(state.deck)
+            removed[0], unused[0], deck[0], deck[1] = deck[0], deck[1], removed[0], unused[0]
+            other = replace(
+                state, removed=tuple(removed), unused=tuple(sorted(unused)), deck=tuple(deck)
+            )
+            assert all_cards(other) == list(range(63))
+            for viewer in [None, *range(3)]:
+                assert view_bytes(other, viewer) == view_bytes(state, viewer)
+            checked += 1
+    assert checked > 20  # the swaps did happen, in many positions
 
 
 def test_a_view_shows_its_own_hand_and_pile_but_only_counts_of_others():
