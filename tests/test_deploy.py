@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -160,4 +159,4 @@ def test_redis_keeps_every_committed_move_and_never_evicts_a_match(config):
 def test_the_readme_says_docker_was_not_run_here():
     readme = (DEPLOY / "README.md").read_text()
     assert "redis+sentinel://" in readme and "--redis-cluster" in readme
-    assert shlex.split("serai serve --redis-url redis://redis:6379/0")  # the examples are shell
+    assert readme.startswith("# ") and "**Not tried with Docker.**" in readme.splitlines()[2]
