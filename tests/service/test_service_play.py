@@ -159,10 +159,18 @@ def _try_move(client, match_id, token, card):
                     expected_version=expected_version,
                 )
             )
-        except Exception:
-            pass
+        except grpc.RpcError as refused:  # refused as a client error, never as a crash
+            assert refused.code() in _PROBE_REFUSALS, (refused.code(), refused.details())
         else:  # pragma: no cover - every probe must be refused
             raise AssertionError(f"a probe move {card} was accepted")
+
+
+# not your turn or not legal, a stale expected version, a card the seat does not hold
+_PROBE_REFUSALS = {
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.ABORTED,
+    grpc.StatusCode.INVALID_ARGUMENT,
+}
 
 
 def _packed(game, view):
