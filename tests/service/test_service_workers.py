@@ -193,6 +193,25 @@ def test_a_stop_signal_stops_every_worker_then_the_embedded_redis(start_serve, t
     assert not ping("127.0.0.1", redis_port)
 
 
+def test_a_stop_signal_while_the_workers_start_is_a_clean_stop(tmp_path, redis_url):
+    """A worker stopped before it listens exits by serve's start-up handler (128 + SIGTERM)."""
+    command = [*TINY, "serve", "--workers", "2", "--port", "0", "--redis-url", redis_url]
+    env = {**os.environ, "TINY_WORKER_START_DELAY": "30"}
+    with (tmp_path / "serve.log").open("wb") as log:
+        supervisor = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    try:
+        children = Path(f"/proc/{supervisor.pid}/task/{supervisor.pid}/children")
+        deadline = time.monotonic() + 60
+        while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(2)  # the workers are past their imports, into their slow start
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(30) == 0, (tmp_path / "serve.log").read_text()
+    finally:
+        supervisor.kill()
+        supervisor.wait()
+
+
 def test_a_dead_worker_stops_the_others_and_the_supervisor_fails(start_serve, redis_url):
     server = start_serve("--workers", "2", "--redis-url", redis_url, command=TINY)
     first, second = _workers_of(server)

@@ -16,6 +16,7 @@ Run as a script, it is ``serai`` with this game installed as ``tiny`` (for subpr
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -178,10 +179,25 @@ def tiny_registry() -> registry.Registry:
 
 
 def main(argv: list[str]) -> int:
-    """``serai serve`` or ``serai replay`` with ``tiny`` installed."""
+    """``serai serve`` or ``serai replay`` with ``tiny`` installed. A worker of ``serve
+    --workers`` waits TINY_WORKER_START_DELAY seconds before it starts serving, if set (a
+    slow start-up, for tests of signals that come meanwhile)."""
     from serai.cli import build_parser
 
     args = build_parser().parse_args(argv)
+    delay = float(os.environ.get("TINY_WORKER_START_DELAY", "0"))
+    if delay and getattr(args, "ready_fd", None) is not None:
+        import asyncio
+
+        from serai.commands import serve
+
+        started = serve.serve
+
+        async def slowly(*given: Any, **named: Any) -> int:
+            await asyncio.sleep(delay)
+            return await started(*given, **named)
+
+        serve.serve = slowly  # type: ignore[assignment]
     return int(args.run(args, games=tiny_registry()) or 0)
 
 

@@ -203,8 +203,10 @@ async def supervise(
                         flush=True,
                     )
         codes = await _stop_all(workers, settings.grace_seconds)
-        # -SIGTERM: a worker stopped before it could catch the signal (still starting up)
-        return 0 if stop.is_set() and set(codes) <= {0, -signal.SIGTERM} else 1
+        # A worker stopped while starting up exits 128 + SIGTERM (serve's start-up handler), or
+        # -SIGTERM if the signal came before even that: both are a clean stop.
+        stopped_early = {-signal.SIGTERM, 128 + signal.SIGTERM}
+        return 0 if stop.is_set() and set(codes) <= {0, *stopped_early} else 1
     finally:
         reserved.close()
         for reading in readiness:  # stops reading and closes each pipe still open
