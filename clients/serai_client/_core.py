@@ -29,12 +29,14 @@ from serai_client.types import (
 DEFAULT_TARGET = "localhost:50051"
 
 # A dropped connection shows up as one of these on a stream; the watch reconnects and resumes.
+# RESOURCE_EXHAUSTED: the server has no room for another watch now, and may in a moment.
 RESUMABLE_CODES = frozenset(
     {
         grpc.StatusCode.UNAVAILABLE,
         grpc.StatusCode.UNKNOWN,
         grpc.StatusCode.INTERNAL,
         grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
     }
 )
 

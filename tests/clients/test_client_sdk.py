@@ -335,3 +335,26 @@ def test_closing_a_client_ends_its_watches_without_an_error(service):
         return kinds
 
     assert asyncio.run(watch_then_close()) == ["created"]
+
+
+def test_a_watch_the_server_has_no_room_for_yet_waits_for_room(start_service):
+    service = start_service(max_watches=1)
+    stub = service.stub()
+    match_id = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur")).match.match_id
+    holder = stub.Watch(pb.WatchRequest(match_id=match_id), timeout=60)
+    next(holder)  # the server's one watch is taken
+    seen: list[object] = []
+
+    def watch() -> None:
+        with SeraiClient(service.address, unavailable_for=20) as client:
+            try:
+                seen.append(next(iter(client.watch(match_id))).kind)
+            except Exception as error:  # reported below
+                seen.append(error)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    time.sleep(0.5)  # its first tries are refused (RESOURCE_EXHAUSTED)
+    holder.cancel()
+    watcher.join(30)
+    assert seen == ["created"]
