@@ -58,8 +58,6 @@ def bradley_terry(
     likelihood = _log_likelihood(won, theta)
     for _ in range(100):
         step = _newton_step(won, theta)
-        if max(map(abs, step), default=0.0) < 1e-12:
-            break
         for _halving in range(60):
             trial = [t + s for t, s in zip(theta, step, strict=True)]
             trial_likelihood = _log_likelihood(won, trial)
@@ -68,7 +66,10 @@ def bradley_terry(
             step = [s / 2 for s in step]
         else:
             break  # no step up is left: theta is the maximum to the float's precision
+        gain = trial_likelihood - likelihood
         theta, likelihood = trial, trial_likelihood
+        if gain <= 1e-12 * max(1.0, abs(likelihood)):
+            break  # converged: what is left of a step is round-off
     return {bot: ELO_PER_NEPER * (theta[index[bot]] - theta[0]) for bot in bots}
 
 
