@@ -54,6 +54,9 @@ def test_printable_urls_hide_passwords_and_keep_the_rest():
     assert printable_url("redis://me:pw@host:6379") == "redis://me:***@host:6379"
     assert printable_url("redis+cluster://pw@h1:1,h2:2") == "redis+cluster://***@h1:1,h2:2"
     assert printable_url("redis://host:6379/0") == "redis://host:6379/0"
+    assert printable_url("redis://host:6379/0?password=pw&db=1") == (
+        "redis://host:6379/0?password=***&db=1"
+    )
 
 
 def test_cluster_addresses_by_flag_url_or_environment(monkeypatch):

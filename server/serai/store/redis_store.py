@@ -56,6 +56,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -563,11 +564,15 @@ def _nodes(text: str) -> list[tuple[str, int]]:
 
 
 def printable_url(url: str) -> str:
-    """The URL as it may be printed: what it holds before ``@`` (a password) replaced by ***.
+    """The URL as it may be printed: what it holds before ``@`` and a ``password=`` query value
+    (redis-py reads both as the password) replaced by ***.
 
     >>> printable_url("redis+sentinel://:pw@h1:26379/mymaster")
     'redis+sentinel://:***@h1:26379/mymaster'
+    >>> printable_url("redis://h:6379/0?password=pw&db=1")
+    'redis://h:6379/0?password=***&db=1'
     """
+    url = re.sub(r"([?&]password=)[^&#]*", r"\1***", url)
     scheme, sep, rest = url.partition("://")
     hosts_part, slash, path = rest.partition("/")
     credentials, at, hosts = hosts_part.rpartition("@")
