@@ -148,7 +148,9 @@ function waitForTurn(client, seat, snapshot) {
       stream.on('error', (error) => {
         if (done) return; // our own cancel, once we had what we waited for
         failed = true;
-        if (error.code === grpc.status.UNAVAILABLE) reopen();
+        // UNAVAILABLE: the server is down; RESOURCE_EXHAUSTED: it has no room for another
+        // watch now. Either may pass: watch again, with backoff.
+        if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.RESOURCE_EXHAUSTED) reopen();
         else if (error.code === grpc.status.CANCELLED) askAndGoOn(); // the server's, not ours
         else finish(reject, error);
       });

@@ -156,15 +156,32 @@ class _CancellingServer(pb_grpc.MatchServiceServicer):
         context.abort(grpc.StatusCode.CANCELLED, "the server is going away")
 
 
-@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
-def test_the_node_bot_asks_where_the_match_is_when_the_server_cancels_its_watch():
+class _FullServer(_CancellingServer):
+    """Refuses the first Watch for want of room (RESOURCE_EXHAUSTED), ends the next at once;
+    after that second one, GetMatch says the match is over."""
+
+    def GetMatch(self, request, context):
+        match = pb.MatchSummary(match_id=request.match_id, status=pb.MATCH_STATUS_RUNNING)
+        if self.watches >= 2:
+            match.status = pb.MATCH_STATUS_FINISHED
+            return pb.MatchSnapshot(match=match, outcome=pb.Outcome(summary="it is over"))
+        return pb.MatchSnapshot(match=match, to_act=[0], last_event_id="1-0")
+
+    def Watch(self, request, context):
+        self.watches += 1
+        if self.watches == 1:
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "no room for another watch")
+        return iter(())
+
+
+def _node_bot_against(servicer: pb_grpc.MatchServiceServicer) -> subprocess.CompletedProcess[str]:
     install_node_client()
     server = grpc.server(concurrent.futures.ThreadPoolExecutor(max_workers=4))
-    pb_grpc.add_MatchServiceServicer_to_server(_CancellingServer(), server)
+    pb_grpc.add_MatchServiceServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
-        node = subprocess.run(
+        return subprocess.run(
             ["node", "bot.js", "--server", f"127.0.0.1:{port}", "--match", "m1"],
             cwd=NODE_DIR,
             capture_output=True,
@@ -173,5 +190,17 @@ def test_the_node_bot_asks_where_the_match_is_when_the_server_cancels_its_watch(
         )
     finally:
         server.stop(None)
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+def test_the_node_bot_asks_where_the_match_is_when_the_server_cancels_its_watch():
+    node = _node_bot_against(_CancellingServer())
+    assert node.returncode == 0, node.stderr
+    assert "result: it is over" in node.stdout
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+def test_the_node_bot_watches_again_when_the_server_has_no_room_for_its_watch():
+    node = _node_bot_against(_FullServer())
     assert node.returncode == 0, node.stderr
     assert "result: it is over" in node.stdout
