@@ -638,9 +638,12 @@ async def build_server(
     )
     limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
     logged = RequestLogInterceptor()
-    wrapping = _Wrapping(
-        server, lambda method, handler: _decoding(method, logged.wrap(method, handler))
-    )
+
+    def wrap(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        # Probes call Check every few seconds: a line each would bury the requests that matter.
+        return _decoding(method, handler if method in _UNLOGGED else logged.wrap(method, handler))
+
+    wrapping = _Wrapping(server, wrap)
     pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches, limiter), wrapping)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)
@@ -653,6 +656,7 @@ async def build_server(
 
 
 _Wrap = Callable[[str, grpc.RpcMethodHandler], grpc.RpcMethodHandler]
+_UNLOGGED = frozenset({"/grpc.health.v1.Health/Check"})
 
 
 class _Wrapping:

@@ -331,6 +331,20 @@ def test_the_pretty_format_writes_the_request_line_too(configured):
     assert "request" in text and "SubmitMove" in text and "m1" in text
 
 
+def test_health_probes_write_no_request_lines_and_other_calls_do(configured, start_service):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from serai.api import match_service_pb2 as pb
+    from serai.api import match_service_pb2_grpc as pb_grpc
+
+    stream = configured()
+    channel = start_service().channel()
+    for _ in range(3):
+        health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""))
+    pb_grpc.MatchServiceStub(channel).ListGames(pb.ListGamesRequest())
+    methods = [line.get("method") for line in lines_of(stream) if line["event"] == "request"]
+    assert methods == ["ListGames"]
+
+
 def test_the_pretty_format_shows_a_crash_without_the_secrets_in_its_frames(configured):
     stream = configured(fmt="pretty")
 
