@@ -158,12 +158,13 @@ class Matches:
             return None
         return self._now_ms() + record.move_seconds * 1000 if running else 0
 
-    def _idle_ms_with(self, deadline: int | None) -> int:
+    def _idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
         """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
-        when the change sets one, so that a match never expires inside the deadline it shows."""
+        when the change sets one (``move_seconds`` from now), so that a match never expires
+        inside the deadline it shows."""
         if not self._idle_ms or not deadline:
             return self._idle_ms
-        return deadline - self._now_ms() + self._idle_ms
+        return record.move_seconds * 1000 + self._idle_ms
 
     # games
 
@@ -336,7 +337,7 @@ class Matches:
                 status=status,
                 events=events,
                 deadline_ms=deadline,
-                idle_ms=self._idle_ms_with(deadline),
+                idle_ms=self._idle_ms_with(record, deadline),
             )
             result = await self.store.commit(match_id, record.version, commit)
             if isinstance(result, Committed):
@@ -858,7 +859,7 @@ class Matches:
             request_id=request_id,
             answer=label,
             deadline_ms=deadline,
-            idle_ms=self._idle_ms_with(deadline),
+            idle_ms=self._idle_ms_with(record, deadline),
         )
         return commit, state
 
