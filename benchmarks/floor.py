@@ -53,12 +53,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import os
 import random
-import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -66,10 +63,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
+from _harness import (
+    Figures,
+    Servers,
+    cpu_seconds,
+    descendants,
+    machine_ticks,
+    own_cpu,
+    start_process,
+    steal_share,
+)
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
@@ -157,65 +164,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 # --- measuring ------------------------------------------------------------------------------------
 
 
-@dataclass
-class Figures:
-    name: str
-    calls: int = 0
-    seconds: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    server_cpu_ms: float | None = None  # per call, the server side (its process, plus Redis)
-    client_cpu_ms: float | None = None
-    steal: float | None = None  # the share of the machine's CPU time its hypervisor took
-
-    @property
-    def rate(self) -> float:
-        return self.calls / self.seconds if self.seconds else 0.0
-
-    @property
-    def steal_text(self) -> str:
-        return "-" if self.steal is None else f"{self.steal:.0%}"
-
-    def pct(self, p: float) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
-
-
-def cpu_seconds(pid: int | None) -> float:
-    """CPU time (user + system) a process used so far; 0 where /proc is not there."""
-    if pid is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def machine_ticks() -> tuple[int, int]:
-    """(steal, all) CPU ticks of the whole machine so far, from /proc/stat; (0, 0) without it.
-
-    Steal is the time a virtual machine's CPUs were ready to run but its hypervisor ran something
-    else: on a shared host it comes in bursts that slow every part and lengthen the tail
-    latencies, so each figure says how much there was while it was measured."""
-    try:
-        with open("/proc/stat") as stat:
-            ticks = [int(value) for value in stat.readline().split()[1:]]
-    except (OSError, ValueError):
-        return 0, 0
-    # user nice system idle iowait irq softirq steal [guest guest_nice, already in user and nice]
-    return (ticks[7] if len(ticks) > 7 else 0), sum(ticks[:8])
-
-
-def steal_share(before: tuple[int, int], after: tuple[int, int]) -> float | None:
-    total = after[1] - before[1]
-    return (after[0] - before[0]) / total if total > 0 else None
-
-
 async def measure(
     name: str,
     jobs: list[list[Callable[[], Awaitable[object]]]],
@@ -250,7 +198,7 @@ async def measure(
         first_done.append(time.perf_counter())
 
     gc.collect()  # before the window, not in it
-    cpu0 = [cpu_seconds(pid) for pid in server_pids]
+    cpu0 = [cpu_seconds(pid) or 0.0 for pid in server_pids]
     own0 = own_cpu()
     ticks0 = machine_ticks()
     gc.disable()
@@ -259,7 +207,7 @@ async def measure(
         await asyncio.gather(*(worker(i, calls) for i, calls in enumerate(jobs)))
     finally:
         gc.enable()
-    cpu1 = [cpu_seconds(pid) for pid in server_pids]
+    cpu1 = [cpu_seconds(pid) or 0.0 for pid in server_pids]
     own1 = own_cpu()
     ticks1 = machine_ticks()
     window = min(first_done) - start
@@ -459,95 +407,6 @@ def _commit_call(
 
 
 # --- the run --------------------------------------------------------------------------------------
-
-
-def start_process(command: list[str], log_path: Path, pattern: str) -> tuple[subprocess.Popen, str]:
-    log = log_path.open("w")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(pattern + r" on (\S+):(\d+)", log_path.read_text())
-        if found:
-            return process, f"{found[1]}:{found[2]}"
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise SystemExit(f"{command[:3]} did not start:\n{log_path.read_text()}")
-
-
-def descendants(pid: int) -> list[int]:
-    """The processes below ``pid`` (children, theirs, ...), from /proc; none where it is not."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        parents.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        below = parents.get(todo.pop(), [])
-        found += below
-        todo += below
-    return found
-
-
-def connections(pids: list[int], port: int) -> list[int]:
-    """How many established TCP connections to ``port`` each process holds: how evenly the
-    kernel spread the client's connections over a server's processes (SO_REUSEPORT)."""
-    held: list[set[str]] = []
-    for pid in pids:
-        inodes = set()
-        for fd in Path(f"/proc/{pid}/fd").glob("*"):
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:["):
-                inodes.add(target[8:-1])
-        held.append(inodes)
-    established = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                fields = line.split()
-                if int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "01":
-                    established.add(fields[9])
-    return [len(inodes & established) for inodes in held]
-
-
-@dataclass
-class Servers:
-    """One server's processes on one address (several share the port with SO_REUSEPORT)."""
-
-    name: str
-    processes: list[subprocess.Popen]
-    address: str
-    pids: list[int]  # whose CPU counts: every process of the server
-    channels: list[grpc.aio.Channel] = field(default_factory=list)
-
-    @property
-    def port(self) -> int:
-        return int(self.address.rpartition(":")[2])
-
-    def connect(self, count: int) -> None:
-        # a local subchannel pool: each channel its own TCP connection (they share one otherwise)
-        options = [("grpc.use_local_subchannel_pool", 1)]
-        self.channels = [
-            grpc.aio.insecure_channel(self.address, options=options) for _ in range(count)
-        ]
-
-    def spread(self) -> str:
-        """Connections per serving process, e.g. "51+49"."""
-        serving = [pid for pid in self.pids if pid not in (p.pid for p in self.processes)]
-        counts = connections(serving or self.pids, self.port)
-        return "+".join(str(c) for c in counts)
-
-    def stop(self, signum: int = signal.SIGTERM) -> None:
-        for process in self.processes:
-            process.send_signal(signum)
-        for process in self.processes:
-            process.wait(30)
 
 
 def start_floor(count: int, name: str, folder: Path, redis_url: str) -> Servers:
