@@ -19,11 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import random
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +29,7 @@ from pathlib import Path
 
 import grpc
 import redis.asyncio as aioredis
+from _harness import cpu_seconds, pct, start_process
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store.embedded import EmbeddedRedis
@@ -95,17 +93,6 @@ async def play_match(
     return match_id, moves
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """CPU time (user + system) a process used so far; None where /proc is not there."""
-    if pid is None:
-        return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def run_load(
     args: argparse.Namespace,
     address: str,
@@ -149,24 +136,20 @@ async def run_load(
     await client.aclose()
 
     moves = sum(m for _id, m in results)
-    ordered = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
-
     print(
         f"matches             {args.matches} x {args.game}, {args.seats} seats, played to the end"
     )
     print(f"moves               {moves} in {elapsed:.2f} s ({moves / args.matches:.0f} per match)")
     print(f"moves per second    {moves / elapsed:.0f}")
-    print(f"SubmitMove latency  p50 {pct(0.50):.2f} ms   p99 {pct(0.99):.2f} ms")
-    used = [
+    p50, p99 = pct(latencies, 0.50), pct(latencies, 0.99)
+    print(f"SubmitMove latency  p50 {p50:.2f} ms   p99 {p99:.2f} ms")
+    cpu_ms = [
         (after - before) * 1000 / moves if before is not None and after is not None else None
         for before, after in zip(cpu_before, cpu_after, strict=True)
     ]
-    if used[0] is not None and used[1] is not None:
+    if cpu_ms[0] is not None and cpu_ms[1] is not None:
         print(
-            f"CPU per move        serai {used[0]:.2f} ms, redis {used[1]:.2f} ms "
+            f"CPU per move        serai {cpu_ms[0]:.2f} ms, redis {cpu_ms[1]:.2f} ms "
             "(all calls of a move: ListLegalMoves + SubmitMove)"
         )
     print(
@@ -214,13 +197,13 @@ def main(argv: list[str] | None = None) -> int:
                 redis_url = embedded.url
             address = args.server
             if address is None:
-                log = (Path(folder) / "serve.log").open("w")
-                server = subprocess.Popen(
+                server, address = start_process(
                     [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
                      "--redis-url", redis_url, "--log-format", "json"],
-                    stdout=log, stderr=subprocess.STDOUT,
+                    Path(folder) / "serve.log",
+                    "serai listening",
+                    name="serai serve",
                 )  # fmt: skip
-                address = _wait_listening(Path(folder) / "serve.log", server)
             asyncio.run(
                 run_load(
                     args,
@@ -237,18 +220,6 @@ def main(argv: list[str] | None = None) -> int:
             if embedded is not None:
                 embedded.stop()
     return 0
-
-
-def _wait_listening(log: Path, process: subprocess.Popen[bytes]) -> str:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(r"serai listening on (\S+):(\d+)", log.read_text())
-        if found:
-            return f"{found[1]}:{found[2]}"
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise SystemExit(f"serai serve did not start:\n{log.read_text()}")
 
 
 if __name__ == "__main__":
