@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import gc
 import random
-import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from _harness import pct, start_process
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
@@ -196,17 +196,13 @@ async def soak(args: argparse.Namespace, addresses: list[str], url: str) -> int:
             failed.append(f"{match_id}: {report.message}")
     await store.close()
 
-    ordered = sorted(stats.latencies) or [0.0]
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
-
     errors = sum(stats.errors.values())
     print()
     print(f"elapsed             {elapsed:.1f} s, {len(addresses)} replicas")
     print(f"moves               {stats.moves}")
     print(f"moves per second    {stats.moves / elapsed:.0f}")
-    print(f"SubmitMove latency  p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms")
+    p50, p99 = pct(stats.latencies, 0.50), pct(stats.latencies, 0.99)
+    print(f"SubmitMove latency  p50 {p50:.1f} ms   p99 {p99:.1f} ms")
     print(f"errors              {errors} {dict(stats.errors) if errors else ''}".rstrip())
     print(f"UNAVAILABLE retried {stats.retried}")
     print(f"matches             {len(stats.started)} played, {len(stats.finished)} to the end")
@@ -222,23 +218,13 @@ async def soak(args: argparse.Namespace, addresses: list[str], url: str) -> int:
 def _start_replica(
     folder: Path, index: int, target: list[str]
 ) -> tuple[subprocess.Popen[bytes], str]:
-    log_path = folder / f"serve-{index}.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--log-format", "json",
-             "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0", *target],
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(r"serai listening on (\S+):(\d+)", log_path.read_text(errors="replace"))
-        if found:
-            return process, f"{found[1]}:{found[2]}"
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"serai serve did not start:\n{log_path.read_text(errors='replace')}")
+    return start_process(
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--log-format", "json",
+         "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0", *target],
+        folder / f"serve-{index}.log",
+        "serai listening",
+        name="serai serve",
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
