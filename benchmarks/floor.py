@@ -55,7 +55,6 @@ import argparse
 import asyncio
 import gc
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -77,6 +76,7 @@ from _harness import (
     start_process,
     steal_share,
 )
+from _workload import GrpcTable, Played, record_matches, submit_requests
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
@@ -85,6 +85,9 @@ from serai.store.redis_store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
 COMMIT = "/floor.Floor/Commit"
+
+Call = Callable[[], Awaitable[object]]
+Jobs = list[list[Call]]  # each worker's calls, made one after another
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -166,7 +169,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 async def measure(
     name: str,
-    jobs: list[list[Callable[[], Awaitable[object]]]],
+    jobs: Jobs,
     server_pids: Sequence[int | None],
     rate: float = 0.0,
 ) -> Figures:
@@ -183,7 +186,7 @@ async def measure(
     first_done: list[float] = []
     interval = len(jobs) / rate if rate > 0 else 0.0
 
-    async def worker(index: int, calls: list[Callable[[], Awaitable[object]]]) -> None:
+    async def worker(index: int, calls: list[Call]) -> None:
         due = start + interval * index / len(jobs)
         for call in calls:
             if interval:
@@ -227,83 +230,22 @@ async def measure(
 # --- the serai part -------------------------------------------------------------------------------
 
 
-@dataclass
-class Played:
-    seed: int
-    move_ids: list[tuple[int, str]]  # (seat, move id) in order
+async def serai_jobs(stubs: list[pb_grpc.MatchServiceStub], played: list[Played], tag: str) -> Jobs:
+    """Fresh matches with the recorded seeds, joined; one worker's SubmitMove calls each, on the
+    connection its match was created on."""
+    requests = await submit_requests([GrpcTable(stub) for stub in stubs], played, tag)
+    return [
+        [_submit_call(stubs[index % len(stubs)], request) for request in job]
+        for index, job in enumerate(requests)
+    ]
 
 
-async def record_matches(
-    stubs: list[pb_grpc.MatchServiceStub], count: int, seed: int, moves: int
-) -> list[Played]:
-    """Play ``count`` matches with ListLegalMoves + random SubmitMove (up to ``moves`` moves
-    each, 0: to the end), over every connection in turn; their seeds and move ids."""
-    moves = moves or 1_000_000
-
-    async def one(index: int) -> Played:
-        stub = stubs[index % len(stubs)]
-        rng = random.Random(f"{seed}:{index}")
-        match_seed = seed * 100_000 + index
-        match_id, tokens = await new_match(stub, match_seed)
-        snapshot = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
-        to_act = list(snapshot.to_act)
-        played: list[tuple[int, str]] = []
-        while to_act and len(played) < moves:
-            seat = to_act[0]
-            listed = await stub.ListLegalMoves(
-                pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[seat])
-            )
-            choice = rng.choice(listed.moves)
-            done = await stub.SubmitMove(
-                pb.SubmitMoveRequest(
-                    match_id=match_id,
-                    seat_token=tokens[seat],
-                    move_id=choice.id,
-                    expected_version=listed.version,
-                    request_id=f"r{index}-{len(played)}",
-                )
-            )
-            played.append((seat, choice.id))
-            to_act = list(done.snapshot.to_act)
-        return Played(match_seed, played)
-
-    return list(await asyncio.gather(*(one(i) for i in range(count))))
+def _raw_call(call: grpc.aio.UnaryUnaryMultiCallable, raw: bytes) -> Call:
+    return lambda: call(raw)
 
 
-async def new_match(stub: pb_grpc.MatchServiceStub, seed: int) -> tuple[str, list[str]]:
-    created = await stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2, seed=seed))
-    match_id = created.match.match_id
-    tokens = []
-    for seat in range(2):
-        joined = await stub.JoinMatch(
-            pb.JoinMatchRequest(match_id=match_id, seat=seat, player_name=f"bot{seat}")
-        )
-        tokens.append(joined.seat_token)
-    return match_id, tokens
-
-
-async def serai_jobs(
-    stubs: list[pb_grpc.MatchServiceStub], played: list[Played], tag: str
-) -> tuple[list[list[Callable[[], Awaitable[object]]]], list[str]]:
-    """Fresh matches with the recorded seeds, joined; one worker's SubmitMove calls each."""
-    jobs: list[list[Callable[[], Awaitable[object]]]] = []
-    ids: list[str] = []
-    for index, game in enumerate(played):
-        stub = stubs[index % len(stubs)]
-        match_id, tokens = await new_match(stub, game.seed)
-        ids.append(match_id)
-        calls: list[Callable[[], Awaitable[object]]] = []
-        for n, (seat, move_id) in enumerate(game.move_ids):
-            request = pb.SubmitMoveRequest(
-                match_id=match_id,
-                seat_token=tokens[seat],
-                move_id=move_id,
-                expected_version=int(move_id.partition(".")[0]),
-                request_id=f"{tag}{index}-{n}",
-            )
-            calls.append(lambda stub=stub, request=request: stub.SubmitMove(request))
-        jobs.append(calls)
-    return jobs, ids
+def _submit_call(stub: pb_grpc.MatchServiceStub, request: pb.SubmitMoveRequest) -> Call:
+    return lambda: stub.SubmitMove(request)
 
 
 # --- the floor servers (this script again, in its own process) ------------------------------------
@@ -400,9 +342,7 @@ async def floor_matches(store: RedisStore, count: int, commit: Commit, tag: str)
     return ids
 
 
-def _commit_call(
-    store: RedisStore, match_id: str, version: int, commit: Commit
-) -> Callable[[], Awaitable[object]]:
+def _commit_call(store: RedisStore, match_id: str, version: int, commit: Commit) -> Call:
     return lambda: store.commit(match_id, version, commit)
 
 
@@ -429,9 +369,6 @@ def start_floor(count: int, name: str, folder: Path, redis_url: str) -> Servers:
         Servers(name, processes, address, []).stop()
         raise
     return Servers(name, processes, address, [p.pid for p in processes])
-
-
-Jobs = list[list[Callable[[], Awaitable[object]]]]
 
 
 async def sweep(
@@ -496,10 +433,11 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         serai.connect(channel_count)
         stubs = [pb_grpc.MatchServiceStub(c) for c in serai.channels]
         print(f"recording {args.matches} random Jaipur matches ...", file=sys.stderr)
-        played = await record_matches(stubs, args.matches, args.seed, args.moves)
+        tables = [GrpcTable(stub) for stub in stubs]
+        played = await record_matches(tables, args.matches, args.seed, args.moves)
         moves = [len(p.move_ids) for p in played]
         # Real messages for the floor: a SubmitMove request and its response, from a fresh match.
-        match_id, tokens = await new_match(stubs[0], played[0].seed)
+        match_id, tokens = await tables[0].new_match(played[0].seed)
         seat, move_id = played[0].move_ids[0]
         request = pb.SubmitMoveRequest(
             match_id=match_id,
@@ -531,11 +469,10 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
                 )
                 body = pb.SubmitMoveRequest.FromString(request_bytes)
                 body.match_id = f"floor{tag}{w}"
-                jobs: list[Callable[[], Awaitable[object]]] = []
+                jobs: list[Call] = []
                 for k in range(calls):
                     body.request_id = f"{tag}{w}-{k}"
-                    raw = body.SerializeToString()
-                    jobs.append(lambda call=call, raw=raw: call(raw))
+                    jobs.append(_raw_call(call, body.SerializeToString()))
                 out.append(jobs)
             return out
 
@@ -567,7 +504,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
                         [*wide.pids, redis_pid],
                     )
                 )
-            jobs, _ids = await serai_jobs(stubs, played, f"m{n}-")
+            jobs = await serai_jobs(stubs, played, f"m{n}-")
             figures.append(await measure(serai.name, jobs, [*serai.pids, redis_pid]))
             for fig in figures:
                 rounds.setdefault(fig.name, []).append(fig)
@@ -584,7 +521,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         if pace > 0:
             print(f"paced at {pace:.0f} calls/s ...", file=sys.stderr)
             paced[wide.name] = await measure(wide.name, grpc_jobs(NOOP, "p", wide), wide.pids, pace)
-            jobs, _ids = await serai_jobs(stubs, played, "p-")
+            jobs = await serai_jobs(stubs, played, "p-")
             paced[serai.name] = await measure(serai.name, jobs, [*serai.pids, redis_pid], pace)
         sweeps: dict[str, list[tuple[float, Figures, bool]]] = {}
         if args.p99_ms > 0:
@@ -594,7 +531,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
 
             async def serai_calls(calls: int) -> Jobs:
                 short = [Played(p.seed, p.move_ids[:calls]) for p in played]
-                return (await serai_jobs(stubs, short, f"s{next(step)}-"))[0]
+                return await serai_jobs(stubs, short, f"s{next(step)}-")
 
             async def noop_calls(calls: int) -> Jobs:
                 return grpc_jobs(NOOP, f"s{next(step)}-", wide, calls)
