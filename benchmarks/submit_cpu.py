@@ -40,17 +40,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
+from _workload import MatchesTable, Played, record_matches, submit_requests
 from serai import logging as serai_logging
 from serai import registry, service
 from serai.api import match_service_pb2 as pb
@@ -88,66 +87,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-# --- recording ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Played:
-    seed: int
-    moves: list[tuple[int, str]]  # (seat, move id), in order
-
-
-async def new_match(matches: Matches, seed: int) -> tuple[str, list[str]]:
-    record = await matches.create("jaipur", seats=2, seed=seed)
-    tokens = [(await matches.join(record.match_id, seat)).token for seat in range(2)]
-    return record.match_id, tokens
-
-
-async def record(matches: Matches, count: int, seed: int, limit: int) -> list[Played]:
-    out = []
-    for index in range(count):
-        rng = random.Random(f"{seed}:{index}")
-        match_seed = seed * 100_000 + index
-        match_id, tokens = await new_match(matches, match_seed)
-        snap = await matches.get(match_id)
-        to_act = snap.to_act
-        played: list[tuple[int, str]] = []
-        while to_act and (not limit or len(played) < limit):
-            seat = to_act[0]
-            listed = await matches.legal_moves(match_id, tokens[seat])
-            move_id = rng.choice(listed.moves).id
-            done = await matches.submit(match_id, tokens[seat], move_id=move_id)
-            played.append((seat, move_id))
-            to_act = done.snapshot.to_act
-        out.append(Played(match_seed, played))
-    return out
-
-
 # --- the parts ------------------------------------------------------------------------------------
 
 Call = Callable[[], Awaitable[object]]
-
-
-async def submit_requests(
-    matches: Matches, played: list[Played], tag: str
-) -> list[list[pb.SubmitMoveRequest]]:
-    """Fresh matches with the recorded seeds, joined: each one's SubmitMove requests in order."""
-    jobs = []
-    for index, game in enumerate(played):
-        match_id, tokens = await new_match(matches, game.seed)
-        jobs.append(
-            [
-                pb.SubmitMoveRequest(
-                    match_id=match_id,
-                    seat_token=tokens[seat],
-                    move_id=move_id,
-                    expected_version=int(move_id.partition(".")[0]),
-                    request_id=f"{tag}{index}-{n}",
-                )
-                for n, (seat, move_id) in enumerate(game.moves)
-            ]
-        )
-    return jobs
 
 
 async def timed(jobs: list[list[Call]], concurrency: int) -> tuple[float, float, float, int]:
@@ -208,7 +150,7 @@ def registered_handler(matches: Matches) -> grpc.RpcMethodHandler:
 async def run_part(
     part: str, matches: Matches, played: list[Played], tag: str, concurrency: int
 ) -> tuple[float, float, float, int]:
-    jobs = await submit_requests(matches, played, tag)
+    jobs = await submit_requests([MatchesTable(matches)], played, tag)
     if part == "matches":
 
         def direct(r: pb.SubmitMoveRequest) -> Call:
@@ -245,12 +187,14 @@ async def run_part(
             port, stop = await noop_server(response)
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
         call = channel.unary_unary(SUBMIT, response_deserializer=pb.SubmitMoveResponse.FromString)
+
+        def sent(raw: bytes) -> Call:
+            return lambda: call(raw)
+
         try:
             await channel.channel_ready()
             raws = [[r.SerializeToString() for r in job] for job in jobs]
-            return await timed(
-                [[lambda raw=raw: call(raw) for raw in job] for job in raws], concurrency
-            )
+            return await timed([[sent(raw) for raw in job] for job in raws], concurrency)
         finally:
             await channel.close()
             await stop()
@@ -259,7 +203,7 @@ async def run_part(
 
 async def sample_response(matches: Matches, played: list[Played]) -> bytes:
     """A real SubmitMove response: the first recorded move of the first match, submitted."""
-    [[request, *_]] = await submit_requests(matches, played[:1], "sample-")
+    [[request, *_]] = await submit_requests([MatchesTable(matches)], played[:1], "sample-")
     handler = registered_handler(matches)
     answer = await handler.unary_unary(request.SerializeToString(), Context())
     return handler.response_serializer(answer)  # type: ignore[no-any-return]
@@ -343,7 +287,7 @@ async def breakdown(
         games={name: TimedGame(game, timers) for name, game in games.games.items()}  # type: ignore[misc]
     )
     matches = Matches(store, timed_games)
-    jobs = await submit_requests(matches, played, f"b{part}-")
+    jobs = await submit_requests([MatchesTable(matches)], played, f"b{part}-")
     timers.cpu.clear()
     timers.count.clear()
     time_store(store, timers)
@@ -391,8 +335,8 @@ async def main_async(args: argparse.Namespace, url: str) -> None:
     store = RedisStore.from_url(url)
     matches = Matches(store, games)
     print(f"recording {args.matches} random Jaipur matches ...", file=sys.stderr)
-    played = await record(matches, args.matches, args.seed, args.moves)
-    total_moves = sum(len(p.moves) for p in played)
+    played = await record_matches([MatchesTable(matches)], args.matches, args.seed, args.moves)
+    total_moves = sum(len(p.move_ids) for p in played)
     print(f"{total_moves} moves recorded", file=sys.stderr)
     parts = [p for p in args.parts.split(",") if p]
     if "grpc" in parts:
