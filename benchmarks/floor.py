@@ -57,7 +57,6 @@ import gc
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +65,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
+from _floor_server import (
+    COMMIT,
+    NOOP,
+    floor_matches,
+    sample_commit,
+    save_sample,
+    serve,
+    start_floor,
+)
 from _harness import (
     Figures,
     Servers,
@@ -79,12 +87,9 @@ from _harness import (
 from _workload import GrpcTable, Played, record_matches, submit_requests
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
+from serai.store import Commit
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis_store import RedisStore
-
-NOOP = "/floor.Floor/Noop"
-COMMIT = "/floor.Floor/Commit"
 
 Call = Callable[[], Awaitable[object]]
 Jobs = list[list[Call]]  # each worker's calls, made one after another
@@ -248,127 +253,11 @@ def _submit_call(stub: pb_grpc.MatchServiceStub, request: pb.SubmitMoveRequest) 
     return lambda: stub.SubmitMove(request)
 
 
-# --- the floor servers (this script again, in its own process) ------------------------------------
-
-
-async def serve_floor(args: argparse.Namespace) -> None:
-    """A grpc.aio server with two generic methods: Noop answers fixed bytes; Commit decodes a
-    SubmitMoveRequest and makes one RedisStore.commit on a match of that id."""
-    response = Path(args.response_file).read_bytes()
-    template = _load_commit(Path(args.commit_file).read_bytes())
-    store = RedisStore.from_url(args.redis_url)
-    versions: dict[str, int] = {}
-
-    async def noop(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
-        return response
-
-    async def commit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
-        message = pb.SubmitMoveRequest.FromString(request)
-        version = versions.get(message.match_id, 0)
-        change = replace(template, request_id=message.request_id)
-        result = await store.commit(message.match_id, version, change)
-        versions[message.match_id] = result.version  # type: ignore[union-attr]
-        return response
-
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 1)])  # as serai's workers
-    server.add_generic_rpc_handlers(
-        (
-            grpc.method_handlers_generic_handler(
-                "floor.Floor",
-                {
-                    "Noop": grpc.unary_unary_rpc_method_handler(noop),
-                    "Commit": grpc.unary_unary_rpc_method_handler(commit),
-                },
-            ),
-        )
-    )
-    port = server.add_insecure_port(f"127.0.0.1:{args.port}")
-    await server.start()
-    print(f"floor listening on 127.0.0.1:{port}", flush=True)
-    await server.wait_for_termination()
-
-
-def _dump_commit(commit: Commit) -> bytes:
-    import pickle
-
-    return pickle.dumps(commit)
-
-
-def _load_commit(raw: bytes) -> Commit:
-    import pickle
-
-    commit = pickle.loads(raw)  # our own file, written a moment ago by the parent process
-    assert isinstance(commit, Commit)
-    return commit
-
-
-async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commit:
-    """A commit like serai's for one Jaipur move: its real state, log entry and move event."""
-    store = RedisStore.from_url(redis_url)
-    record = await store.load(match_id)
-    entry = (await store.read_log(match_id) or [b""])[0]
-    moves = [e for e in await store.read_events(match_id, "") if e.kind == "move"]
-    await store.close()
-    assert isinstance(record, MatchRecord)
-    data = dict(moves[0].data) if moves else {"seat": 0, "label": "take 1 leather"}
-    return Commit(
-        state=record.state,
-        log=[entry],
-        events=[NewEvent("move", data)],
-        request_seat=0,
-        request_id=request_id,
-        answer=str(data.get("label", "")),
-        deadline_ms=None,
-    )
-
-
-async def floor_matches(store: RedisStore, count: int, commit: Commit, tag: str) -> list[str]:
-    ids = []
-    for index in range(count):
-        match_id = f"floor{tag}{index}"
-        record = MatchRecord(
-            match_id=match_id,
-            game="jaipur",
-            options={},
-            seed=index,
-            created_ms=0,
-            status="running",
-            version=0,
-            seats=(SeatRecord("a", True), SeatRecord("b", True)),
-            state=commit.state or b"",
-        )
-        await store.create(record, [NewEvent("created", {"game": "jaipur", "seats": 2})])
-        ids.append(match_id)
-    return ids
-
-
 def _commit_call(store: RedisStore, match_id: str, version: int, commit: Commit) -> Call:
     return lambda: store.commit(match_id, version, commit)
 
 
 # --- the run --------------------------------------------------------------------------------------
-
-
-def start_floor(count: int, name: str, folder: Path, redis_url: str) -> Servers:
-    """``count`` no-op/commit servers (this script, --serve floor) sharing one port."""
-    processes: list[subprocess.Popen] = []
-    port = "0"
-    address = ""
-    try:
-        for index in range(count):
-            process, address = start_process(
-                [sys.executable, __file__, "--serve", "floor", "--port", port, "--response-file",
-                 str(folder / "response.bin"), "--commit-file", str(folder / "commit.bin"),
-                 "--redis-url", redis_url],
-                folder / f"floor-{count}-{index}.log",
-                "floor listening",
-            )  # fmt: skip
-            processes.append(process)
-            port = address.rpartition(":")[2]
-    except BaseException:
-        Servers(name, processes, address, []).stop()
-        raise
-    return Servers(name, processes, address, [p.pid for p in processes])
 
 
 async def sweep(
@@ -450,8 +339,7 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         request_bytes = request.SerializeToString()
         ids = [match_id]
         commit = await sample_commit(redis.url, ids[0], "sample-0")
-        (folder / "response.bin").write_bytes(response_bytes)
-        (folder / "commit.bin").write_bytes(_dump_commit(commit))
+        save_sample(folder, response_bytes, commit)
         floors.append(start_floor(count, f"grpc-noop x{count}", folder, redis.url))
         if count > 1:
             floors.append(start_floor(1, "grpc-noop x1", folder, redis.url))
@@ -674,7 +562,9 @@ def report(
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.serve == "floor":
-        asyncio.run(serve_floor(args))
+        asyncio.run(
+            serve(Path(args.response_file), Path(args.commit_file), args.redis_url, args.port)
+        )
         return 0
     with tempfile.TemporaryDirectory(prefix="serai-floor-") as folder:
         redis = EmbeddedRedis(Path(folder) / "data").start()
