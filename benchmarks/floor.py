@@ -232,32 +232,7 @@ async def measure(
     )
 
 
-# --- the serai part -------------------------------------------------------------------------------
-
-
-async def serai_jobs(stubs: list[pb_grpc.MatchServiceStub], played: list[Played], tag: str) -> Jobs:
-    """Fresh matches with the recorded seeds, joined; one worker's SubmitMove calls each, on the
-    connection its match was created on."""
-    requests = await submit_requests([GrpcTable(stub) for stub in stubs], played, tag)
-    return [
-        [_submit_call(stubs[index % len(stubs)], request) for request in job]
-        for index, job in enumerate(requests)
-    ]
-
-
-def _raw_call(call: grpc.aio.UnaryUnaryMultiCallable, raw: bytes) -> Call:
-    return lambda: call(raw)
-
-
-def _submit_call(stub: pb_grpc.MatchServiceStub, request: pb.SubmitMoveRequest) -> Call:
-    return lambda: stub.SubmitMove(request)
-
-
-def _commit_call(store: RedisStore, match_id: str, version: int, commit: Commit) -> Call:
-    return lambda: store.commit(match_id, version, commit)
-
-
-# --- the run --------------------------------------------------------------------------------------
+# --- the latency sweep ----------------------------------------------------------------------------
 
 
 async def sweep(
@@ -297,26 +272,224 @@ async def sweep(
     return runs
 
 
-async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> None:
-    redis_pid = redis.process.pid if redis.process else None
-    count = args.workers
-    channel_count = args.channels or args.matches
+# --- what a run measures against ------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    """A real SubmitMove of serai's, for the floor to answer and commit: its request, its
+    response and a commit like the one serai made for it."""
+
+    request: bytes
+    response: bytes
+    commit: Commit
+
+
+@dataclass
+class Bench:
+    """Everything the steps of a run share: the servers, their connections and the workload."""
+
+    args: argparse.Namespace
+    serai: Servers
+    floors: list[Servers]  # the no-op server with as many processes as serai, then with one
+    stubs: list[pb_grpc.MatchServiceStub]  # on serai, one per connection
+    store: RedisStore
+    redis_pid: int | None
+    played: list[Played]
+    sample: Sample
+
+    @property
+    def wide(self) -> Servers:
+        """The no-op server with as many processes as serai."""
+        return self.floors[0]
+
+    @property
+    def moves(self) -> list[int]:
+        return [len(p.move_ids) for p in self.played]
+
+    @property
+    def per_worker(self) -> int:
+        """Calls per worker for the floors: --calls, or a match's moves."""
+        return self.args.calls or round(sum(self.moves) / len(self.moves))
+
+    @property
+    def serai_pids(self) -> list[int | None]:
+        return [*self.serai.pids, self.redis_pid]
+
+    def grpc_jobs(self, method: str, tag: str, servers: Servers, calls: int = 0) -> Jobs:
+        """Each worker's calls of the floor ``method``: the sample request, on a match of its
+        own, with a request id each."""
+        out = []
+        for w in range(self.args.matches):
+            call = servers.channels[w % len(servers.channels)].unary_unary(
+                method, response_deserializer=pb.SubmitMoveResponse.FromString
+            )
+            body = pb.SubmitMoveRequest.FromString(self.sample.request)
+            body.match_id = f"floor{tag}{w}"
+            jobs: list[Call] = []
+            for k in range(calls or self.per_worker):
+                body.request_id = f"{tag}{w}-{k}"
+                jobs.append(_raw_call(call, body.SerializeToString()))
+            out.append(jobs)
+        return out
+
+    async def serai_jobs(self, tag: str, calls: int = 0) -> Jobs:
+        """Fresh matches with the recorded seeds, joined; each worker's SubmitMove calls (its
+        match's first ``calls`` moves, 0: all), on the connection its match was created on."""
+        played = [Played(p.seed, p.move_ids[:calls]) for p in self.played] if calls else self.played
+        stubs = self.stubs
+        requests = await submit_requests([GrpcTable(stub) for stub in stubs], played, tag)
+        return [
+            [_submit_call(stubs[index % len(stubs)], request) for request in job]
+            for index, job in enumerate(requests)
+        ]
+
+    async def evalsha_jobs(self, tag: str) -> Jobs:
+        """Each worker's commits straight to Redis, on fresh floor matches."""
+        ids = await floor_matches(self.store, self.args.matches, self.sample.commit, tag)
+        commit = self.sample.commit
+        return [
+            [
+                _commit_call(self.store, i, v, replace(commit, request_id=f"{i}-{v}"))
+                for v in range(self.per_worker)
+            ]
+            for i in ids
+        ]
+
+
+def _raw_call(call: grpc.aio.UnaryUnaryMultiCallable, raw: bytes) -> Call:
+    return lambda: call(raw)
+
+
+def _submit_call(stub: pb_grpc.MatchServiceStub, request: pb.SubmitMoveRequest) -> Call:
+    return lambda: stub.SubmitMove(request)
+
+
+def _commit_call(store: RedisStore, match_id: str, version: int, commit: Commit) -> Call:
+    return lambda: store.commit(match_id, version, commit)
+
+
+# --- the run, step by step ------------------------------------------------------------------------
+
+
+def start_serai(args: argparse.Namespace, folder: Path, redis_url: str) -> Servers:
+    """``serai serve --workers N`` (under py-spy with --profile), and its worker processes."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     profile = [spy, "record", "-r", "250", "-f", "raw", "-o", args.profile]
-    profile += ["--subprocesses", "--"] if count > 1 else ["--"]
-    serai_process, serai_address = start_process(
+    profile += ["--subprocesses", "--"] if args.workers > 1 else ["--"]
+    process, address = start_process(
         [*(profile if args.profile else []),
-         sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis.url,
-         "--log-format", "json", "--move-rate", "0", "--workers", str(count)],
+         sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis_url,
+         "--log-format", "json", "--move-rate", "0", "--workers", str(args.workers)],
         folder / "serve.log",
         "serai listening",
     )  # fmt: skip
-    serai = Servers(
-        f"serai x{count}",
-        [serai_process],
-        serai_address,
-        [serai_process.pid, *descendants(serai_process.pid)],
+    return Servers(
+        f"serai x{args.workers}", [process], address, [process.pid, *descendants(process.pid)]
     )
+
+
+async def capture_sample(table: GrpcTable, played: Played, redis_url: str) -> Sample:
+    """The first recorded move, submitted to serai on a fresh match: the real messages and
+    commit the floor stands in with."""
+    match_id, tokens = await table.new_match(played.seed)
+    seat, move_id = played.move_ids[0]
+    request = pb.SubmitMoveRequest(
+        match_id=match_id,
+        seat_token=tokens[seat],
+        move_id=move_id,
+        expected_version=int(move_id.partition(".")[0]),
+        request_id="sample-0",
+    )
+    response = await table.stub.SubmitMove(request)
+    commit = await sample_commit(redis_url, match_id, "sample-0")
+    return Sample(request.SerializeToString(), response.SerializeToString(), commit)
+
+
+async def rounds(bench: Bench) -> dict[str, list[Figures]]:
+    """Every part at saturation, --rounds times; each part's figures, round by round."""
+    out: dict[str, list[Figures]] = {}
+    for n in range(bench.args.rounds):
+        print(f"round {n + 1} of {bench.args.rounds} ...", file=sys.stderr)
+        for fig in await one_round(bench, n):
+            out.setdefault(fig.name, []).append(fig)
+            print(
+                f"  {fig.name:<14} {fig.rate:>6.0f} calls/s  p50 {fig.pct(0.5):.2f} ms  "
+                f"p99 {fig.pct(0.99):.2f} ms  steal {fig.steal_text}",
+                file=sys.stderr,
+            )
+        await bench.store.client.flushdb()  # every part starts from an empty Redis next round
+    return out
+
+
+async def one_round(bench: Bench, n: int) -> list[Figures]:
+    """The no-op floors, evalsha, grpc+commit and serai, once each, in that order."""
+    figures = []
+    for floor in bench.floors:
+        # warm every connection before timing
+        await measure("warm", [j[:3] for j in bench.grpc_jobs(NOOP, "w", floor)], [])
+        figures.append(await measure(floor.name, bench.grpc_jobs(NOOP, "x", floor), floor.pids))
+    figures.append(await measure("evalsha", await bench.evalsha_jobs(f"e{n}-"), [bench.redis_pid]))
+    if not bench.args.skip_commit:
+        tag = f"c{n}-"
+        await floor_matches(bench.store, bench.args.matches, bench.sample.commit, tag)
+        wide = bench.wide
+        figures.append(
+            await measure(
+                f"grpc+commit x{bench.args.workers}",
+                bench.grpc_jobs(COMMIT, tag, wide),
+                [*wide.pids, bench.redis_pid],
+            )
+        )
+    jobs = await bench.serai_jobs(f"m{n}-")
+    figures.append(await measure(bench.serai.name, jobs, bench.serai_pids))
+    return figures
+
+
+async def paced(bench: Bench, best_serai: float) -> dict[str, Figures]:
+    """grpc-noop and serai once more, started at --paced times serai's best rate (none at 0)."""
+    pace = bench.args.paced * best_serai
+    if pace <= 0:
+        return {}
+    print(f"paced at {pace:.0f} calls/s ...", file=sys.stderr)
+    wide = bench.wide
+    out = {wide.name: await measure(wide.name, bench.grpc_jobs(NOOP, "p", wide), wide.pids, pace)}
+    jobs = await bench.serai_jobs("p-")
+    out[bench.serai.name] = await measure(bench.serai.name, jobs, bench.serai_pids, pace)
+    return out
+
+
+async def sweeps(
+    bench: Bench, best_serai: float, best_noop: float
+) -> dict[str, list[tuple[float, Figures, bool]]]:
+    """The latency sweep (--p99-ms) of serai, then of grpc-noop xN (none at 0)."""
+    args = bench.args
+    if args.p99_ms <= 0:
+        return {}
+    print(f"latency sweep: highest paced rate with p99 < {args.p99_ms:g} ms ...", file=sys.stderr)
+    step = iter(range(1_000_000))  # a fresh tag, so fresh matches, for every run of the sweep
+    wide = bench.wide
+
+    async def serai_calls(calls: int) -> Jobs:
+        return await bench.serai_jobs(f"s{next(step)}-", calls)
+
+    async def noop_calls(calls: int) -> Jobs:
+        return bench.grpc_jobs(NOOP, f"s{next(step)}-", wide, calls)
+
+    most = min(bench.moves)
+    return {
+        bench.serai.name: await sweep(
+            bench.serai.name, serai_calls, bench.serai_pids, best_serai, most, args
+        ),
+        wide.name: await sweep(wide.name, noop_calls, wide.pids, best_noop, most, args),
+    }
+
+
+async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> None:
+    """Start serai, record its workload, start the floors; measure, then report."""
+    count = args.workers
+    channel_count = args.channels or args.matches
+    serai = start_serai(args, folder, redis.url)
     floors: list[Servers] = []
     try:
         serai.connect(channel_count)
@@ -324,134 +497,53 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
         print(f"recording {args.matches} random Jaipur matches ...", file=sys.stderr)
         tables = [GrpcTable(stub) for stub in stubs]
         played = await record_matches(tables, args.matches, args.seed, args.moves)
-        moves = [len(p.move_ids) for p in played]
-        # Real messages for the floor: a SubmitMove request and its response, from a fresh match.
-        match_id, tokens = await tables[0].new_match(played[0].seed)
-        seat, move_id = played[0].move_ids[0]
-        request = pb.SubmitMoveRequest(
-            match_id=match_id,
-            seat_token=tokens[seat],
-            move_id=move_id,
-            expected_version=int(move_id.partition(".")[0]),
-            request_id="sample-0",
-        )
-        response_bytes = (await stubs[0].SubmitMove(request)).SerializeToString()
-        request_bytes = request.SerializeToString()
-        ids = [match_id]
-        commit = await sample_commit(redis.url, ids[0], "sample-0")
-        save_sample(folder, response_bytes, commit)
+        sample = await capture_sample(tables[0], played[0], redis.url)
+        save_sample(folder, sample.response, sample.commit)
         floors.append(start_floor(count, f"grpc-noop x{count}", folder, redis.url))
         if count > 1:
             floors.append(start_floor(1, "grpc-noop x1", folder, redis.url))
         for floor in floors:
             floor.connect(channel_count)
-        wide = floors[0]  # as many processes as serai
-        store = RedisStore.from_url(redis.url, max_connections=args.matches + 10)
-        per_worker = args.calls or round(sum(moves) / len(moves))
-
-        def grpc_jobs(method: str, tag: str, servers: Servers, calls: int = per_worker) -> Jobs:
-            out = []
-            for w in range(args.matches):
-                call = servers.channels[w % len(servers.channels)].unary_unary(
-                    method, response_deserializer=pb.SubmitMoveResponse.FromString
-                )
-                body = pb.SubmitMoveRequest.FromString(request_bytes)
-                body.match_id = f"floor{tag}{w}"
-                jobs: list[Call] = []
-                for k in range(calls):
-                    body.request_id = f"{tag}{w}-{k}"
-                    jobs.append(_raw_call(call, body.SerializeToString()))
-                out.append(jobs)
-            return out
-
-        rounds: dict[str, list[Figures]] = {}
-        for n in range(args.rounds):
-            print(f"round {n + 1} of {args.rounds} ...", file=sys.stderr)
-            figures = []
-            for floor in floors:
-                # warm every connection before timing
-                await measure("warm", [j[:3] for j in grpc_jobs(NOOP, "w", floor)], [])
-                figures.append(await measure(floor.name, grpc_jobs(NOOP, "x", floor), floor.pids))
-            tag = f"e{n}-"
-            floor_ids = await floor_matches(store, args.matches, commit, tag)
-            evalsha = [
-                [
-                    _commit_call(store, i, v, replace(commit, request_id=f"{i}-{v}"))
-                    for v in range(per_worker)
-                ]
-                for i in floor_ids
-            ]
-            figures.append(await measure("evalsha", evalsha, [redis_pid]))
-            if not args.skip_commit:
-                tag = f"c{n}-"
-                await floor_matches(store, args.matches, commit, tag)
-                figures.append(
-                    await measure(
-                        f"grpc+commit x{count}",
-                        grpc_jobs(COMMIT, tag, wide),
-                        [*wide.pids, redis_pid],
-                    )
-                )
-            jobs = await serai_jobs(stubs, played, f"m{n}-")
-            figures.append(await measure(serai.name, jobs, [*serai.pids, redis_pid]))
-            for fig in figures:
-                rounds.setdefault(fig.name, []).append(fig)
-                print(
-                    f"  {fig.name:<14} {fig.rate:>6.0f} calls/s  p50 {fig.pct(0.5):.2f} ms  "
-                    f"p99 {fig.pct(0.99):.2f} ms  steal {fig.steal_text}",
-                    file=sys.stderr,
-                )
-            await store.client.flushdb()  # every part starts from an empty Redis next round
+        bench = Bench(
+            args,
+            serai,
+            floors,
+            stubs,
+            RedisStore.from_url(redis.url, max_connections=args.matches + 10),
+            redis.process.pid if redis.process else None,
+            played,
+            sample,
+        )
+        saturated = await rounds(bench)
         spread = {s.name: s.spread() for s in [*floors, serai] if len(s.pids) > 1}
-        best_serai = max(f.rate for f in rounds[serai.name])
-        paced: dict[str, Figures] = {}
-        pace = args.paced * best_serai
-        if pace > 0:
-            print(f"paced at {pace:.0f} calls/s ...", file=sys.stderr)
-            paced[wide.name] = await measure(wide.name, grpc_jobs(NOOP, "p", wide), wide.pids, pace)
-            jobs = await serai_jobs(stubs, played, "p-")
-            paced[serai.name] = await measure(serai.name, jobs, [*serai.pids, redis_pid], pace)
-        sweeps: dict[str, list[tuple[float, Figures, bool]]] = {}
-        if args.p99_ms > 0:
-            print(f"latency sweep: highest paced rate with p99 < {args.p99_ms:g} ms ...",
-                  file=sys.stderr)  # fmt: skip
-            step = iter(range(1_000_000))
-
-            async def serai_calls(calls: int) -> Jobs:
-                short = [Played(p.seed, p.move_ids[:calls]) for p in played]
-                return await serai_jobs(stubs, short, f"s{next(step)}-")
-
-            async def noop_calls(calls: int) -> Jobs:
-                return grpc_jobs(NOOP, f"s{next(step)}-", wide, calls)
-
-            sweeps[serai.name] = await sweep(
-                serai.name, serai_calls, [*serai.pids, redis_pid], best_serai, min(moves), args
-            )
-            best_noop = max(f.rate for f in rounds[wide.name])
-            sweeps[wide.name] = await sweep(
-                wide.name, noop_calls, wide.pids, best_noop, min(moves), args
-            )
-        await store.close()
+        best_serai = max(f.rate for f in saturated[serai.name])
+        below = await paced(bench, best_serai)
+        best_noop = max(f.rate for f in saturated[bench.wide.name])
+        swept = await sweeps(bench, best_serai, best_noop)
+        await bench.store.close()
         for servers in [serai, *floors]:
             for channel in servers.channels:
                 await channel.close()
         report(
             args,
-            rounds,
-            paced,
-            sweeps,
+            saturated,
+            below,
+            swept,
             spread,
             Roles(serai.name, [f.name for f in floors], f"grpc+commit x{count}"),
-            moves,
-            len(request_bytes),
-            len(response_bytes),
-            len(commit.state or b""),
+            bench.moves,
+            len(sample.request),
+            len(sample.response),
+            len(sample.commit.state or b""),
         )
     finally:
         # SIGINT: serai stops on it, and py-spy (when profiling) writes its file first
         serai.stop(signal.SIGINT)
         for floor in floors:
             floor.stop()
+
+
+# --- the report -----------------------------------------------------------------------------------
 
 
 @dataclass
