@@ -15,13 +15,10 @@ import asyncio
 import contextlib
 import functools
 import inspect
-import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import grpc
-import structlog
 from google.protobuf import any_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -31,6 +28,9 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.game import GameInfo, OptionSpec
 from serai.logging import RequestLogInterceptor
+from serai.rpc import status as rpc_status
+from serai.rpc.limits import RateLimiter
+from serai.rpc.status import Code, rpc_error
 from serai.store import MatchRecord, Status, StoredEvent
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -42,35 +42,6 @@ _STATUS_TO_PB: dict[Status, pb.MatchStatus] = {
 }
 _PB_TO_STATUS: dict[pb.MatchStatus, Status] = {value: key for key, value in _STATUS_TO_PB.items()}
 
-# Order matters: MalformedMove is an IllegalMove, and answers INVALID_ARGUMENT.
-_ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
-    (m.MalformedMove, grpc.StatusCode.INVALID_ARGUMENT, "malformed move: {}"),
-    (
-        m.IllegalMove,
-        grpc.StatusCode.FAILED_PRECONDITION,
-        "illegal move: {}; ListLegalMoves lists the moves you can play now",
-    ),
-    (
-        m.InvalidOptions,
-        grpc.StatusCode.INVALID_ARGUMENT,
-        "{}; ListGames shows what each game takes",
-    ),
-    (m.NotPlayable, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
-    (m.BadRequest, grpc.StatusCode.INVALID_ARGUMENT, "{}"),
-    (m.GameNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
-    (m.MatchNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
-    (m.MoveNotFound, grpc.StatusCode.NOT_FOUND, "{}"),
-    (m.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED, "{}"),
-    (m.WrongToken, grpc.StatusCode.PERMISSION_DENIED, "{}"),
-    (m.SeatTaken, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
-    (m.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
-    (m.MatchNotRunning, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
-    (m.StaleVersion, grpc.StatusCode.ABORTED, "{}"),
-    (m.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED, "{}"),
-    (m.StoreUnavailable, grpc.StatusCode.UNAVAILABLE, "{}; retry in a moment"),
-)
-_log = structlog.get_logger("serai.service")
-_DOMAIN = tuple(kind for kind, _code, _text in _ERRORS)
 _POLICY_FROM_PB = {
     pb.TIMEOUT_POLICY_UNSPECIFIED: "lose",
     pb.TIMEOUT_POLICY_LOSE: "lose",
@@ -79,49 +50,13 @@ _POLICY_FROM_PB = {
 _POLICY_TO_PB = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
 
 
-class RateLimiter:
-    """A token bucket per key (the peer: one per client connection): ``rate`` per second on
-    average, bursts of up to ``burst``. ``rate`` 0 allows everything. Keeps at most ``keys``
-    buckets (least recently used dropped: a dropped one starts full again). Example::
-
-        limiter = RateLimiter(rate=50, burst=100)
-        if not limiter.allow(context.peer()): ...   # RESOURCE_EXHAUSTED
-    """
-
-    def __init__(
-        self,
-        rate: float,
-        burst: float,
-        *,
-        keys: int = 100_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.rate = rate
-        self.burst = max(burst, 1.0)
-        self._keys = keys
-        self._clock = clock
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def allow(self, key: str) -> bool:
-        if self.rate <= 0:
-            return True
-        now = self._clock()
-        tokens, last = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        allowed = tokens >= 1.0
-        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
-        if len(self._buckets) > self._keys:
-            self._buckets.popitem(last=False)
-        return allowed
-
-
 def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
     """The status code and message for a domain error."""
-    for kind, code, text in _ERRORS:
-        if isinstance(error, kind):
-            return code, text.format(error)
-    return grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}"
+    code, text = rpc_status.status_of(error)
+    return GRPC_CODES[code], text
 
+
+GRPC_CODES: dict[Code, grpc.StatusCode] = {code: grpc.StatusCode[code.name] for code in Code}
 
 Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
 
@@ -131,22 +66,11 @@ def _unary(method: Method) -> Method:
     async def call(self: MatchService, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             return await method(self, request, context)
-        except _DOMAIN as error:
-            code, text = status_of(error)
-            await context.abort(code, text)
-        except Exception:
-            await context.abort(*_internal())
+        except Exception as error:
+            failure = rpc_error(error)
+            await context.abort(GRPC_CODES[failure.code], failure.message)
 
     return call  # type: ignore[return-value]
-
-
-def _internal() -> tuple[grpc.StatusCode, str]:
-    """Log a bug (a plugin's or ours) with its traceback; tell the client nothing of its text.
-
-    gRPC would otherwise put the exception's repr in the details, which may name hidden cards.
-    """
-    _log.exception("internal error")
-    return grpc.StatusCode.INTERNAL, "internal error: the server logged it; please report it"
 
 
 class MovePayloads:
@@ -449,11 +373,9 @@ class MatchService(pb_grpc.MatchServiceServicer):
                     if i == len(batch.events) - 1:
                         message.snapshot.CopyFrom(snapshot(batch.snapshot))
                     yield message
-        except _DOMAIN as error:
-            code, text = status_of(error)
-            await context.abort(code, text)
-        except Exception:
-            await context.abort(*_internal())
+        except Exception as error:
+            failure = rpc_error(error)
+            await context.abort(GRPC_CODES[failure.code], failure.message)
 
 
 # --- conversions ----------------------------------------------------------------------------------
