@@ -19,35 +19,27 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, TypeVar
 
 import grpc
-from google.protobuf import any_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from serai import matches as m
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.game import GameInfo, OptionSpec
 from serai.logging import RequestLogInterceptor
 from serai.rpc import status as rpc_status
+from serai.rpc.convert import (
+    PB_TO_STATUS,
+    POLICY_FROM_PB,
+    event,
+    game_info,
+    snapshot,
+    summary,
+)
 from serai.rpc.limits import RateLimiter
+from serai.rpc.responses import MovePayloads, SubmitResponses
 from serai.rpc.status import Code, rpc_error
-from serai.store import MatchRecord, Status, StoredEvent
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
-
-_STATUS_TO_PB: dict[Status, pb.MatchStatus] = {
-    "open": pb.MATCH_STATUS_OPEN,
-    "running": pb.MATCH_STATUS_RUNNING,
-    "finished": pb.MATCH_STATUS_FINISHED,
-}
-_PB_TO_STATUS: dict[pb.MatchStatus, Status] = {value: key for key, value in _STATUS_TO_PB.items()}
-
-_POLICY_FROM_PB = {
-    pb.TIMEOUT_POLICY_UNSPECIFIED: "lose",
-    pb.TIMEOUT_POLICY_LOSE: "lose",
-    pb.TIMEOUT_POLICY_DEFAULT_MOVE: "default_move",
-}
-_POLICY_TO_PB = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
 
 
 def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
@@ -71,110 +63,6 @@ def _unary(method: Method) -> Method:
             await context.abort(GRPC_CODES[failure.code], failure.message)
 
     return call  # type: ignore[return-value]
-
-
-class MovePayloads:
-    """Each legal move as the ``Any`` ListLegalMoves sends, kept by game and move.
-
-    Moves are hashable values (the plugin contract), and the same moves come back from one
-    listing to the next; packing one (the game's message, then the Any) costs several times more
-    than finding it. The kept bytes start over when ``size`` are held.
-    """
-
-    def __init__(self, size: int = 8192) -> None:
-        self._size = size
-        self._packed: dict[tuple[str, Any], tuple[str, bytes]] = {}
-
-    def payload(self, game: Any, move: Any) -> any_pb2.Any:
-        key = (game.info.name, move)
-        found = self._packed.get(key)
-        if found is None:
-            packed = any_pb2.Any()
-            packed.Pack(game.move_to_proto(move), deterministic=True)
-            if len(self._packed) >= self._size:
-                self._packed.clear()
-            self._packed[key] = (packed.type_url, packed.value)
-            return packed
-        return any_pb2.Any(type_url=found[0], value=found[1])
-
-
-class SubmitResponses:
-    """SubmitMoveResponse messages, filled in place from a summary kept per match.
-
-    The plain builders (:func:`snapshot`, :func:`summary`) build each message from keyword
-    arguments, and every nested one is copied into its parent (a serialization and a parse
-    each); a SubmitMove answers a whole MatchSummary of which only the status and version change
-    from move to move. Here the rest (seats, options, times, policy) is kept as bytes per match
-    and parsed straight into the response, and the other fields are set where they lie: the
-    same message, a fraction of the CPU. ``size`` matches are kept; then the kept parts start
-    over. Example::
-
-        responses = SubmitResponses()
-        response = responses.submitted(done)   # == the plain builder's message, byte for byte
-    """
-
-    def __init__(self, size: int = 4096) -> None:
-        self._size = size
-        self._summaries: dict[str, tuple[tuple[Any, ...], bytes]] = {}
-
-    def submitted(self, done: m.Submitted) -> pb.SubmitMoveResponse:
-        response = pb.SubmitMoveResponse(label=done.label, replayed=done.replayed)
-        self._fill_snapshot(response.snapshot, done.snapshot)
-        return response
-
-    def _fill_snapshot(self, message: pb.MatchSnapshot, snap: m.Snapshot) -> None:
-        """``message`` (empty) made what :func:`snapshot` builds for ``snap``."""
-        record = snap.record
-        match = message.match
-        match.MergeFromString(self._summary_rest(record))
-        match.status = _STATUS_TO_PB[record.status]
-        match.version = record.version
-        if snap.viewer_seat is not None:
-            message.viewer_seat = snap.viewer_seat
-        message.version = record.version
-        message.to_act.extend(snap.to_act)
-        _pack_view(message.view, snap)
-        if record.outcome is not None:
-            message.outcome.CopyFrom(outcome(record.outcome))
-        message.last_event_id = record.last_event_id
-        message.move_deadline_ms = record.deadline_ms if snap.to_act else 0
-
-    def _summary_rest(self, record: MatchRecord) -> bytes:
-        """The match's summary less its status and version, as bytes; kept while the parts it
-        is made of are unchanged (only a join or a resignation changes them, the seats)."""
-        parts = _summary_parts(record)
-        kept = self._summaries.get(record.match_id)
-        if kept is not None and kept[0] == parts:
-            return kept[1]
-        rest = summary(record)
-        rest.status = pb.MATCH_STATUS_UNSPECIFIED
-        rest.version = 0
-        # Bytes of the summary nested once, as in a MatchSnapshot: upb's order of a map's
-        # entries (several options) depends on how often it was copied, and parsing these
-        # into the response leaves them in the order the plain builders' response has.
-        data = pb.MatchSnapshot(match=rest).match.SerializeToString()
-        if len(self._summaries) >= self._size:
-            self._summaries.clear()
-        # A copy of the options: the key must not change under us if the mapping does.
-        self._summaries[record.match_id] = (_summary_parts(record, dict(record.options)), data)
-        return data
-
-
-_TYPE_URL_PREFIX = "type.googleapis.com/"  # Any.Pack's default
-
-
-def _summary_parts(
-    record: MatchRecord, options: Mapping[str, Any] | None = None
-) -> tuple[Any, ...]:
-    """What a summary is made of but the match id, status and version."""
-    return (
-        record.game,
-        record.seats,
-        record.options if options is None else options,
-        record.created_ms,
-        record.move_seconds,
-        record.timeout_policy,
-    )
 
 
 class DecodeInterceptor(grpc.aio.ServerInterceptor):
@@ -271,7 +159,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
     ) -> pb.CreateMatchResponse:
         if not request.game:
             raise m.BadRequest("game is empty: name one of the games ListGames lists")
-        policy = _POLICY_FROM_PB.get(request.timeout_policy)
+        policy = POLICY_FROM_PB.get(request.timeout_policy)
         if policy is None:
             raise m.BadRequest(
                 f"unknown timeout_policy {request.timeout_policy}; use LOSE or DEFAULT_MOVE"
@@ -307,10 +195,10 @@ class MatchService(pb_grpc.MatchServiceServicer):
     async def ListMatches(
         self, request: pb.ListMatchesRequest, context: Any
     ) -> pb.ListMatchesResponse:
-        if request.status and request.status not in _PB_TO_STATUS:
+        if request.status and request.status not in PB_TO_STATUS:
             raise m.BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
         records = await self.matches.list(
-            status=_PB_TO_STATUS.get(request.status),
+            status=PB_TO_STATUS.get(request.status),
             game=request.game or None,
             limit=request.limit,
         )
@@ -376,121 +264,6 @@ class MatchService(pb_grpc.MatchServiceServicer):
         except Exception as error:
             failure = rpc_error(error)
             await context.abort(GRPC_CODES[failure.code], failure.message)
-
-
-# --- conversions ----------------------------------------------------------------------------------
-
-
-def _option_text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def game_info(info: GameInfo) -> pb.GameInfo:
-    return pb.GameInfo(
-        name=info.name,
-        title=info.title,
-        min_players=info.min_players,
-        max_players=info.max_players,
-        version=info.version,
-        summary=info.summary,
-        playable=info.playable,
-        options=[_game_option(spec) for spec in info.options],
-    )
-
-
-def _game_option(spec: OptionSpec) -> pb.GameOption:
-    option = pb.GameOption(
-        name=spec.name,
-        description=spec.description,
-        default_value=_option_text(spec.default),
-        choices=[_option_text(choice) for choice in spec.choices],
-    )
-    if spec.bounds:
-        option.minimum, option.maximum = spec.bounds
-    return option
-
-
-def summary(record: MatchRecord) -> pb.MatchSummary:
-    return pb.MatchSummary(
-        match_id=record.match_id,
-        game=record.game,
-        status=_STATUS_TO_PB[record.status],
-        seats=[
-            pb.SeatInfo(seat=i, player_name=s.name, joined=s.joined, resigned=s.resigned)
-            for i, s in enumerate(record.seats)
-        ],
-        version=record.version,
-        options={name: _option_text(value) for name, value in record.options.items()},
-        created_at_ms=record.created_ms,
-        move_seconds=record.move_seconds,
-        timeout_policy=(
-            _POLICY_TO_PB[record.timeout_policy]
-            if record.move_seconds
-            else pb.TIMEOUT_POLICY_UNSPECIFIED
-        ),
-        seed_chosen=record.seed_chosen,
-    )
-
-
-def outcome(data: Mapping[str, Any]) -> pb.Outcome:
-    ranks = list(data["ranks"])
-    return pb.Outcome(
-        scores=list(data["scores"]),
-        ranks=ranks,
-        winners=[seat for seat, rank in enumerate(ranks) if rank == 0],
-        summary=data.get("summary", ""),
-    )
-
-
-def _pack_view(target: any_pb2.Any, snap: m.Snapshot) -> None:
-    """Set ``target`` as ``Any.Pack(view_to_proto(view), deterministic=True)`` would, from
-    Game.view_bytes (which a game may give without building the message, as Jaipur does)."""
-    game = snap.game
-    target.type_url = _TYPE_URL_PREFIX + game.view_message.DESCRIPTOR.full_name
-    target.value = game.view_bytes(snap.view)
-
-
-def snapshot(snap: m.Snapshot) -> pb.MatchSnapshot:
-    view = any_pb2.Any()
-    _pack_view(view, snap)
-    message = pb.MatchSnapshot(
-        match=summary(snap.record),
-        version=snap.version,
-        to_act=list(snap.to_act),
-        view=view,
-        last_event_id=snap.record.last_event_id,
-        move_deadline_ms=snap.record.deadline_ms if snap.to_act else 0,
-    )
-    if snap.viewer_seat is not None:
-        message.viewer_seat = snap.viewer_seat
-    if snap.outcome is not None:
-        message.outcome.CopyFrom(outcome(snap.outcome))
-    return message
-
-
-def event(stored: StoredEvent) -> pb.MatchEvent:
-    message = pb.MatchEvent(event_id=stored.event_id, version=stored.version)
-    data = stored.data
-    kind = stored.kind
-    if kind == "created":
-        message.created.CopyFrom(pb.MatchCreated(game=data["game"], seats=data["seats"]))
-    elif kind == "joined":
-        message.joined.CopyFrom(pb.SeatJoined(seat=data["seat"], player_name=data["name"]))
-    elif kind == "started":
-        message.started.CopyFrom(pb.MatchStarted())
-    elif kind == "move":
-        message.move.CopyFrom(pb.MovePlayed(seat=data["seat"], label=data["label"]))
-    elif kind == "announcement":
-        message.announcement.CopyFrom(pb.Announcement(text=data["text"]))
-    elif kind == "resigned":
-        message.resigned.CopyFrom(pb.SeatResigned(seat=data["seat"]))
-    elif kind == "finished":
-        message.finished.CopyFrom(pb.MatchFinished(outcome=outcome(data["outcome"])))
-    elif kind == "timed_out":
-        message.timed_out.CopyFrom(
-            pb.SeatTimedOut(seat=data["seat"], default_move=data.get("move", ""))
-        )
-    return message
 
 
 # --- the server -----------------------------------------------------------------------------------
