@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -26,43 +25,32 @@ from serai import matches as m
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.logging import RequestLogInterceptor
-from serai.rpc import status as rpc_status
-from serai.rpc.convert import (
-    PB_TO_STATUS,
-    POLICY_FROM_PB,
-    event,
-    game_info,
-    snapshot,
-    summary,
-)
+from serai.rpc.convert import event, game_info, outcome, snapshot, summary
+from serai.rpc.handlers import CallContext, MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.rpc.responses import MovePayloads, SubmitResponses
-from serai.rpc.status import Code, rpc_error
+from serai.transports.grpc.servicer import GRPC_CODES, MatchService, status_of
+
+__all__ = [  # the names other modules import from here
+    "GRPC_CODES",
+    "CallContext",
+    "DecodeInterceptor",
+    "MatchHandlers",
+    "MatchService",
+    "MovePayloads",
+    "RateLimiter",
+    "SeraiServer",
+    "SubmitResponses",
+    "build_server",
+    "event",
+    "game_info",
+    "outcome",
+    "snapshot",
+    "status_of",
+    "summary",
+]
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
-
-
-def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
-    """The status code and message for a domain error."""
-    code, text = rpc_status.status_of(error)
-    return GRPC_CODES[code], text
-
-
-GRPC_CODES: dict[Code, grpc.StatusCode] = {code: grpc.StatusCode[code.name] for code in Code}
-
-Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
-
-
-def _unary(method: Method) -> Method:
-    @functools.wraps(method)
-    async def call(self: MatchService, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            return await method(self, request, context)
-        except Exception as error:
-            failure = rpc_error(error)
-            await context.abort(GRPC_CODES[failure.code], failure.message)
-
-    return call  # type: ignore[return-value]
 
 
 class DecodeInterceptor(grpc.aio.ServerInterceptor):
@@ -138,132 +126,6 @@ def _decoding(method: str, handler: Any) -> Any:
     return grpc.unary_unary_rpc_method_handler(
         single, response_serializer=handler.response_serializer
     )
-
-
-class MatchService(pb_grpc.MatchServiceServicer):
-    """serai.v1.MatchService over a :class:`serai.matches.Matches`."""
-
-    def __init__(self, matches: m.Matches, move_limiter: RateLimiter | None = None) -> None:
-        self.matches = matches
-        self.move_limiter = move_limiter or RateLimiter(0, 0)
-        self.payloads = MovePayloads()
-        self.responses = SubmitResponses()
-
-    @_unary
-    async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
-        return pb.ListGamesResponse(games=[game_info(info) for info in self.matches.games()])
-
-    @_unary
-    async def CreateMatch(
-        self, request: pb.CreateMatchRequest, context: Any
-    ) -> pb.CreateMatchResponse:
-        if not request.game:
-            raise m.BadRequest("game is empty: name one of the games ListGames lists")
-        policy = POLICY_FROM_PB.get(request.timeout_policy)
-        if policy is None:
-            raise m.BadRequest(
-                f"unknown timeout_policy {request.timeout_policy}; use LOSE or DEFAULT_MOVE"
-            )
-        record = await self.matches.create(
-            request.game,
-            seats=request.seats,
-            options=dict(request.options),
-            seed=request.seed if request.HasField("seed") else None,
-            client_id=request.client_id,
-            move_seconds=request.move_seconds,
-            timeout_policy=policy,  # type: ignore[arg-type]
-            request_id=request.request_id,
-        )
-        return pb.CreateMatchResponse(match=summary(record))
-
-    @_unary
-    async def JoinMatch(self, request: pb.JoinMatchRequest, context: Any) -> pb.JoinMatchResponse:
-        joined = await self.matches.join(
-            request.match_id,
-            seat=request.seat if request.HasField("seat") else None,
-            player_name=request.player_name,
-            request_id=request.request_id,
-        )
-        return pb.JoinMatchResponse(
-            seat=joined.seat,
-            seat_token=joined.token,
-            match=summary(joined.record),
-            replayed=joined.replayed,
-        )
-
-    @_unary
-    async def ListMatches(
-        self, request: pb.ListMatchesRequest, context: Any
-    ) -> pb.ListMatchesResponse:
-        if request.status and request.status not in PB_TO_STATUS:
-            raise m.BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
-        records = await self.matches.list(
-            status=PB_TO_STATUS.get(request.status),
-            game=request.game or None,
-            limit=request.limit,
-        )
-        return pb.ListMatchesResponse(matches=[summary(r) for r in records])
-
-    @_unary
-    async def GetMatch(self, request: pb.GetMatchRequest, context: Any) -> pb.MatchSnapshot:
-        return snapshot(await self.matches.get(request.match_id, request.seat_token))
-
-    @_unary
-    async def ListLegalMoves(
-        self, request: pb.ListLegalMovesRequest, context: Any
-    ) -> pb.ListLegalMovesResponse:
-        listed = await self.matches.legal_moves(request.match_id, request.seat_token)
-        payload = self.payloads.payload
-        moves = [
-            pb.LegalMove(id=move.id, label=move.label, payload=payload(listed.game, move.move))
-            for move in listed.moves
-        ]
-        return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
-
-    @_unary
-    async def SubmitMove(
-        self, request: pb.SubmitMoveRequest, context: Any
-    ) -> pb.SubmitMoveResponse:
-        limiter = self.move_limiter
-        if limiter.rate > 0 and not limiter.allow(context.peer()):  # no peer() when unlimited
-            raise m.LimitExceeded(
-                f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) on "
-                "this connection: slow down, and retry this move in a moment"
-            )
-        which = request.WhichOneof("move")
-        payload = None
-        if which == "payload":
-            payload = m.PackedMove(request.payload.type_url, request.payload.value)
-        done = await self.matches.submit(
-            request.match_id,
-            request.seat_token,
-            move_id=request.move_id if which == "move_id" else "",
-            payload=payload,
-            expected_version=request.expected_version,
-            request_id=request.request_id,
-        )
-        return self.responses.submitted(done)
-
-    @_unary
-    async def Resign(self, request: pb.ResignRequest, context: Any) -> pb.MatchSnapshot:
-        return snapshot(await self.matches.resign(request.match_id, request.seat_token))
-
-    async def Watch(
-        self, request: pb.WatchRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[pb.MatchEvent]:
-        try:
-            batches = self.matches.watch(
-                request.match_id, request.seat_token, request.after_event_id
-            )
-            async for batch in batches:
-                for i, stored in enumerate(batch.events):
-                    message = event(stored)
-                    if i == len(batch.events) - 1:
-                        message.snapshot.CopyFrom(snapshot(batch.snapshot))
-                    yield message
-        except Exception as error:
-            failure = rpc_error(error)
-            await context.abort(GRPC_CODES[failure.code], failure.message)
 
 
 # --- the server -----------------------------------------------------------------------------------
