@@ -11,8 +11,6 @@ not the method's message answers INVALID_ARGUMENT) around the request log. Examp
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -25,6 +23,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc.limits import RateLimiter
+from serai.runtime import Runtime
 from serai.transports.grpc.request_log import RequestLogInterceptor
 from serai.transports.grpc.servicer import MatchService
 
@@ -120,12 +119,20 @@ class SeraiServer:
         await server.stop(grace=10)                  # in-flight requests finish first
     """
 
-    def __init__(self, matches: Matches, server: grpc.aio.Server, checker: Any) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        server: grpc.aio.Server,
+        checker: Any,
+        runtime: Runtime | None = None,
+    ) -> None:
         self.matches = matches
         self.grpc = server
         self.health = checker
         self.port = 0
-        self._sweeper: asyncio.Task[None] | None = None
+        # None: this server runs the process's services itself, from start to stop.
+        self._own_runtime = Runtime(matches) if runtime is None else None
+        self.runtime = runtime or self._own_runtime
 
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (an IPv6 host may be bracketed) and return the bound port."""
@@ -133,16 +140,15 @@ class SeraiServer:
         if not self.port:
             raise OSError(f"cannot listen on {host}:{port}")
         await self.grpc.start()
-        self._sweeper = asyncio.get_running_loop().create_task(self.matches.run_sweeper())
+        if self._own_runtime is not None:
+            self._own_runtime.start()
         return self.port
 
     async def stop(self, grace: float | None = 5.0) -> None:
-        """Stop taking requests, let in-flight ones finish (up to ``grace`` s), end watches."""
-        self.matches.closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop taking requests, let in-flight ones finish (up to ``grace`` s), end watches (a
+        runtime given to :func:`build_server` is closed by its owner, before this)."""
+        if self._own_runtime is not None:
+            await self._own_runtime.close()
         await self.health.enter_graceful_shutdown()
         await self.grpc.stop(grace)
 
@@ -157,12 +163,15 @@ async def build_server(
     move_rate: float = 0,
     move_burst: float = 0,
     reuse_port: bool = False,
+    runtime: Runtime | None = None,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
     ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
     ``reuse_port`` lets several processes listen on one port (SO_REUSEPORT: the kernel spreads
     connections over them); off by default, so a second server on a taken port fails loudly.
+    ``runtime``: the process's shared services, started and closed by the caller; None makes the
+    server run its own (clocks swept from ``start`` until ``stop``).
     """
     server = grpc.aio.server(
         options=[
@@ -187,7 +196,7 @@ async def build_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), wrapping
     )
-    return SeraiServer(matches, server, checker)
+    return SeraiServer(matches, server, checker, runtime)
 
 
 _Wrap = Callable[[str, grpc.RpcMethodHandler], grpc.RpcMethodHandler]
