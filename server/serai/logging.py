@@ -44,6 +44,10 @@ _REQUEST_KEYS = frozenset(
     ]
 )
 
+# A client's text (a match id, a request id) is written whole up to this many characters: every
+# valid one fits; a longer one is an attack or a mistake, and is cut (see clipped()).
+CLIENT_TEXT_LIMIT = 128
+
 _DIGITS = [f"{n:03d}" for n in range(1000)]  # formatting a fraction costs more than a look-up
 
 # Set by configure() when it renders JSON; None leaves every line to structlog.
@@ -86,6 +90,20 @@ def configure(
     request_lines = (
         JsonRequestLines(processors, stream, threshold, dict(fields or {})) if as_json else None
     )
+
+
+def clipped(text: str, limit: int = CLIENT_TEXT_LIMIT, tail: int = 0) -> str:
+    """``text`` if at most ``limit`` characters, else ``limit`` of them and its length: a
+    client's text goes into lines and messages bounded, however much of it was sent. The first
+    ``limit - tail`` and the last ``tail`` are kept (the end of a message says what to do); the
+    renderer escapes what is kept. Example::
+
+        clipped("x" * 1_000_000)   # 'xxx...x... (1000000 characters)', 128 x's
+    """
+    if len(text) <= limit:
+        return text
+    head = f"{text[: limit - tail]}... ({len(text)} characters)"
+    return f"{head} ...{text[-tail:]}" if tail > 0 else head
 
 
 def _identity(logger: Any, name: str, event: Any) -> Any:

@@ -19,6 +19,7 @@ import enum
 import structlog
 
 from serai.game import IllegalMove, InvalidOptions, MalformedMove, NotPlayable
+from serai.logging import clipped
 from serai.matches.errors import (
     BadRequest,
     GameNotFound,
@@ -95,6 +96,9 @@ ERRORS: tuple[tuple[type[Exception], Code, str], ...] = (
 )
 DOMAIN = tuple(kind for kind, _code, _text in ERRORS)
 INTERNAL_MESSAGE = "internal error: the server logged it; please report it"
+# A message may quote what the client sent (a match id of a megabyte): gRPC refuses trailers
+# past 16 KiB, and nobody reads that much. Every message the domain writes is shorter.
+MESSAGE_LIMIT = 1000
 
 _log = structlog.get_logger("serai.service")
 
@@ -111,11 +115,19 @@ def rpc_error(error: Exception) -> RpcError:
     """What a transport answers for ``error``; call it where the error is caught.
 
     Anything not in the table is a bug (a plugin's or ours): it is logged with its traceback
-    and the client is told nothing of its text, which may name hidden cards.
+    and the client is told nothing of its text, which may name hidden cards. Messages are cut
+    to :data:`MESSAGE_LIMIT` characters.
     """
     if isinstance(error, RpcError):
-        return error
+        if len(error.message) <= MESSAGE_LIMIT:
+            return error
+        return RpcError(error.code, _bounded(error.message))
     if isinstance(error, DOMAIN):
-        return RpcError(*status_of(error))
+        code, message = status_of(error)
+        return RpcError(code, _bounded(message))
     _log.exception("internal error")
     return RpcError(Code.INTERNAL, INTERNAL_MESSAGE)
+
+
+def _bounded(message: str) -> str:
+    return clipped(message, MESSAGE_LIMIT, tail=MESSAGE_LIMIT // 2)

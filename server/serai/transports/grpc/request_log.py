@@ -19,10 +19,12 @@ import grpc
 import structlog
 
 from serai import logging as serai_logging
+from serai.logging import CLIENT_TEXT_LIMIT, clipped
 
 # How a call ends when the client goes away: a cancelled task, or (for a stream) the response
 # generator closed at its yield. Routine for every Watch a client stops, so no error line.
 _CLIENT_GONE = (asyncio.CancelledError, GeneratorExit)
+_ERROR_LIMIT = 2000  # an exception's text may quote what a client sent
 
 
 def _structlog_variables(*keys: str) -> tuple[list[contextvars.ContextVar[Any]], Any]:
@@ -93,7 +95,11 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
     def _start(self, method: str, request: Any) -> tuple[float, bool]:
         """Binds the call's keys; returns the start time and whether the context holds nothing
         but them (grpc.aio runs each call in a task of its own, on an empty context)."""
-        match_id = getattr(request, "match_id", "") or self._unbound
+        match_id = getattr(request, "match_id", "")
+        if not match_id:
+            match_id = self._unbound
+        elif len(match_id) > CLIENT_TEXT_LIMIT:  # the client's text, bounded in every line
+            match_id = clipped(match_id)
         self._method.set(method)
         self._match_id.set(match_id)
         self._seat.set(self._unbound)
@@ -121,7 +127,9 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
         else:
             status = "CANCELLED" if isinstance(failed, _CLIENT_GONE) else "UNKNOWN"
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
-        error = repr(failed) if status == "UNKNOWN" and failed is not None else None
+        error = None
+        if status == "UNKNOWN" and failed is not None:
+            error = clipped(repr(failed), _ERROR_LIMIT)
         lines = serai_logging.request_lines
         # Only our three keys in the context (none bound since _start): the line needs no scan.
         if lines is not None and alone and len(contextvars.copy_context()) == 3:
