@@ -3,6 +3,7 @@ the client went away or its deadline passed still leaves its line."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import time
@@ -78,3 +79,52 @@ def test_a_long_request_id_and_player_name_stay_out_of_the_line(start_service, l
     assert code == Code.INVALID_ARGUMENT and len(details) < 2000
     text, line = line_for(log_stream, lambda line: line["method"] == "JoinMatch")
     assert len(text) < 1000 and line["match_id"] == match_id
+
+
+def test_a_watch_past_its_deadline_is_logged_deadline_exceeded(start_service, log_stream):
+    """A Watch whose deadline passes while it waits for events says so on its line."""
+    registry = Registry({"tiny": TinyGame()})
+    service = start_service(registry=registry)
+    stub = service.stub()
+    match_id = create(stub)
+    watch = stub.Watch(pb.WatchRequest(match_id=match_id), timeout=0.5)
+    code, _ = status_of(lambda: list(watch))
+    assert code == Code.DEADLINE_EXCEEDED
+    _, line = line_for(log_stream, lambda line: line["method"] == "Watch")
+    assert line["status"] == "DEADLINE_EXCEEDED" and line["match_id"] == match_id
+    assert service.server.request_log.cut_short["DEADLINE_EXCEEDED"] == 1
+
+
+def test_a_watch_the_client_cancels_is_logged_cancelled(start_service, log_stream):
+    """A Watch the client cancels mid-stream has its line: CANCELLED, with what it sent."""
+    registry = Registry({"tiny": TinyGame()})
+    service = start_service(registry=registry)
+    stub = service.stub()
+    match_id = create(stub)
+    watch = stub.Watch(pb.WatchRequest(match_id=match_id), timeout=30)
+    assert next(watch).HasField("created")
+    watch.cancel()
+    _, line = line_for(log_stream, lambda line: line["method"] == "Watch")
+    assert (line["status"], line["messages"]) == ("CANCELLED", 1)
+    assert service.server.request_log.cut_short["CANCELLED"] == 1
+
+
+def test_a_call_queued_past_its_deadline_still_has_its_line(start_service, log_stream):
+    """A call that waits behind a busy event loop until its deadline passes (grpc cancels it,
+    maybe before any handler ran) leaves a request line all the same."""
+    registry = Registry({"tiny": TinyGame()})
+    service = start_service(registry=registry)
+    stub = service.stub()
+    match_id = create(stub)
+    busy = asyncio.run_coroutine_threadsafe(_hold_the_loop(1.0), service.loop)
+    code, _ = status_of(lambda: stub.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=0.2))
+    busy.result(10)
+    assert code == Code.DEADLINE_EXCEEDED
+    _, line = line_for(
+        log_stream, lambda line: line["method"] == "GetMatch" and line["status"] != "OK"
+    )
+    assert line["status"] in ("CANCELLED", "DEADLINE_EXCEEDED")
+
+
+async def _hold_the_loop(seconds: float) -> None:
+    time.sleep(seconds)  # blocks the server's event loop: every call queues behind this

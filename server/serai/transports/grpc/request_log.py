@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
+import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -36,6 +38,13 @@ def _structlog_variables(*keys: str) -> tuple[list[contextvars.ContextVar[Any]],
     return variables, contextvars.Context().run(variables[0].get)
 
 
+def _gone(context: grpc.aio.ServicerContext) -> str:
+    """The status of a call whose client went away: its deadline passed, or it cancelled."""
+    remaining = context.time_remaining() if hasattr(context, "time_remaining") else None
+    # grpc cancels the call when its deadline passes, by its own clock: allow for a little skew
+    return "DEADLINE_EXCEEDED" if remaining is not None and remaining < 0.01 else "CANCELLED"
+
+
 class RequestLogInterceptor(grpc.aio.ServerInterceptor):
     """Logs every RPC once it ends: method, match id, seat, status, latency (ms).
 
@@ -50,6 +59,9 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
         (self._method, self._match_id, self._seat), self._unbound = _structlog_variables(
             "method", "match_id", "seat"
         )
+        # Calls that ended because the client went away, by status (CANCELLED: it cancelled;
+        # DEADLINE_EXCEEDED: its deadline passed); each also has its line.
+        self.cut_short: Counter[str] = Counter()
 
     async def intercept_service(
         self,
@@ -125,7 +137,10 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
         elif failed is None:
             status = "OK"
         else:
-            status = "CANCELLED" if isinstance(failed, _CLIENT_GONE) else "UNKNOWN"
+            status = "UNKNOWN"
+            if isinstance(failed, _CLIENT_GONE):
+                status = _gone(context)
+                self.cut_short[status] += 1
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
         error = None
         if status == "UNKNOWN" and failed is not None:
@@ -203,3 +218,52 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
                 self._finish(method, context, start, alone, failed, messages=sent)
 
         return call
+
+
+# grpc.aio's own debug line for a call cancelled in the server (grpc/_cython/_cygrpc/aio/
+# server.pyx.pxi, _handle_exceptions); the only trace of one cancelled before any handler ran.
+_GRPC_CANCELLED = "RPC cancelled for servicer method [%s]"
+
+
+class QueuedCancellations:
+    """Stands for grpc.aio's logger, to log the calls grpc cancels before any handler ran.
+
+    Under saturation a call can wait in the event loop's queue past its deadline (or its client
+    cancels it): grpc.aio then cancels it while it waits for its request message, and says so
+    only at debug level, so it left no request line. This sees that debug call (whatever the
+    logger's level) and, if the request log never started the call, writes its line: ``status``
+    CANCELLED (grpc does not say whether the client or the deadline ended it), ``queued`` true.
+    Every other use of the logger passes through. Installed once per process by
+    :func:`trace_queued_cancellations`; ``count`` is how many it logged.
+    """
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+        self.count = 0
+        self._log = structlog.get_logger("serai.requests")
+        [self._method], _unbound = _structlog_variables("method")
+
+    def debug(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if msg == _GRPC_CANCELLED and args and self._method.get(None) is None:
+            self.count += 1
+            name = str(args[0]).rpartition("/")[2]
+            self._log.info("request", status="CANCELLED", method=name, queued=True)
+        self.logger.debug(msg, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.logger, name)
+
+
+def trace_queued_cancellations() -> QueuedCancellations | None:
+    """Put a :class:`QueuedCancellations` in front of grpc.aio's logger, once per process; it,
+    or None where this grpc has no such logger (then those calls go untraced, as before)."""
+    from grpc._cython import cygrpc
+
+    current = getattr(cygrpc, "_LOGGER", None)
+    if isinstance(current, QueuedCancellations):
+        return current
+    if not isinstance(current, logging.Logger):
+        return None
+    tracer = QueuedCancellations(current)
+    cygrpc._LOGGER = tracer  # type: ignore[attr-defined]
+    return tracer

@@ -24,7 +24,7 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
-from serai.transports.grpc.request_log import RequestLogInterceptor
+from serai.transports.grpc.request_log import RequestLogInterceptor, trace_queued_cancellations
 from serai.transports.grpc.servicer import MatchService
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -125,8 +125,10 @@ class SeraiServer:
         server: grpc.aio.Server,
         checker: Any,
         runtime: Runtime | None = None,
+        request_log: RequestLogInterceptor | None = None,
     ) -> None:
         self.matches = matches
+        self.request_log = request_log  # its cut_short counts the calls clients gave up on
         self.grpc = server
         self.health = checker
         self.port = 0
@@ -182,6 +184,7 @@ async def build_server(
     )
     limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
     logged = RequestLogInterceptor()
+    trace_queued_cancellations()
 
     def wrap(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         # Probes call Check every few seconds: a line each would bury the requests that matter.
@@ -196,7 +199,7 @@ async def build_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), wrapping
     )
-    return SeraiServer(matches, server, checker, runtime)
+    return SeraiServer(matches, server, checker, runtime, logged)
 
 
 _Wrap = Callable[[str, grpc.RpcMethodHandler], grpc.RpcMethodHandler]
