@@ -1,8 +1,9 @@
-"""structlog set-up, and the server interceptor that logs one line per request.
+"""structlog set-up, and the request line's fast JSON writer, for every transport.
 
 JSON lines when stdout is not a terminal (collectors read them), colours on a terminal. Each
-request line carries the method, match id, seat (bound by :mod:`serai.matches` once a token is
-checked), gRPC status and latency::
+request line (written by a transport's request log, e.g.
+:mod:`serai.transports.grpc.request_log`) carries the method, match id, seat (bound by
+:mod:`serai.matches` once a token is checked), status and latency::
 
     {"event": "request", "status": "OK", "latency_ms": 1.8, "method": "SubmitMove",
      "match_id": "9f1c...", "seat": 0, "level": "info", "timestamp": "..."}
@@ -14,25 +15,18 @@ other line, and the request line whenever something unusual is bound, goes throu
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import datetime
-import inspect
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring_ascii
 from typing import Any, TextIO
 
-import grpc
 import structlog
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
 _LEVELS["error"] = logging.ERROR
-# How a call ends when the client goes away: a cancelled task, or (for a stream) the response
-# generator closed at its yield. Routine for every Watch a client stops, so no error line.
-_CLIENT_GONE = (asyncio.CancelledError, GeneratorExit)
 # The keys of the request line; the fast path leaves a configured field of one of these names to
 # structlog, which decides which value wins.
 _REQUEST_KEYS = frozenset(
@@ -50,10 +44,14 @@ _REQUEST_KEYS = frozenset(
     ]
 )
 
+# A client's text (a match id, a request id) is written whole up to this many characters: every
+# valid one fits; a longer one is an attack or a mistake, and is cut (see clipped()).
+CLIENT_TEXT_LIMIT = 128
+
 _DIGITS = [f"{n:03d}" for n in range(1000)]  # formatting a fraction costs more than a look-up
 
 # Set by configure() when it renders JSON; None leaves every line to structlog.
-_request_lines: JsonRequestLines | None = None
+request_lines: JsonRequestLines | None = None
 
 
 def configure(
@@ -64,7 +62,7 @@ def configure(
 ) -> None:
     """Set structlog up for the process: ``fmt`` is auto, json or pretty; ``fields`` go on every
     line (a worker's index, so lines of ``serve --workers`` say which process wrote them)."""
-    global _request_lines
+    global request_lines
     out = stream or sys.stdout
     as_json = fmt == "json" or (fmt == "auto" and not out.isatty())
     # Plain tracebacks: rich's, the pretty default, print every frame's locals, and those hold
@@ -89,9 +87,23 @@ def configure(
         logger_factory=structlog.PrintLoggerFactory(out),
         cache_logger_on_first_use=True,
     )
-    _request_lines = (
+    request_lines = (
         JsonRequestLines(processors, stream, threshold, dict(fields or {})) if as_json else None
     )
+
+
+def clipped(text: str, limit: int = CLIENT_TEXT_LIMIT, tail: int = 0) -> str:
+    """``text`` if at most ``limit`` characters, else ``limit`` of them and its length: a
+    client's text goes into lines and messages bounded, however much of it was sent. The first
+    ``limit - tail`` and the last ``tail`` are kept (the end of a message says what to do); the
+    renderer escapes what is kept. Example::
+
+        clipped("x" * 1_000_000)   # 'xxx...x... (1000000 characters)', 128 x's
+    """
+    if len(text) <= limit:
+        return text
+    head = f"{text[: limit - tail]}... ({len(text)} characters)"
+    return f"{head} ...{text[-tail:]}" if tail > 0 else head
 
 
 def _identity(logger: Any, name: str, event: Any) -> Any:
@@ -208,173 +220,10 @@ class JsonRequestLines:
         return f"{text}Z"
 
 
-def _structlog_variables(*keys: str) -> tuple[list[contextvars.ContextVar[Any]], Any]:
-    """The ContextVars behind structlog's ``bind_contextvars`` for ``keys``, and the value that
-    marks one unbound: setting them directly costs a fraction of bind/clear_contextvars."""
-    tokens = structlog.contextvars.bind_contextvars(**dict.fromkeys(keys))
-    structlog.contextvars.reset_contextvars(**tokens)
-    variables = [tokens[key].var for key in keys]
-    return variables, contextvars.Context().run(variables[0].get)
+def __getattr__(name: str) -> Any:
+    # The gRPC request log lived here; the old name keeps working without importing grpc here.
+    if name == "RequestLogInterceptor":
+        from serai.transports.grpc.request_log import RequestLogInterceptor
 
-
-class RequestLogInterceptor(grpc.aio.ServerInterceptor):
-    """Logs every RPC once it ends: method, match id, seat, status, latency (ms).
-
-    Binds method and match_id with structlog's contextvars for the call, so every line logged
-    while it runs (``bind_contextvars(seat=...)`` adds the seat) carries them; none outlives it.
-    """
-
-    def __init__(self) -> None:
-        self._log = structlog.get_logger("serai.requests")
-        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # by method: built once, not per call
-        self._method_fields: dict[str, str] = {}  # by method: its '"method": "...", ' rendered
-        (self._method, self._match_id, self._seat), self._unbound = _structlog_variables(
-            "method", "match_id", "seat"
-        )
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        wrapped = self._wrapped.get(details.method)
-        if wrapped is not None:
-            return wrapped
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        wrapped = self.wrap(details.method, handler)
-        self._wrapped[details.method] = wrapped
-        return wrapped
-
-    def wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        """``handler`` with its calls logged (for wrapping handlers once, without interceptors)."""
-        method = full_method.rpartition("/")[2]
-        self._method_fields[method] = f'"method": {encode_basestring_ascii(method)}, '
-        if handler.unary_unary is not None:
-            return grpc.unary_unary_rpc_method_handler(
-                self._unary(method, handler.unary_unary),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream is not None:
-            behavior = handler.unary_stream
-            # grpc.aio streams from an async generator or from a coroutine that writes to the
-            # context (grpc's own health Watch does): each is wrapped as what it is.
-            logged = (
-                self._stream(method, behavior)
-                if inspect.isasyncgenfunction(behavior)
-                else self._unary(method, behavior)
-            )
-            return grpc.unary_stream_rpc_method_handler(
-                logged,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        return handler
-
-    def _start(self, method: str, request: Any) -> tuple[float, bool]:
-        """Binds the call's keys; returns the start time and whether the context holds nothing
-        but them (grpc.aio runs each call in a task of its own, on an empty context)."""
-        match_id = getattr(request, "match_id", "") or self._unbound
-        self._method.set(method)
-        self._match_id.set(match_id)
-        self._seat.set(self._unbound)
-        alone = len(contextvars.copy_context()) == 3
-        if not alone:  # bindings from outside the call: none may leak into its lines
-            structlog.contextvars.clear_contextvars()
-            self._method.set(method)
-            self._match_id.set(match_id)
-        return time.perf_counter(), alone
-
-    def _finish(
-        self,
-        method: str,
-        context: grpc.aio.ServicerContext,
-        start: float,
-        alone: bool,
-        failed: BaseException | None,
-        messages: int | None = None,
-    ) -> None:
-        code = context.code()
-        if isinstance(code, grpc.StatusCode):
-            status = code.name
-        elif failed is None:
-            status = "OK"
-        else:
-            status = "CANCELLED" if isinstance(failed, _CLIENT_GONE) else "UNKNOWN"
-        latency_ms = round((time.perf_counter() - start) * 1000, 3)
-        error = repr(failed) if status == "UNKNOWN" and failed is not None else None
-        lines = _request_lines
-        # Only our three keys in the context (none bound since _start): the line needs no scan.
-        if lines is not None and alone and len(contextvars.copy_context()) == 3:
-            if not (lines.info_enabled if error is None else lines.error_enabled):
-                self._unbind()
-                return
-            unbound = self._unbound
-            match_id = self._match_id.get()
-            seat = self._seat.get()
-            line = (
-                lines.line(
-                    self._method_fields[method],
-                    None if match_id is unbound else match_id,
-                    None if seat is unbound else seat,
-                    status,
-                    latency_ms,
-                    error,
-                    messages,
-                )
-                if self._method.get() is method  # else rebound by the handler: structlog's job
-                else None
-            )
-            if line is not None:
-                lines.write(line)
-                self._unbind()
-                return
-        extra: dict[str, Any] = {} if messages is None else {"messages": messages}
-        if error is not None:
-            self._log.error("request", status=status, latency_ms=latency_ms, error=error, **extra)
-        else:
-            self._log.info("request", status=status, latency_ms=latency_ms, **extra)
-        structlog.contextvars.clear_contextvars()
-
-    def _unbind(self) -> None:
-        unbound = self._unbound
-        self._method.set(unbound)
-        self._match_id.set(unbound)
-        self._seat.set(unbound)
-
-    def _unary(
-        self, method: str, behavior: Callable[..., Awaitable[Any]]
-    ) -> Callable[..., Awaitable[Any]]:
-        async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            start, alone = self._start(method, request)
-            failed: BaseException | None = None
-            try:
-                return await behavior(request, context)
-            except BaseException as error:
-                failed = error
-                raise
-            finally:
-                self._finish(method, context, start, alone, failed)
-
-        return call
-
-    def _stream(
-        self, method: str, behavior: Callable[..., AsyncIterator[Any]]
-    ) -> Callable[..., AsyncIterator[Any]]:
-        async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            start, alone = self._start(method, request)
-            failed: BaseException | None = None
-            sent = 0
-            try:
-                async for response in behavior(request, context):
-                    sent += 1
-                    yield response
-            except BaseException as error:
-                failed = error
-                raise
-            finally:
-                self._finish(method, context, start, alone, failed, messages=sent)
-
-        return call
+        return RequestLogInterceptor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

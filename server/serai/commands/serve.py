@@ -26,6 +26,7 @@ from serai import logging as serai_logging
 from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
+from serai.runtime import Runtime
 from serai.service import build_server
 from serai.store import Store, StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
@@ -162,12 +163,14 @@ async def serve(
             # a waiting Watch holds a Redis connection: a quarter stays for moves and reads
             max_watches=max(1, settings.redis_connections * 3 // 4),
         )
+        runtime = Runtime(matches)
         server = await build_server(
             matches,
             max_message_bytes=settings.max_message_bytes,
             move_rate=settings.move_rate,
             move_burst=settings.move_burst,
             reuse_port=worker is not None,
+            runtime=runtime,
         )
         try:
             port = await server.start(settings.host, settings.port)
@@ -176,6 +179,7 @@ async def serve(
                 f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
             )
             return 1
+        runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
             print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
@@ -190,6 +194,7 @@ async def serve(
         if lost:  # exit non-zero, so that whatever runs serai restarts it with its Redis
             print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
+        await runtime.close()  # first: open Watches end, so the grace is for moves
         await server.stop(settings.grace_seconds)
         log.info("stopped")
         return 1 if lost else 0

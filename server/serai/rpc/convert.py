@@ -1,0 +1,145 @@
+"""Protobuf messages from the lifecycle's values: the one place that knows both shapes.
+
+The game's own views and moves are packed into ``google.protobuf.Any`` as the plugin encodes
+them; nothing here decides anything about a match. Example::
+
+    message = snapshot(await matches.get(match_id, token))   # a pb.MatchSnapshot
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from google.protobuf import any_pb2
+
+from serai.api import match_service_pb2 as pb
+from serai.game import GameInfo, OptionSpec
+from serai.matches.values import Snapshot
+from serai.store import MatchRecord, Status, StoredEvent
+
+STATUS_TO_PB: dict[Status, pb.MatchStatus] = {
+    "open": pb.MATCH_STATUS_OPEN,
+    "running": pb.MATCH_STATUS_RUNNING,
+    "finished": pb.MATCH_STATUS_FINISHED,
+}
+PB_TO_STATUS: dict[pb.MatchStatus, Status] = {value: key for key, value in STATUS_TO_PB.items()}
+POLICY_FROM_PB = {
+    pb.TIMEOUT_POLICY_UNSPECIFIED: "lose",
+    pb.TIMEOUT_POLICY_LOSE: "lose",
+    pb.TIMEOUT_POLICY_DEFAULT_MOVE: "default_move",
+}
+POLICY_TO_PB = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
+TYPE_URL_PREFIX = "type.googleapis.com/"  # Any.Pack's default
+
+
+def option_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def game_info(info: GameInfo) -> pb.GameInfo:
+    return pb.GameInfo(
+        name=info.name,
+        title=info.title,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        version=info.version,
+        summary=info.summary,
+        playable=info.playable,
+        options=[_game_option(spec) for spec in info.options],
+    )
+
+
+def _game_option(spec: OptionSpec) -> pb.GameOption:
+    option = pb.GameOption(
+        name=spec.name,
+        description=spec.description,
+        default_value=option_text(spec.default),
+        choices=[option_text(choice) for choice in spec.choices],
+    )
+    if spec.bounds:
+        option.minimum, option.maximum = spec.bounds
+    return option
+
+
+def summary(record: MatchRecord) -> pb.MatchSummary:
+    return pb.MatchSummary(
+        match_id=record.match_id,
+        game=record.game,
+        status=STATUS_TO_PB[record.status],
+        seats=[
+            pb.SeatInfo(seat=i, player_name=s.name, joined=s.joined, resigned=s.resigned)
+            for i, s in enumerate(record.seats)
+        ],
+        version=record.version,
+        options={name: option_text(value) for name, value in record.options.items()},
+        created_at_ms=record.created_ms,
+        move_seconds=record.move_seconds,
+        timeout_policy=(
+            POLICY_TO_PB[record.timeout_policy]
+            if record.move_seconds
+            else pb.TIMEOUT_POLICY_UNSPECIFIED
+        ),
+        seed_chosen=record.seed_chosen,
+    )
+
+
+def outcome(data: Mapping[str, Any]) -> pb.Outcome:
+    ranks = list(data["ranks"])
+    return pb.Outcome(
+        scores=list(data["scores"]),
+        ranks=ranks,
+        winners=[seat for seat, rank in enumerate(ranks) if rank == 0],
+        summary=data.get("summary", ""),
+    )
+
+
+def pack_view(target: any_pb2.Any, snap: Snapshot) -> None:
+    """Set ``target`` as ``Any.Pack(view_to_proto(view), deterministic=True)`` would, from
+    Game.view_bytes (which a game may give without building the message, as Jaipur does)."""
+    game = snap.game
+    target.type_url = TYPE_URL_PREFIX + game.view_message.DESCRIPTOR.full_name
+    target.value = game.view_bytes(snap.view)
+
+
+def snapshot(snap: Snapshot) -> pb.MatchSnapshot:
+    view = any_pb2.Any()
+    pack_view(view, snap)
+    message = pb.MatchSnapshot(
+        match=summary(snap.record),
+        version=snap.version,
+        to_act=list(snap.to_act),
+        view=view,
+        last_event_id=snap.record.last_event_id,
+        move_deadline_ms=snap.record.deadline_ms if snap.to_act else 0,
+    )
+    if snap.viewer_seat is not None:
+        message.viewer_seat = snap.viewer_seat
+    if snap.outcome is not None:
+        message.outcome.CopyFrom(outcome(snap.outcome))
+    return message
+
+
+def event(stored: StoredEvent) -> pb.MatchEvent:
+    message = pb.MatchEvent(event_id=stored.event_id, version=stored.version)
+    data = stored.data
+    kind = stored.kind
+    if kind == "created":
+        message.created.CopyFrom(pb.MatchCreated(game=data["game"], seats=data["seats"]))
+    elif kind == "joined":
+        message.joined.CopyFrom(pb.SeatJoined(seat=data["seat"], player_name=data["name"]))
+    elif kind == "started":
+        message.started.CopyFrom(pb.MatchStarted())
+    elif kind == "move":
+        message.move.CopyFrom(pb.MovePlayed(seat=data["seat"], label=data["label"]))
+    elif kind == "announcement":
+        message.announcement.CopyFrom(pb.Announcement(text=data["text"]))
+    elif kind == "resigned":
+        message.resigned.CopyFrom(pb.SeatResigned(seat=data["seat"]))
+    elif kind == "finished":
+        message.finished.CopyFrom(pb.MatchFinished(outcome=outcome(data["outcome"])))
+    elif kind == "timed_out":
+        message.timed_out.CopyFrom(
+            pb.SeatTimedOut(seat=data["seat"], default_move=data.get("move", ""))
+        )
+    return message

@@ -1,0 +1,164 @@
+"""serai.v1.MatchService as plain async methods, whatever the transport carrying the calls.
+
+Each method takes the request message and a :class:`CallContext` and returns the response
+message (``Watch`` yields its messages); failures are the domain's exceptions, which the
+transport maps with :mod:`serai.rpc.status`. Nothing here knows gRPC, so a second transport
+calls the same methods. Example::
+
+    handlers = MatchHandlers(matches)
+    answer = await handlers.GetMatch(pb.GetMatchRequest(match_id=...), CallContext("ipv4:..."))
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+from typing import cast
+
+from serai.api import match_service_pb2 as pb
+from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
+from serai.rpc.convert import (
+    PB_TO_STATUS,
+    POLICY_FROM_PB,
+    event,
+    game_info,
+    snapshot,
+    summary,
+)
+from serai.rpc.limits import RateLimiter
+from serai.rpc.responses import MovePayloads, SubmitResponses
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """What a handler may know of the call besides its request: who is calling (``peer``, in the
+    transport's words, e.g. ``ipv4:10.0.0.7:51234``; the key of per-connection limits)."""
+
+    peer: str = ""
+
+
+class MatchHandlers:
+    """One method per RPC of serai.v1.MatchService, over a :class:`serai.matches.Matches`.
+
+    ``move_limiter`` limits SubmitMove per ``ctx.peer`` (none by default).
+    """
+
+    def __init__(self, matches: Matches, move_limiter: RateLimiter | None = None) -> None:
+        self.matches = matches
+        self.move_limiter = move_limiter or RateLimiter(0, 0)
+        self.payloads = MovePayloads()
+        self.responses = SubmitResponses()
+
+    async def ListGames(
+        self, request: pb.ListGamesRequest, ctx: CallContext
+    ) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[game_info(info) for info in self.matches.games()])
+
+    async def CreateMatch(
+        self, request: pb.CreateMatchRequest, ctx: CallContext
+    ) -> pb.CreateMatchResponse:
+        if not request.game:
+            raise BadRequest("game is empty: name one of the games ListGames lists")
+        policy = POLICY_FROM_PB.get(request.timeout_policy)
+        if policy is None:
+            raise BadRequest(
+                f"unknown timeout_policy {request.timeout_policy}; use LOSE or DEFAULT_MOVE"
+            )
+        record = await self.matches.create(
+            request.game,
+            seats=request.seats,
+            options=dict(request.options),
+            seed=request.seed if request.HasField("seed") else None,
+            client_id=request.client_id,
+            move_seconds=request.move_seconds,
+            timeout_policy=policy,  # type: ignore[arg-type]
+            request_id=request.request_id,
+        )
+        return pb.CreateMatchResponse(match=summary(record))
+
+    async def JoinMatch(
+        self, request: pb.JoinMatchRequest, ctx: CallContext
+    ) -> pb.JoinMatchResponse:
+        joined = await self.matches.join(
+            request.match_id,
+            seat=request.seat if request.HasField("seat") else None,
+            player_name=request.player_name,
+            request_id=request.request_id,
+        )
+        return pb.JoinMatchResponse(
+            seat=joined.seat,
+            seat_token=joined.token,
+            match=summary(joined.record),
+            replayed=joined.replayed,
+        )
+
+    async def ListMatches(
+        self, request: pb.ListMatchesRequest, ctx: CallContext
+    ) -> pb.ListMatchesResponse:
+        if request.status and request.status not in PB_TO_STATUS:
+            raise BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
+        records = await self.matches.list_matches(
+            status=PB_TO_STATUS.get(request.status),
+            game=request.game or None,
+            limit=request.limit,
+        )
+        return pb.ListMatchesResponse(matches=[summary(r) for r in records])
+
+    async def GetMatch(self, request: pb.GetMatchRequest, ctx: CallContext) -> pb.MatchSnapshot:
+        return snapshot(await self.matches.get(request.match_id, request.seat_token))
+
+    async def ListLegalMoves(
+        self, request: pb.ListLegalMovesRequest, ctx: CallContext
+    ) -> pb.ListLegalMovesResponse:
+        listed = await self.matches.legal_moves(request.match_id, request.seat_token)
+        payload = self.payloads.payload
+        moves = [
+            pb.LegalMove(id=move.id, label=move.label, payload=payload(listed.game, move.move))
+            for move in listed.moves
+        ]
+        return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
+
+    async def SubmitMove(
+        self, request: pb.SubmitMoveRequest, ctx: CallContext
+    ) -> pb.SubmitMoveResponse:
+        limiter = self.move_limiter
+        if limiter.rate > 0 and not limiter.allow(ctx.peer):
+            raise LimitExceeded(
+                f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) on "
+                "this connection: slow down, and retry this move in a moment"
+            )
+        which = request.WhichOneof("move")
+        payload = None
+        if which == "payload":
+            payload = PackedMove(request.payload.type_url, request.payload.value)
+        done = await self.matches.submit(
+            request.match_id,
+            request.seat_token,
+            move_id=request.move_id if which == "move_id" else "",
+            payload=payload,
+            expected_version=request.expected_version,
+            request_id=request.request_id,
+        )
+        return self.responses.submitted(done)
+
+    async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
+        return snapshot(await self.matches.resign(request.match_id, request.seat_token))
+
+    async def Watch(
+        self, request: pb.WatchRequest, ctx: CallContext
+    ) -> AsyncIterator[pb.MatchEvent]:
+        """The match's events after ``after_event_id``, the last of each batch with the snapshot
+        the watcher may see; closed with the stream, so the watch's slot is freed at once."""
+        batches = cast(
+            AsyncGenerator[WatchBatch, None],  # Matches.watch is an async generator
+            self.matches.watch(request.match_id, request.seat_token, request.after_event_id),
+        )
+        async with contextlib.aclosing(batches):
+            async for batch in batches:
+                last = len(batch.events) - 1
+                for i, stored in enumerate(batch.events):
+                    message = event(stored)
+                    if i == last:
+                        message.snapshot.CopyFrom(snapshot(batch.snapshot))
+                    yield message

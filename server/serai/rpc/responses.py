@@ -1,0 +1,119 @@
+"""CPU caches for the two hottest answers: ListLegalMoves' packed moves, SubmitMove's response.
+
+Each gives, byte for byte, what the plain builders of :mod:`serai.rpc.convert` give, for a
+fraction of the CPU (tests/service/test_service_responses.py and test_service_payloads.py hold
+them to that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from google.protobuf import any_pb2
+
+from serai.api import match_service_pb2 as pb
+from serai.matches.values import Snapshot, Submitted
+from serai.rpc.convert import STATUS_TO_PB, outcome, pack_view, summary
+from serai.store import MatchRecord
+
+
+class MovePayloads:
+    """Each legal move as the ``Any`` ListLegalMoves sends, kept by game and move.
+
+    Moves are hashable values (the plugin contract), and the same moves come back from one
+    listing to the next; packing one (the game's message, then the Any) costs several times more
+    than finding it. The kept bytes start over when ``size`` are held.
+    """
+
+    def __init__(self, size: int = 8192) -> None:
+        self._size = size
+        self._packed: dict[tuple[str, Any], tuple[str, bytes]] = {}
+
+    def payload(self, game: Any, move: Any) -> any_pb2.Any:
+        key = (game.info.name, move)
+        found = self._packed.get(key)
+        if found is None:
+            packed = any_pb2.Any()
+            packed.Pack(game.move_to_proto(move), deterministic=True)
+            if len(self._packed) >= self._size:
+                self._packed.clear()
+            self._packed[key] = (packed.type_url, packed.value)
+            return packed
+        return any_pb2.Any(type_url=found[0], value=found[1])
+
+
+class SubmitResponses:
+    """SubmitMoveResponse messages, filled in place from a summary kept per match.
+
+    The plain builders (:func:`.convert.snapshot`, :func:`.convert.summary`) build each message from
+    keyword arguments, and every nested one is copied into its parent (a serialization and a parse
+    each); a SubmitMove answers a whole MatchSummary of which only the status and version change
+    from move to move. Here the rest (seats, options, times, policy) is kept as bytes per match and
+    parsed straight into the response, and the other fields are set where they lie: the same
+    message, a fraction of the CPU. ``size`` matches are kept; then the kept parts start over.
+    Example::
+
+        responses = SubmitResponses()
+        response = responses.submitted(done)   # == the plain builder's message, byte for byte
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._summaries: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+
+    def submitted(self, done: Submitted) -> pb.SubmitMoveResponse:
+        response = pb.SubmitMoveResponse(label=done.label, replayed=done.replayed)
+        self._fill_snapshot(response.snapshot, done.snapshot)
+        return response
+
+    def _fill_snapshot(self, message: pb.MatchSnapshot, snap: Snapshot) -> None:
+        """``message`` (empty) made what :func:`snapshot` builds for ``snap``."""
+        record = snap.record
+        match = message.match
+        match.MergeFromString(self._summary_rest(record))
+        match.status = STATUS_TO_PB[record.status]
+        match.version = record.version
+        if snap.viewer_seat is not None:
+            message.viewer_seat = snap.viewer_seat
+        message.version = record.version
+        message.to_act.extend(snap.to_act)
+        pack_view(message.view, snap)
+        if record.outcome is not None:
+            message.outcome.CopyFrom(outcome(record.outcome))
+        message.last_event_id = record.last_event_id
+        message.move_deadline_ms = record.deadline_ms if snap.to_act else 0
+
+    def _summary_rest(self, record: MatchRecord) -> bytes:
+        """The match's summary less its status and version, as bytes; kept while the parts it
+        is made of are unchanged (only a join or a resignation changes them, the seats)."""
+        parts = _summary_parts(record)
+        kept = self._summaries.get(record.match_id)
+        if kept is not None and kept[0] == parts:
+            return kept[1]
+        rest = summary(record)
+        rest.status = pb.MATCH_STATUS_UNSPECIFIED
+        rest.version = 0
+        # Bytes of the summary nested once, as in a MatchSnapshot: upb's order of a map's
+        # entries (several options) depends on how often it was copied, and parsing these
+        # into the response leaves them in the order the plain builders' response has.
+        data = pb.MatchSnapshot(match=rest).match.SerializeToString()
+        if len(self._summaries) >= self._size:
+            self._summaries.clear()
+        # A copy of the options: the key must not change under us if the mapping does.
+        self._summaries[record.match_id] = (_summary_parts(record, dict(record.options)), data)
+        return data
+
+
+def _summary_parts(
+    record: MatchRecord, options: Mapping[str, Any] | None = None
+) -> tuple[Any, ...]:
+    """What a summary is made of but the match id, status and version."""
+    return (
+        record.game,
+        record.seats,
+        record.options if options is None else options,
+        record.created_ms,
+        record.move_seconds,
+        record.timeout_policy,
+    )
