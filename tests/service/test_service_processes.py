@@ -143,7 +143,10 @@ def test_a_signal_stops_the_server_cleanly_and_ends_open_watches(
 def test_serve_uses_a_redis_on_a_unix_socket(start_serve, tmp_path):
     from serai.store.embedded import EmbeddedRedis
 
-    with EmbeddedRedis(tmp_path / "redis", persistent=False, unix_socket=tmp_path / "r.sock") as db:
+    socket = tmp_path / "r.sock"
+    with EmbeddedRedis(
+        tmp_path / "redis", persistent=False, private=False, unix_socket=socket
+    ) as db:
         assert db.url.startswith("unix://")
         server = start_serve("--redis-url", db.url, command=TINY)
         stub = _stub(server)
