@@ -622,7 +622,8 @@ async def run(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> N
     serai_process, serai_address = start_process(
         [*(profile if args.profile else []),
          sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis.url,
-         "--log-format", "json", "--move-rate", "0", "--workers", str(count)],
+         "--log-format", "json", "--move-rate", "0", "--workers", str(count),
+         "--chosen-seeds", "allow"],
         folder / "serve.log",
         "serai listening",
     )  # fmt: skip

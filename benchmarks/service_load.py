@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                 log = (Path(folder) / "serve.log").open("w")
                 server = subprocess.Popen(
                     [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
-                     "--redis-url", redis_url, "--log-format", "json"],
+                     "--redis-url", redis_url, "--log-format", "json", "--chosen-seeds", "allow"],
                     stdout=log, stderr=subprocess.STDOUT,
                 )  # fmt: skip
                 address = _wait_listening(Path(folder) / "serve.log", server)

@@ -226,7 +226,8 @@ def _start_replica(
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--log-format", "json",
-             "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0", *target],
+             "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0",
+             "--chosen-seeds", "allow", *target],
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     deadline = time.monotonic() + 60

@@ -9,8 +9,10 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
   asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`
   (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``). Stopped after the test.
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
-- ``start_serve(*args, command=None)``: ``serai serve --port 0 ARGS`` as a subprocess, waits until
-  it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``, ``.log()``).
+- ``start_serve(*args, command=None, chosen_seeds="allow")``: ``serai serve --port 0 ARGS`` as a
+  subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``,
+  ``.log()``). Tests choose seeds to get known deals, so their servers allow it (None: as the
+  server's default, which refuses).
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
 
@@ -234,15 +236,20 @@ class ServeProcess:
 
 @pytest.fixture
 def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
-    """Start ``serai serve --port 0 --log-format json ARGS`` subprocesses; all stopped afterwards.
+    """Start ``serai serve --port 0 --log-format json --chosen-seeds allow ARGS`` subprocesses; all
+    stopped afterwards.
 
-    ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games).
+    ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games);
+    ``chosen_seeds`` None leaves --chosen-seeds to the server's default.
     """
     started: list[ServeProcess] = []
 
-    def start(*args: str, command: Sequence[str] | None = None) -> ServeProcess:
+    def start(
+        *args: str, command: Sequence[str] | None = None, chosen_seeds: str | None = "allow"
+    ) -> ServeProcess:
         base = list(command) if command else [sys.executable, "-m", "serai.cli"]
-        full = [*base, "serve", "--port", "0", "--log-format", "json", *args]
+        seeds = ["--chosen-seeds", chosen_seeds] if chosen_seeds else []
+        full = [*base, "serve", "--port", "0", "--log-format", "json", *seeds, *args]
         process = ServeProcess(full, tmp_path / f"serve-{len(started)}.log")
         started.append(process)
         return process.start()

@@ -40,7 +40,7 @@ class Settings:
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
     workers: int = 1
-    chosen_seeds: str = "allow"
+    chosen_seeds: str = "refuse"
     redis_maxmemory: str = "auto"
     redis_fsync: str = "everysec"
 
@@ -236,9 +236,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--chosen-seeds",
         "whether CreateMatch may choose the seed: a creator who chose it can work out the whole "
-        "deal (every hand, the deck order) with the game's open code, so a server open to "
-        "players who do not trust each other should refuse; allowed, such matches show "
-        "seed_chosen",
+        "deal (every hand, the deck order) with the game's open code, so by default such a "
+        "request is refused (INVALID_ARGUMENT); allow it for tests, tournaments and replays "
+        "among players who trust the creator (such matches show seed_chosen)",
         choices=("allow", "refuse"),
     )
     _setting(

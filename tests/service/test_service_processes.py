@@ -206,3 +206,16 @@ def test_a_sigterm_while_starting_stops_serve_even_as_pid_1(tmp_path):
     finally:
         outer.kill()
         outer.wait()
+
+
+def test_serve_as_the_readme_starts_it_refuses_a_chosen_seed(start_serve, tmp_path):
+    """Whoever chose the seed could work out every hand: by default CreateMatch may not."""
+    server = start_serve("--data-dir", str(tmp_path / "data"), chosen_seeds=None)
+    assert "--chosen-seeds" not in server.command
+    stub = _stub(server)
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2, seed=12345))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "seed" in refused.value.details()
+    created = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2))
+    assert created.match.match_id and not created.match.seed_chosen

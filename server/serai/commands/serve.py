@@ -3,7 +3,9 @@
 With no --redis-url, a private redis-server is started with its append-only file in --data-dir
 (./data by default) and stopped on exit; a restart on the same folder finds every match. It
 listens only on a socket in that folder, with a password drawn at each start, and without the
-administrative commands serai does not use: no other local user can reach it. With
+administrative commands serai does not use: no other local user can reach it.
+CreateMatch may not choose the seed unless --chosen-seeds allow: whoever chose it can work out
+the deal. With
 --redis-url (redis://host:port/db, unix:///path/redis.sock, redis+sentinel://host:port,.../name or
 redis+cluster://host:port,...) or --redis-cluster host:port,..., that Redis is used and left alone.
 Any number of replicas may share one Redis: they keep nothing of their own.
