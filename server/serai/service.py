@@ -31,7 +31,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.game import GameInfo, OptionSpec
 from serai.logging import RequestLogInterceptor
-from serai.store import MatchRecord, Status, StoredEvent
+from serai.store import MatchRecord, Status, StoredEvent, StoreFull
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MatchService"].full_name
 
@@ -67,6 +67,7 @@ _ERRORS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (m.MatchNotRunning, grpc.StatusCode.FAILED_PRECONDITION, "{}"),
     (m.StaleVersion, grpc.StatusCode.ABORTED, "{}"),
     (m.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED, "{}"),
+    (StoreFull, grpc.StatusCode.RESOURCE_EXHAUSTED, "{}; the server is out of room, try later"),
     (m.StoreUnavailable, grpc.StatusCode.UNAVAILABLE, "{}; retry in a moment"),
 )
 _log = structlog.get_logger("serai.service")
