@@ -7,7 +7,7 @@ COPY proto proto
 COPY server server
 COPY plugins plugins
 COPY clients clients
-RUN pip install --no-cache-dir . && useradd --create-home serai && mkdir /data && chown serai /data
+RUN pip install --no-cache-dir . && useradd --create-home serai && mkdir -m 700 /data && chown serai /data
 USER serai
 EXPOSE 50051
 VOLUME /data

@@ -380,7 +380,8 @@ def start_serai(args: argparse.Namespace, folder: Path, redis_url: str) -> Serve
     process, address = start_process(
         [*(profile if args.profile else []),
          sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis_url,
-         "--log-format", "json", "--move-rate", "0", "--workers", str(args.workers)],
+         "--log-format", "json", "--move-rate", "0", "--workers", str(args.workers),
+         "--chosen-seeds", "allow"],
         folder / "serve.log",
         "serai listening",
     )  # fmt: skip
@@ -659,7 +660,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     with tempfile.TemporaryDirectory(prefix="serai-floor-") as folder:
-        redis = EmbeddedRedis(Path(folder) / "data").start()
+        # each round empties it: FLUSHDB stays (the only admin command a benchmark needs)
+        redis = EmbeddedRedis(Path(folder) / "data", keep_commands=("FLUSHDB",)).start()
         try:
             asyncio.run(run(args, Path(folder), redis))
         finally:

@@ -220,7 +220,8 @@ def _start_replica(
 ) -> tuple[subprocess.Popen[bytes], str]:
     return start_process(
         [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--log-format", "json",
-         "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0", *target],
+         "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0",
+         "--chosen-seeds", "allow", *target],
         folder / f"serve-{index}.log",
         "serai listening",
         name="serai serve",

@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with (
         tempfile.TemporaryDirectory() as folder,
-        EmbeddedRedis(Path(folder), persistent=False) as redis,
+        EmbeddedRedis(Path(folder), persistent=False, keep_commands=("FLUSHDB",)) as redis,
     ):
         asyncio.run(main_async(args, redis.url))
     return 0

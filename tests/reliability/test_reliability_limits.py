@@ -192,10 +192,10 @@ def test_a_listing_does_not_show_a_match_twice_when_a_create_lands_between_its_p
     assert len(listed) == len(set(listed)) == 100
 
 
-def test_a_full_redis_answers_unavailable_and_writes_nothing(tmp_path):
+def test_a_full_redis_answers_resource_exhausted_and_writes_nothing(tmp_path):
     """With maxmemory and noeviction (as deploy/ configures Redis), a full Redis refuses writes:
-    a state that passes (memory freed or added), so UNAVAILABLE, not INTERNAL."""
-    with EmbeddedRedis(tmp_path, persistent=False) as full:
+    RESOURCE_EXHAUSTED (issue 18: the server is out of room), not INTERNAL."""
+    with EmbeddedRedis(tmp_path, persistent=False, private=False) as full:
         admin = redis.Redis(port=full.port)
         admin.config_set("maxmemory-policy", "noeviction")
         admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]) + 200_000)
@@ -215,7 +215,7 @@ def test_a_full_redis_answers_unavailable_and_writes_nothing(tmp_path):
             raise AssertionError("a full Redis took a new match")
 
         error = asyncio.run(create())
-        assert status_of(error)[0] == grpc.StatusCode.UNAVAILABLE, error
+        assert status_of(error)[0] == grpc.StatusCode.RESOURCE_EXHAUSTED, error
         assert "full" in str(error)
         assert admin.dbsize() == keys_before  # nothing half-written
         admin.close()

@@ -22,7 +22,9 @@ def test_redis_killed_mid_load_answers_unavailable_then_play_resumes_with_every_
     start_replicas, tmp_path
 ):
     data = tmp_path / "redis"
-    redis = EmbeddedRedis(data, persistent=True).start()  # append-only file, fsync every second
+    redis = EmbeddedRedis(
+        data, persistent=True, private=False
+    ).start()  # append-only file, fsync every second
     port = redis.port
     servers = start_replicas(2, "--redis-url", redis.url)
     addresses = [s.address for s in servers]
@@ -47,7 +49,7 @@ def test_redis_killed_mid_load_answers_unavailable_then_play_resumes_with_every_
         # a hung request would end DEADLINE_EXCEEDED (10 s); a refused connection is UNAVAILABLE
         outage["probes"] = [await probe(a, played.match_id) for a in addresses]
         await asyncio.sleep(1)  # the bots meanwhile get UNAVAILABLE and retry
-        restarted.append(EmbeddedRedis(data, persistent=True, port=port).start())
+        restarted.append(EmbeddedRedis(data, persistent=True, private=False, port=port).start())
 
     async def scenario():
         async with replicas_on(addresses, seed=5, retry_for=60) as replicas:

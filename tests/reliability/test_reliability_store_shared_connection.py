@@ -255,7 +255,7 @@ def test_a_connection_that_died_silently_is_checked_and_replaced_before_a_comman
 
 
 def test_redis_down_then_back_on_its_port_answers_unavailable_then_heals(tmp_path: Path) -> None:
-    server = EmbeddedRedis(tmp_path / "redis", persistent=True).start()
+    server = EmbeddedRedis(tmp_path / "redis", persistent=True, private=False).start()
     port = server.port
     match_id = secrets.token_hex(8)
 
@@ -268,7 +268,9 @@ def test_redis_down_then_back_on_its_port_answers_unavailable_then_heals(tmp_pat
             *(store.load(match_id) for _ in range(5)), return_exceptions=True
         )
         assert {type(r) for r in results} == {StoreUnavailable}
-        server = EmbeddedRedis(tmp_path / "redis", persistent=True, port=port).start()
+        server = EmbeddedRedis(
+            tmp_path / "redis", persistent=True, private=False, port=port
+        ).start()
         # The restarted Redis has no scripts: the first load's NOSCRIPT loads the script on
         # the shared connection, just made again, so the first call after the restart works
         # (the pool's connection, still the old server's, is not used for it).
@@ -314,7 +316,9 @@ def test_a_unix_socket_url_shares_a_connection_on_that_socket_in_its_database(
 ) -> None:
     match_id = secrets.token_hex(8)
     socket = tmp_path / "redis.sock"  # short: a Unix socket path has a length limit
-    with EmbeddedRedis(tmp_path / "data", persistent=False, unix_socket=socket) as server:
+    with EmbeddedRedis(
+        tmp_path / "data", persistent=False, private=False, unix_socket=socket
+    ) as server:
 
         async def scenario(store: RedisStore) -> None:
             await asyncio.gather(

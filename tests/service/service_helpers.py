@@ -136,12 +136,12 @@ def watch_all(stub: Any, match_id: str, token: str = "", after: str = "") -> lis
 
 
 # A stand-in redis-server that loads its data for a while: it answers PING with -LOADING until
-# then (INFO, which Redis answers while loading, says whose it is), then +PONG. It leaves a file
-# "loading" in its --dir once it listens.
+# then (INFO, which Redis answers while loading, says whose it is), then +PONG. It listens on its
+# --unixsocket if given (a private embedded Redis), else on --bind:--port, and says OK to the rest
+# (AUTH too). It leaves a file "loading" in its --dir once it listens.
 _SLOW_LOADER = """#!{python}
 import os, socket, sys, threading, time
 args = sys.argv[1:]
-host, port = args[args.index("--bind") + 1], int(args[args.index("--port") + 1])
 began = time.monotonic()
 info = b"# Server\\r\\nprocess_id:%d\\r\\n" % os.getpid()
 
@@ -169,7 +169,13 @@ def serve(conn):
             else:
                 conn.sendall(b"+OK\\r\\n")
 
-listener = socket.create_server((host, port))
+if "--unixsocket" in args:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(args[args.index("--unixsocket") + 1])
+    listener.listen()
+else:
+    host, port = args[args.index("--bind") + 1], int(args[args.index("--port") + 1])
+    listener = socket.create_server((host, port))
 open(os.path.join(args[args.index("--dir") + 1], "loading"), "w").close()
 while True:
     threading.Thread(target=serve, args=(listener.accept()[0],), daemon=True).start()

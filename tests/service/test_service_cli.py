@@ -34,15 +34,18 @@ def test_serve_defaults_to_port_50051_and_the_data_folder(monkeypatch):
     assert args.port == 50051 and str(args.data_dir) == "data" and args.redis_url is None
 
 
-def test_chosen_seeds_are_allowed_unless_the_flag_or_its_variable_refuses_them(monkeypatch):
+def test_chosen_seeds_are_refused_unless_the_flag_or_its_variable_allows_them(monkeypatch):
+    """Whoever chose the seed can work out the deal: a server open to strangers refuses."""
     from serai.config import from_args
 
     monkeypatch.delenv("SERAI_CHOSEN_SEEDS", raising=False)
-    assert from_args(build_parser().parse_args(["serve"])).chosen_seeds == "allow"
-    refused = build_parser().parse_args(["serve", "--chosen-seeds", "refuse"])
-    assert from_args(refused).chosen_seeds == "refuse"
-    monkeypatch.setenv("SERAI_CHOSEN_SEEDS", "refuse")
     assert from_args(build_parser().parse_args(["serve"])).chosen_seeds == "refuse"
+    said = " ".join(_subcommand("serve").format_help().split())
+    assert "by default such a request is refused" in said and "default refuse" in said
+    allowed = build_parser().parse_args(["serve", "--chosen-seeds", "allow"])
+    assert from_args(allowed).chosen_seeds == "allow"
+    monkeypatch.setenv("SERAI_CHOSEN_SEEDS", "allow")
+    assert from_args(build_parser().parse_args(["serve"])).chosen_seeds == "allow"
 
 
 def test_serve_says_so_when_its_redis_cannot_be_reached():

@@ -143,7 +143,10 @@ def test_a_signal_stops_the_server_cleanly_and_ends_open_watches(
 def test_serve_uses_a_redis_on_a_unix_socket(start_serve, tmp_path):
     from serai.store.embedded import EmbeddedRedis
 
-    with EmbeddedRedis(tmp_path / "redis", persistent=False, unix_socket=tmp_path / "r.sock") as db:
+    socket = tmp_path / "r.sock"
+    with EmbeddedRedis(
+        tmp_path / "redis", persistent=False, private=False, unix_socket=socket
+    ) as db:
         assert db.url.startswith("unix://")
         server = start_serve("--redis-url", db.url, command=TINY)
         stub = _stub(server)
@@ -203,3 +206,35 @@ def test_a_sigterm_while_starting_stops_serve_even_as_pid_1(tmp_path):
     finally:
         outer.kill()
         outer.wait()
+
+
+def test_serve_as_the_readme_starts_it_refuses_a_chosen_seed(start_serve, tmp_path):
+    """Whoever chose the seed could work out every hand: by default CreateMatch may not."""
+    server = start_serve("--data-dir", str(tmp_path / "data"), chosen_seeds=None)
+    assert "--chosen-seeds" not in server.command
+    stub = _stub(server)
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2, seed=12345))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "seed" in refused.value.details()
+    created = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2))
+    assert created.match.match_id and not created.match.seed_chosen
+
+
+def test_replay_prints_the_seed_only_of_a_finished_match_unless_asked(start_service, redis_url):
+    """The seed gives away every hand and the deck order of a match still being played."""
+    from tiny_game import tiny_registry
+
+    seed = "987654321"
+    stub = start_service(registry=tiny_registry()).stub()
+    match_id = create(stub, seats=2, seed=int(seed), hand="4", plays="2")
+    tokens = join_all(stub, match_id, 2)
+    _play(stub, match_id, tokens, moves=1)
+    running = _replay(match_id, "--redis-url", redis_url)
+    assert running.returncode == 0 and "1 moves replayed" in running.stdout, running.stderr
+    assert seed not in running.stdout + running.stderr and "--show-seed" in running.stdout
+    asked = _replay(match_id, "--redis-url", redis_url, "--show-seed")
+    assert asked.returncode == 0 and f"seed {seed}" in asked.stdout
+    _play(stub, match_id, tokens)
+    finished = _replay(match_id, "--redis-url", redis_url)
+    assert finished.returncode == 0 and f"seed {seed}" in finished.stdout, finished.stdout

@@ -20,7 +20,6 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.cli import build_parser
 from serai.commands import workers
 from serai.config import from_args
-from serai.store.embedded import ping
 from service_helpers import create, join_all
 
 TINY = [sys.executable, str(Path(__file__).with_name("tiny_game.py"))]
@@ -184,13 +183,13 @@ def test_a_stop_signal_stops_every_worker_then_the_embedded_redis(start_serve, t
     server = start_serve("--workers", "2", "--data-dir", str(tmp_path / "data"), command=TINY)
     pids = _workers_of(server)
     assert len(pids) == 2
-    redis_port = int(server.log().split("embedded Redis on port ")[1].split(",")[0])
+    redis_socket = Path(server.log().split("embedded Redis on socket ")[1].split(",")[0])
     stub = _stubs(server.address, 1)[0]
     create(stub, seats=2, seed=8)
     assert server.stop(signum) == 0
     assert not any(_alive(pid) for pid in pids)
     assert server.log().count('"event": "stopped"') == 2
-    assert not ping("127.0.0.1", redis_port)
+    assert not redis_socket.exists()  # no TCP port; a running Redis keeps its socket there
 
 
 def test_a_stop_signal_while_the_workers_start_is_a_clean_stop(tmp_path, redis_url):

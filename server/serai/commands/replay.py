@@ -3,19 +3,22 @@
 The match's moves are applied again, from the seed, by the game plugin; the result must equal the
 stored state (and outcome). Exit 0 when it does, 1 when it does not or the match cannot be read.
 With --data-dir, an embedded Redis already serving that folder is used, else one is started on it.
+The seed is printed only for a finished match (or with --show-seed): with it and the game's open
+code, anyone can work out every hand and the deck order of a match still being played.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 from pathlib import Path
 
 from serai import registry
 from serai.matches import MatchError, Matches
 from serai.registry import Registry
-from serai.store import StoreError
+from serai.store import MatchRecord, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
 from serai.store.redis_store import open_store
 
@@ -41,6 +44,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=Path("data"),
         help="the data folder of `serai serve`'s embedded Redis (default ./data)",
     )
+    parser.add_argument(
+        "--show-seed",
+        action="store_true",
+        help="print the seed of a match not finished too (it gives away every hand and the deck "
+        "order to whoever reads it)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -63,20 +72,29 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
                 print(f"serai replay: {error}", file=sys.stderr)
                 return 1
     try:
-        return asyncio.run(_replay(url, args.match_id, games or registry.load()))
+        return asyncio.run(_replay(url, args.match_id, games or registry.load(), args.show_seed))
     finally:
         if embedded is not None:
             embedded.stop()
 
 
-async def _replay(url: str, match_id: str, games: Registry) -> int:
+async def _replay(url: str, match_id: str, games: Registry, show_seed: bool = False) -> int:
     store = open_store(url)
     try:
         report = await Matches(store, games, cache_size=0).replay(match_id)
+        record = await store.load(match_id)  # as it is now: finished during the replay counts
     except (MatchError, StoreError) as error:
         print(f"serai replay: {error}", file=sys.stderr)
         return 1
     finally:
         await store.close()
-    print(f"match {match_id}: {'OK' if report.ok else 'MISMATCH'}: {report.message}")
+    finished = isinstance(record, MatchRecord) and record.status == "finished"
+    message = report.message if finished or show_seed else _without_seed(report.message)
+    print(f"match {match_id}: {'OK' if report.ok else 'MISMATCH'}: {message}")
     return 0 if report.ok else 1
+
+
+def _without_seed(message: str) -> str:
+    """``message`` with the seed it quotes (as Matches.replay words it) left out."""
+    hidden = "its seed (hidden until the match is finished; --show-seed prints it)"
+    return re.sub(r"\bseed -?\d+", hidden, message)

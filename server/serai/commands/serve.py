@@ -1,7 +1,11 @@
 """``serai serve``: run the game server.
 
 With no --redis-url, a private redis-server is started with its append-only file in --data-dir
-(./data by default) and stopped on exit; a restart on the same folder finds every match. With
+(./data by default) and stopped on exit; a restart on the same folder finds every match. It
+listens only on a socket in that folder, with a password drawn at each start, and without the
+administrative commands serai does not use: no other local user can reach it.
+CreateMatch may not choose the seed unless --chosen-seeds allow: whoever chose it can work out
+the deal. With
 --redis-url (redis://host:port/db, unix:///path/redis.sock, redis+sentinel://host:port,.../name or
 redis+cluster://host:port,...) or --redis-cluster host:port,..., that Redis is used and left alone.
 Any number of replicas may share one Redis: they keep nothing of their own.
@@ -107,10 +111,14 @@ def _redis(settings: config.Settings) -> tuple[str | None, str, EmbeddedRedis | 
         return None, f"Redis Cluster at {settings.redis_cluster}", None
     if settings.redis_url is not None:
         return settings.redis_url, f"Redis at {printable_url(settings.redis_url)}", None
-    embedded = EmbeddedRedis(settings.data_dir)
+    embedded = EmbeddedRedis(
+        settings.data_dir,
+        maxmemory=config.memory_bytes(settings.redis_maxmemory),
+        appendfsync=settings.redis_fsync,
+    )
     embedded.start()  # from the main thread: Redis outlives no thread of ours
-    where = f"embedded Redis on port {embedded.port}, data in {settings.data_dir.resolve()}"
-    return embedded.url, where, embedded
+    where = f"embedded Redis on {embedded.where}, data in {settings.data_dir.resolve()}"
+    return embedded.url, where, embedded  # the URL holds its password: never print it
 
 
 async def _connect(settings: config.Settings, url: str | None) -> Store | None:

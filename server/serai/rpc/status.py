@@ -33,7 +33,7 @@ from serai.matches.errors import (
     Unauthenticated,
     WrongToken,
 )
-from serai.store import StoreUnavailable
+from serai.store import StoreFull, StoreUnavailable
 
 
 class Code(enum.Enum):
@@ -92,6 +92,7 @@ ERRORS: tuple[tuple[type[Exception], Code, str], ...] = (
     (MatchNotRunning, Code.FAILED_PRECONDITION, "{}"),
     (StaleVersion, Code.ABORTED, "{}"),
     (LimitExceeded, Code.RESOURCE_EXHAUSTED, "{}"),
+    (StoreFull, Code.RESOURCE_EXHAUSTED, "{}; the server is out of room, try later"),
     (StoreUnavailable, Code.UNAVAILABLE, "{}; retry in a moment"),
 )
 DOMAIN = tuple(kind for kind, _code, _text in ERRORS)

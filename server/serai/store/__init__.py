@@ -40,6 +40,11 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached right now; retrying later may work."""
 
 
+class StoreFull(StoreUnavailable):
+    """The store is out of memory and refuses writes (nothing was written); reads still work.
+    Unavailable, as it passes once memory is freed or added, but not worth an immediate retry."""
+
+
 class MatchIdTaken(StoreError):
     """``create`` found a match with that id already stored."""
 
@@ -275,6 +280,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "StoreFull",
     "StoreUnavailable",
     "StoredEvent",
     "TimeoutPolicy",

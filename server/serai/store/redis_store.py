@@ -86,6 +86,7 @@ from serai.store import (
     Status,
     StoredEvent,
     StoreError,
+    StoreFull,
     StoreUnavailable,
     Unchanged,
 )
@@ -1068,7 +1069,7 @@ def _store_error(error: Exception) -> StoreError:
     # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
     # state that passes, not a bug. A script's write refused says so inside its error's text.
     if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):
-        return StoreUnavailable(f"Redis is full and refuses writes: {error}")
+        return StoreFull(f"Redis is full and refuses writes: {error}")
     return StoreError(f"Redis refused a command: {error}")
 
 
