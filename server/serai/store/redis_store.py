@@ -54,7 +54,6 @@ the current record in the same reply.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -109,141 +108,16 @@ from serai.store.encoding import (
 )
 from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
 from serai.store.multiplexed import Multiplexed
-
-# Once a match is finished (and its last events delivered to the watchers blocked on its stream),
-# it is folded (see folding.fold): its events, log and remembered request answers go into one
-# compressed string, the archive, and the stream, log and request hash are deleted; the record is
-# rewritten with its long values cut into pieces, so that Redis keeps it as a small listpack
-# (ziplist) instead of a hash table. _FOLD_READ reads what is to fold (nothing if already folded),
-# _FOLD writes the folded form in one script, so a reader finds either the old keys or the archive.
-_FOLD_READ = """
-local meta, log, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
-local old = redis.call('GET', archive)
-if old and string.byte(old, 1) == 3 then return 0 end
-return {redis.call('HGETALL', meta), redis.call('LRANGE', log, 0, -1),
-        redis.call('XRANGE', events, '-', '+'), redis.call('HGETALL', requests), old or ''}
-"""
-
-_FOLD = """
-local meta, log, events, requests, archive = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-if redis.call('HGET', meta, 'version') ~= ARGV[1] then return 0 end
-if redis.call('HGET', meta, 'status') ~= 'finished' then return 0 end
-local old = redis.call('GET', archive)
-if old and string.byte(old, 1) == 3 then return 0 end
-redis.call('SET', archive, ARGV[2])
-redis.call('DEL', meta, log, events, requests)
--- In slices: unpack() fails past a few thousand values (a state of 255 KB, in 64-byte pieces),
--- and a script that fails here has already deleted the record.
-for i = 3, #ARGV, 512 do
-  redis.call('HSET', meta, unpack(ARGV, i, math.min(i + 511, #ARGV)))
-end
-return 1
-"""
-
-_COMMIT = """
-local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local expected, rid, answer = ARGV[1], ARGV[2], ARGV[3]
-local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local seat, window = ARGV[7], tonumber(ARGV[8])
-local idle, finishing = tonumber(ARGV[9]), ARGV[10]
-if rid ~= '' then
-  local prefix = rid .. '\\n'
-  for slot = 0, window - 1 do
-    local prior = redis.call('HGET', requests, seat .. ':' .. slot)
-    if prior and string.sub(prior, 1, #prefix) == prefix then
-      return {'duplicate', string.sub(prior, #prefix + 1)}
-    end
-  end
-end
-local current = redis.call('HGET', meta, 'version')
-if not current then return {'missing'} end
-if current ~= expected then return {'conflict', redis.call('HGETALL', meta)} end
-local version = tostring(tonumber(current) + 1)
-local i = 11
-local sets = {'version', version}
-for _ = 1, nf do
-  sets[#sets + 1] = ARGV[i]
-  sets[#sets + 1] = ARGV[i + 1]
-  i = i + 2
-end
-if nl > 0 then
-  local entries = {}
-  for _ = 1, nl do
-    entries[#entries + 1] = ARGV[i]
-    i = i + 1
-  end
-  redis.call('RPUSH', log, unpack(entries))
-end
-local ids = {}
-for _ = 1, ne do
-  ids[#ids + 1] = redis.call('XADD', events, '*', 'v', version, 'k', ARGV[i], 'd', ARGV[i + 1])
-  i = i + 2
-end
-if #ids > 0 then
-  sets[#sets + 1] = 'last_event'
-  sets[#sets + 1] = ids[#ids]
-end
-redis.call('HSET', meta, unpack(sets))
-if rid ~= '' then
-  local n = redis.call('HINCRBY', requests, seat .. ':n', 1)
-  local slot = seat .. ':' .. ((n - 1) % window)
-  local last = ids[#ids] or ''
-  redis.call('HSET', requests, slot, rid .. '\\n' .. version .. '\\n' .. last .. '\\n' .. answer)
-end
-if finishing == '1' then
-  for _, key in ipairs(KEYS) do redis.call('PERSIST', key) end
-elseif idle > 0 then
-  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle) end
-end
-local reply = {'ok', version}
-for _, id in ipairs(ids) do reply[#reply + 1] = id end
-return reply
-"""
-
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
-local version = ARGV[1]
-local nf, ne, idle = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local i = 5
-local sets = {}
-for _ = 1, nf do
-  sets[#sets + 1] = ARGV[i]
-  sets[#sets + 1] = ARGV[i + 1]
-  i = i + 2
-end
-local last = ''
-for _ = 1, ne do
-  last = redis.call('XADD', KEYS[2], '*', 'v', version, 'k', ARGV[i], 'd', ARGV[i + 1])
-  i = i + 2
-end
-sets[#sets + 1] = 'last_event'
-sets[#sets + 1] = last
-redis.call('HSET', KEYS[1], unpack(sets))
-if idle > 0 then
-  redis.call('PEXPIRE', KEYS[1], idle)
-  redis.call('PEXPIRE', KEYS[2], idle)
-end
-return last
-"""
-
-_LOAD = """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return false end
-if version == ARGV[1] then return 'unchanged' end
-return redis.call('HGETALL', KEYS[1])
-"""
-
-# KEYS[1] a client's index of unfinished matches; ARGV: match id, its score, the limit. Adds the
-# id unless the client already has ``limit``: -1 when added (or already there), else the count.
-# One key, so one step even on a cluster: concurrent creates cannot all pass the same count.
-_CLAIM = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
-local open = redis.call('ZCARD', KEYS[1])
-if open >= tonumber(ARGV[3]) then return open end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-return -1
-"""
+from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
+from serai.store.redis.scripts import (
+    CLAIM_SCRIPT,
+    COMMIT_SCRIPT,
+    CREATE_SCRIPT,
+    FOLD_READ_SCRIPT,
+    FOLD_SCRIPT,
+    LOAD_SCRIPT,
+)
+from serai.store.redis.scripts import Script as _Script
 
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
 # on its way, and pruning it would give its place to another.
@@ -255,22 +129,6 @@ _CLAIM_GRACE_MS = 60_000
 _LIST_PAGE = 64
 _LIST_PAGES = 8
 
-
-class _Script:
-    """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
-
-    __slots__ = ("sha", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.sha = hashlib.sha1(text.encode()).hexdigest()
-
-
-_COMMIT_SCRIPT = _Script(_COMMIT)
-_LOAD_SCRIPT = _Script(_LOAD)
-_CREATE_SCRIPT = _Script(_CREATE)
-_FOLD_SCRIPT = _Script(_FOLD)
-_CLAIM_SCRIPT = _Script(_CLAIM)
 
 # ListMatches reads a folded record's long summary values in pieces (see folding.py): the usual
 # number of pieces is read with the rest, any more in a second round trip.
@@ -492,29 +350,7 @@ def _packed(packer: AbstractConnection, *args: Any) -> bytes:
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
-def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
-    """The five keys of one match: record, log, events, requests, archive."""
-    base = f"serai:{{{match_id}}}"
-    return (
-        f"{base}:match",
-        f"{base}:log",
-        f"{base}:events",
-        f"{base}:requests",
-        f"{base}:archive",
-    )
-
-
-def index_key(status: Status | None, game: str | None) -> str:
-    key = f"serai:index:{status or 'all'}"
-    return f"{key}:{game}" if game else key
-
-
-CLOCKS_KEY = "serai:clocks"
 DEFAULT_MAX_CONNECTIONS = 1000
-
-
-def client_key(client_id: str) -> str:
-    return f"serai:client:{client_id}"
 
 
 def open_store(
@@ -749,7 +585,7 @@ class RedisStore:
         for name, value in fields.items():
             args += [name, value]
         args += event_args(events)
-        last = await self._run(_CREATE_SCRIPT, (meta, stream), args)
+        last = await self._run(CREATE_SCRIPT, (meta, stream), args)
         if last is None:
             raise MatchIdTaken(f"match id {record.match_id} is already taken")
         return text(last)
@@ -759,7 +595,7 @@ class RedisStore:
     ) -> MatchRecord | Unchanged | None:
         meta = match_keys(match_id)[0]
         known = "" if unless_version is None else str(unless_version)
-        reply = await self._run(_LOAD_SCRIPT, (meta,), (known,))
+        reply = await self._run(LOAD_SCRIPT, (meta,), (known,))
         if reply is None:
             return None
         if reply == b"unchanged":
@@ -794,7 +630,7 @@ class RedisStore:
             args += [name, value]
         args += [pack_log(entry) for entry in commit.log]
         args += event_args(commit.events)
-        reply = await self._run(_COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+        reply = await self._run(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
         tag = reply[0]
         if tag == b"ok":
             return Committed(int(reply[1]), tuple(text(i) for i in reply[2:]))
@@ -903,11 +739,11 @@ class RedisStore:
             keys = match_keys(record.match_id)
             if current == "finished":  # its last events are delivered: fold the match
                 # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
-                pipe.eval(_FOLD_READ, 5, *keys)
+                pipe.eval(FOLD_READ_SCRIPT.text, 5, *keys)
             replies = await pipe.execute()
             if current == "finished" and replies[-1]:  # not folded yet
                 version, args = fold(replies[-1])
-                await self._run(_FOLD_SCRIPT, keys, [version, *args])
+                await self._run(FOLD_SCRIPT, keys, [version, *args])
 
     async def list_matches(
         self, status: Status | None, game: str | None, limit: int
@@ -993,7 +829,7 @@ class RedisStore:
             ]
             if gone:
                 await self._redis.zrem(key, *gone)
-        open_now = await self._run(_CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
+        open_now = await self._run(CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
         return None if open_now == -1 else int(open_now)
 
     async def _client_statuses(self, key: str) -> list[tuple[str, float, bytes | None]]:
