@@ -56,8 +56,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -85,7 +84,6 @@ from serai.store import (
     Status,
     StoredEvent,
     StoreError,
-    StoreUnavailable,
     Unchanged,
 )
 from serai.store.encoding import (
@@ -108,6 +106,9 @@ from serai.store.encoding import (
 )
 from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
 from serai.store.multiplexed import Multiplexed
+from serai.store.redis.errors import REDIS_ERRORS as _REDIS_ERRORS
+from serai.store.redis.errors import errors as _errors
+from serai.store.redis.errors import store_error as _store_error
 from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
 from serai.store.redis.scripts import (
     CLAIM_SCRIPT,
@@ -873,39 +874,6 @@ class RedisStore:
             for key in match_keys(match_id):
                 total += int(await self._redis.memory_usage(key, samples=0) or 0)
         return total
-
-
-# Failures that pass: a server down or loading, a cluster resharding or electing, a failover.
-_UNAVAILABLE = (
-    redis_errors.ConnectionError,
-    redis_errors.TimeoutError,
-    redis_errors.ClusterDownError,
-    redis_errors.TryAgainError,
-    redis_errors.MasterDownError,
-    redis_errors.ReadOnlyError,
-    redis_errors.RedisClusterException,  # no node of the cluster answers
-    OSError,
-)
-_REDIS_ERRORS = (*_UNAVAILABLE, redis_errors.RedisError)
-
-
-@asynccontextmanager
-async def _errors() -> AsyncIterator[None]:
-    try:
-        yield
-    except _REDIS_ERRORS as error:
-        raise _store_error(error) from error
-
-
-def _store_error(error: Exception) -> StoreError:
-    """The store's error for one of redis-py's: unavailable, or a command refused."""
-    if isinstance(error, _UNAVAILABLE):
-        return StoreUnavailable(f"Redis cannot be reached: {error}")
-    # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
-    # state that passes, not a bug. A script's write refused says so inside its error's text.
-    if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):
-        return StoreUnavailable(f"Redis is full and refuses writes: {error}")
-    return StoreError(f"Redis refused a command: {error}")
 
 
 def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
