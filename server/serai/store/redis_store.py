@@ -53,7 +53,6 @@ the current record in the same reply.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -65,7 +64,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection, parse_url
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialWithJitterBackoff
 
 from serai.store import (
@@ -110,6 +109,9 @@ from serai.store.redis.errors import errors as _errors
 from serai.store.redis.errors import store_error as _store_error
 from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
 from serai.store.redis.multiplexed import Multiplexed
+from serai.store.redis.pools import BoundedPool as _BoundedPool
+from serai.store.redis.pools import WaitingSentinelPool as _WaitingSentinelPool
+from serai.store.redis.pools import lean_pool_fits as _lean_pool_fits
 from serai.store.redis.scripts import (
     CLAIM_SCRIPT,
     COMMIT_SCRIPT,
@@ -120,7 +122,6 @@ from serai.store.redis.scripts import (
 )
 from serai.store.redis.scripts import Script as _Script
 from serai.store.redis.wire import packed as _packed
-from serai.store.redis.wire import quick_send as _quick_send
 
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
 # on its way, and pruning it would give its place to another.
@@ -141,133 +142,6 @@ _LISTED_FIELDS = (
     *(f"seats~{i}" for i in range(8)),
     *(f"outcome~{i}" for i in range(4)),
 )
-
-
-async def _take_slot(slots: asyncio.Semaphore, timeout: float | None) -> None:
-    """One of a pool's connection slots, waiting up to ``timeout`` seconds (None: for ever) when
-    all are taken, then ConnectionError as redis-py's BlockingConnectionPool raises; a free slot
-    arms no timeout."""
-    if not slots.locked():
-        await slots.acquire()  # returns at once
-        return
-    try:
-        async with asyncio.timeout(timeout):
-            await slots.acquire()
-    except TimeoutError:
-        raise redis_errors.ConnectionError("No connection available.") from None
-
-
-class _BoundedPool(aioredis.ConnectionPool):
-    """At most ``max_connections`` connections; a caller finding them all busy waits up to
-    ``timeout`` seconds for one (None: for ever), then fails with ConnectionError, as redis-py's
-    BlockingConnectionPool does.
-
-    Cheaper per checkout than redis-py's BlockingConnectionPool, which takes a Condition, a
-    timeout and a lock on every checkout and release (about a tenth of a SubmitMove's CPU): here
-    a free connection costs a semaphore's fast path, and only a caller that must wait arms a
-    timeout. Pool mutations that do not await need no lock, as asyncio runs one task at a time,
-    unless another task holds the pool's ``_lock`` across an await: redis-py's maintenance
-    notification handlers (on by default: redis-py 8.1 speaks RESP3 unless told otherwise, and
-    enables them for a TCP host) and its re-authentication do, so then a checkout or release
-    waits for that lock, as BlockingConnectionPool's do in maintenance.
-
-    It uses redis-py internals (tested in tests/reliability/test_reliability_store_pool.py) and
-    leaves out two things of redis-py's release: its AsyncAfterConnectionReleasedEvent (how a
-    streaming credential provider re-authenticates connections) and its connection-count
-    metrics. RedisStore.from_url takes redis-py's BlockingConnectionPool instead where they
-    matter (see :func:`_lean_pool_fits`).
-    """
-
-    def __init__(self, *, timeout: float | None = 20.0, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.connection_class = _quick_send(self.connection_class)
-        self._slots = asyncio.Semaphore(self.max_connections)
-        self.timeout = timeout
-
-    async def get_connection(self, *_args: Any, **_options: Any) -> AbstractConnection:
-        await _take_slot(self._slots, self.timeout)
-        try:
-            if self._lock.locked():  # a maintenance handler is changing the pool: wait for it
-                async with self._lock:
-                    connection = self.get_available_connection()
-            else:
-                connection = self.get_available_connection()
-        except BaseException:
-            self._slots.release()
-            raise
-        try:
-            await self.ensure_connection(connection)
-        except BaseException:
-            await self.release(connection)
-            raise
-        return connection
-
-    async def release(self, connection: AbstractConnection) -> None:
-        """Put ``connection`` back and free its slot, whatever happens: a connection that is
-        not in use here (the pool was reset since) is not put back, and raises KeyError as
-        redis-py's release does."""
-        try:
-            if self._lock.locked() or connection.should_reconnect():
-                # As redis-py's release: under the lock that maintenance handlers hold, and a
-                # connection marked by a maintenance notification is disconnected first.
-                async with self._lock:
-                    self._in_use_connections.remove(connection)
-                    try:
-                        if connection.should_reconnect():
-                            await connection.disconnect()
-                    finally:
-                        self._available_connections.append(connection)
-            else:  # nothing awaited: no other task runs in between
-                self._in_use_connections.remove(connection)
-                self._available_connections.append(connection)
-        finally:
-            self._slots.release()
-
-
-class _WaitingSentinelPool(SentinelConnectionPool):
-    """redis-py's Sentinel pool, but a caller finding all ``max_connections`` busy waits up to
-    ``wait_seconds`` for one (then ConnectionError, as _BoundedPool), instead of failing at once
-    with "Too many connections": a burst of requests queues rather than answers UNAVAILABLE.
-
-    A slot is taken before redis-py's checkout and given back when the connection handed out is
-    released (redis-py's own checkout releases a connection it could not connect: that one was
-    never handed out, so its slot is given back here instead)."""
-
-    def __init__(self, service_name: str, sentinel_manager: Any, **kwargs: Any) -> None:
-        self.wait_seconds: float | None = kwargs.pop("wait_seconds", 20.0)
-        super().__init__(service_name, sentinel_manager, **kwargs)
-        self._slots = asyncio.Semaphore(self.max_connections)
-        self._handed_out: set[AbstractConnection] = set()
-
-    async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
-        await _take_slot(self._slots, self.wait_seconds)
-        try:
-            connection = await super().get_connection(*args, **kwargs)
-        except BaseException:
-            self._slots.release()
-            raise
-        self._handed_out.add(connection)
-        return connection
-
-    async def release(self, connection: AbstractConnection) -> None:
-        try:
-            await super().release(connection)
-        finally:
-            if connection in self._handed_out:
-                self._handed_out.discard(connection)
-                self._slots.release()
-
-
-def _lean_pool_fits(connection_kwargs: Mapping[str, Any]) -> bool:
-    """Whether :class:`_BoundedPool` may serve connections made with ``connection_kwargs``:
-    not with a ``credential_provider`` (a streaming one re-authenticates pooled connections on
-    the release event that _BoundedPool does not send) nor an ``event_dispatcher`` of the
-    caller's (whose listeners would miss that event too). RESP3 and maintenance notifications
-    (redis-py 8.1's defaults) are handled by _BoundedPool itself."""
-    return (
-        connection_kwargs.get("credential_provider") is None
-        and connection_kwargs.get("event_dispatcher") is None
-    )
 
 
 DEFAULT_MAX_CONNECTIONS = 1000
