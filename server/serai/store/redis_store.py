@@ -54,18 +54,13 @@ the current record in the same reply.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import unquote
 
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.connection import AbstractConnection, parse_url
-from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel
-from redis.backoff import ExponentialWithJitterBackoff
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection
 
 from serai.store import (
     REQUEST_WINDOW,
@@ -104,14 +99,21 @@ from serai.store.encoding import (
     unpack_log,
 )
 from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
+from serai.store.redis.connect import (
+    DEFAULT_MAX_CONNECTIONS,
+    client_for,
+    cluster_client,
+    parse_sentinel_url,
+    printable_url,
+    sentinel_client,
+    url_client,
+)
 from serai.store.redis.errors import REDIS_ERRORS as _REDIS_ERRORS
 from serai.store.redis.errors import errors as _errors
 from serai.store.redis.errors import store_error as _store_error
 from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool as _BoundedPool
-from serai.store.redis.pools import WaitingSentinelPool as _WaitingSentinelPool
-from serai.store.redis.pools import lean_pool_fits as _lean_pool_fits
 from serai.store.redis.scripts import (
     CLAIM_SCRIPT,
     COMMIT_SCRIPT,
@@ -144,9 +146,6 @@ _LISTED_FIELDS = (
 )
 
 
-DEFAULT_MAX_CONNECTIONS = 1000
-
-
 def open_store(
     url: str,
     *,
@@ -154,81 +153,16 @@ def open_store(
     timeout: float = 10.0,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> RedisStore:
-    """A store on ``url`` (see the module docstring for the forms), or on the Redis Cluster whose
-    nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
+    """A store on ``url`` (see :mod:`serai.store.redis.connect` for the forms), or on the Redis
+    Cluster whose nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
 
     ``max_connections`` bounds this process's connections (per node of a cluster). Each request
     in flight and each Watch waiting for events holds one; with one Redis (not a Sentinel group
     nor a cluster), loads and commits share one more instead (see :mod:`.multiplexed`).
     """
-    pool: dict[str, Any] = {"timeout": timeout, "max_connections": max_connections}
-    if cluster:
-        return RedisStore.for_cluster(_nodes(cluster), **pool)
-    if url.startswith("redis+cluster://"):
-        password, hosts, _path = _split_multi_host(url, "redis+cluster://")
-        return RedisStore.for_cluster(_nodes(hosts), password=password, **pool)
-    if url.startswith("redis+sentinel://"):
-        return RedisStore.for_sentinel(url, **pool)
-    return RedisStore.from_url(url, **pool)
-
-
-def _split_multi_host(url: str, scheme: str) -> tuple[str | None, str, str]:
-    """(password, "h:p,h:p", path) of ``scheme[:password@]h:p,h:p[/path]``."""
-    rest = url[len(scheme) :]
-    hosts, _, path = rest.partition("/")
-    password: str | None = None
-    if "@" in hosts:
-        credentials, _, hosts = hosts.rpartition("@")
-        password = unquote(credentials.partition(":")[2] or credentials) or None
-    return password, hosts, path
-
-
-def _nodes(text: str) -> list[tuple[str, int]]:
-    nodes = []
-    for item in text.split(","):
-        host, sep, port = item.strip().rpartition(":")
-        if not (sep and host and port.isdigit()):
-            raise ValueError(f"{item.strip()!r} is not host:port (give host:port,host:port,...)")
-        nodes.append((host.strip("[]"), int(port)))
-    return nodes
-
-
-def printable_url(url: str) -> str:
-    """The URL as it may be printed: what it holds before ``@`` and a ``password=`` query value
-    (redis-py reads both as the password) replaced by ***.
-
-    >>> printable_url("redis+sentinel://:pw@h1:26379/mymaster")
-    'redis+sentinel://:***@h1:26379/mymaster'
-    >>> printable_url("redis://h:6379/0?password=pw&db=1")
-    'redis://h:6379/0?password=***&db=1'
-    """
-    url = re.sub(r"([?&]password=)[^&#]*", r"\1***", url)
-    scheme, sep, rest = url.partition("://")
-    hosts_part, slash, path = rest.partition("/")
-    credentials, at, hosts = hosts_part.rpartition("@")
-    if not (sep and at):
-        return url
-    user, colon, _password = credentials.partition(":")
-    shown = f"{user}:***" if colon else "***"  # with no colon, our multi-host forms read a password
-    return f"{scheme}://{shown}@{hosts}{slash}{path}"
-
-
-def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int, str | None]:
-    """(sentinels, service name, db, password) of a ``redis+sentinel://`` URL.
-
-    >>> parse_sentinel_url("redis+sentinel://:pw@h1:26379,h2:26379/mymaster/2")
-    ([('h1', 26379), ('h2', 26379)], 'mymaster', 2, 'pw')
-    """
-    password, hosts, path = _split_multi_host(url, "redis+sentinel://")
-    service, _, db = path.strip("/").partition("/")
-    shown = printable_url(url)
-    if not service:
-        raise ValueError(
-            f"{shown!r} names no service: redis+sentinel://host:port[,host:port]/service_name[/db]"
-        )
-    if db and not db.isdigit():
-        raise ValueError(f"{shown!r}: the database after the service name must be a number")
-    return _nodes(hosts), service, int(db or 0), password
+    return RedisStore(
+        client_for(url, cluster=cluster, timeout=timeout, max_connections=max_connections)
+    )
 
 
 class RedisStore:
@@ -284,28 +218,8 @@ class RedisStore:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         **connection: Any,
     ) -> RedisStore:
-        """``redis://host:port/db``, ``rediss://…`` or ``unix:///path/to/redis.sock``.
-
-        ``timeout`` bounds every command (a hung Redis answers UNAVAILABLE instead of holding
-        requests for ever); Watch blocks for less than that at a time. At most
-        ``max_connections`` are open in the pool, plus the one that loads and commits share
-        (see multiplexed.py); a request finding them all busy waits up to ``timeout`` for one
-        (redis-py's default pool would fail it at once beyond 100). ``connection``:
-        more of redis-py's connection options (``credential_provider``, ``protocol``, ...);
-        with some of them, redis-py's own BlockingConnectionPool and command path serve the
-        store instead of the leaner ones here (see _lean_pool_fits).
-        """
-        options: dict[str, Any] = {
-            "max_connections": max_connections,
-            "timeout": timeout,
-            "decode_responses": False,
-            "socket_timeout": timeout,
-            "socket_connect_timeout": min(timeout, 5.0),
-            **connection,
-        }
-        fits = _lean_pool_fits({**options, **parse_url(url)})  # as from_url merges them
-        pool_class = _BoundedPool if fits else aioredis.BlockingConnectionPool
-        return cls(aioredis.Redis.from_pool(pool_class.from_url(url, **options)))
+        """One Redis: see :func:`serai.store.redis.connect.url_client`."""
+        return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
 
     @classmethod
     def for_cluster(
@@ -316,46 +230,19 @@ class RedisStore:
         timeout: float = 10.0,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
-        """A Redis Cluster, found from any of its ``nodes``. Each match lives in one slot (its
-        keys share a hash tag), so every script runs on one node."""
-        client = RedisCluster(
-            startup_nodes=[ClusterNode(host, port) for host, port in nodes],
-            password=password,
-            max_connections=max_connections,
-            decode_responses=False,
-            socket_timeout=timeout,
-            socket_connect_timeout=min(timeout, 5.0),
-            # A moved slot or a failover is retried briefly; a cluster that stays down answers
-            # UNAVAILABLE within about a second instead of holding the request.
-            retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2),
+        """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
+        return cls(
+            cluster_client(
+                nodes, password=password, timeout=timeout, max_connections=max_connections
+            )
         )
-        return cls(client)
 
     @classmethod
     def for_sentinel(
         cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
     ) -> RedisStore:
-        """The master a Sentinel group names (``redis+sentinel://…``); a failover is followed:
-        the next command after it goes to the new master. A command finding all
-        ``max_connections`` busy waits up to ``timeout`` for one (:class:`_WaitingSentinelPool`)."""
-        sentinels, service, db, password = parse_sentinel_url(url)
-        sentinel = Sentinel(
-            sentinels,
-            sentinel_kwargs={"password": password, "socket_timeout": min(timeout, 5.0)},
-            password=password,
-            socket_timeout=timeout,
-            socket_connect_timeout=min(timeout, 5.0),
-        )
-        return cls(
-            sentinel.master_for(
-                service,
-                connection_pool_class=_WaitingSentinelPool,
-                db=db,
-                decode_responses=False,
-                max_connections=max_connections,
-                wait_seconds=timeout,
-            )
-        )
+        """A Sentinel group's master: see :func:`serai.store.redis.connect.sentinel_client`."""
+        return cls(sentinel_client(url, timeout=timeout, max_connections=max_connections))
 
     @property
     def client(self) -> Any:
@@ -701,3 +588,16 @@ def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
         deadline_ms=int(fields.get("deadline") or 0),
         seed_chosen=fields.get("chosen") == b"1",
     )
+
+
+__all__ = [
+    "CLOCKS_KEY",
+    "DEFAULT_MAX_CONNECTIONS",
+    "RedisStore",
+    "client_key",
+    "index_key",
+    "match_keys",
+    "open_store",
+    "parse_sentinel_url",
+    "printable_url",
+]
