@@ -54,7 +54,7 @@ the current record in the same reply.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -77,28 +77,8 @@ from serai.store import (
     NewEvent,
     Status,
     StoredEvent,
-    StoreError,
     Unchanged,
 )
-from serai.store.encoding import (
-    DATA_SEAT_FROM_LOG,
-    PACKED_MOVE,
-    SUMMARY_FIELDS,
-    answer,
-    dump_seats,
-    event_args,
-    id_key,
-    load_seats,
-    pack_log,
-    pairs,
-    read_varint,
-    record_fields,
-    stored_event,
-    text,
-    unpack_archive,
-    unpack_log,
-)
-from serai.store.folding import FOLDED, fold, joined, missing_pieces, unfold
 from serai.store.redis.connect import (
     DEFAULT_MAX_CONNECTIONS,
     client_for,
@@ -108,9 +88,28 @@ from serai.store.redis.connect import (
     sentinel_client,
     url_client,
 )
+from serai.store.redis.encoding import (
+    DATA_SEAT_FROM_LOG,
+    PACKED_MOVE,
+    SUMMARY_FIELDS,
+    answer,
+    dump_seats,
+    event_args,
+    id_key,
+    pack_log,
+    pairs,
+    read_varint,
+    record_fields,
+    record_from_fields,
+    stored_event,
+    text,
+    unpack_archive,
+    unpack_log,
+)
 from serai.store.redis.errors import REDIS_ERRORS as _REDIS_ERRORS
 from serai.store.redis.errors import errors as _errors
 from serai.store.redis.errors import store_error as _store_error
+from serai.store.redis.folding import FOLDED, fold, joined, missing_pieces, unfold
 from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool as _BoundedPool
@@ -281,7 +280,7 @@ class RedisStore:
             return None
         if reply == b"unchanged":
             return UNCHANGED
-        return _record(match_id, pairs(reply))
+        return record_from_fields(match_id, joined(pairs(reply)))
 
     async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
         fields: dict[str, bytes | str] = {}
@@ -318,7 +317,7 @@ class RedisStore:
         if tag == b"duplicate":
             return Duplicate(answer(reply[1]))
         if tag == b"conflict":
-            return Conflict(_record(match_id, pairs(reply[1])))
+            return Conflict(record_from_fields(match_id, joined(pairs(reply[1]))))
         return Conflict(None)
 
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
@@ -458,7 +457,7 @@ class RedisStore:
                 if fields["status"] is None:  # expired, or deleted behind the index's back
                     gone.append(match_id)
                     continue
-                record = _record(match_id, fields)
+                record = record_from_fields(match_id, joined(fields))
                 if record.status != status:
                     await self.index(record, status, record.status)  # a stale entry: repaired
                     offset -= 1  # it left this index
@@ -554,40 +553,6 @@ class RedisStore:
             for key in match_keys(match_id):
                 total += int(await self._redis.memory_usage(key, samples=0) or 0)
         return total
-
-
-def _record(match_id: str, stored: Mapping[str, bytes | None]) -> MatchRecord:
-    """The record of ``match_id`` from the fields of its hash, whole or folded (see folding.py)."""
-    fields = joined(stored)
-
-    def get(name: str) -> bytes:
-        value = fields.get(name)
-        if value is None:
-            raise StoreError(f"match {match_id} has no {name!r} field: the record is damaged")
-        return value
-
-    outcome = fields.get("outcome")
-    status = text(get("status"))
-    if status not in STATUSES:
-        raise StoreError(f"match {match_id} has an unknown status {status!r}")
-    return MatchRecord(
-        match_id=match_id,
-        game=text(get("game")),
-        options=json.loads(get("options")),
-        seed=int(get("seed")),
-        created_ms=int(get("created")),
-        status=status,  # type: ignore[arg-type]
-        version=int(get("version")),
-        seats=load_seats(get("seats")),
-        state=fields.get("state") or b"",
-        outcome=json.loads(outcome) if outcome else None,
-        last_event_id=text(fields.get("last_event") or b""),
-        client_id=text(fields.get("client") or b""),
-        move_seconds=int(fields.get("move_s") or 0),
-        timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
-        deadline_ms=int(fields.get("deadline") or 0),
-        seed_chosen=fields.get("chosen") == b"1",
-    )
 
 
 __all__ = [
