@@ -100,6 +100,18 @@ class StoredEvent:
     data: Mapping[str, Any]
 
 
+def event_id_key(event_id: str) -> tuple[int, int]:
+    """What an event id ("<ms>-<seq>", as Redis streams number their entries; "" before any)
+    sorts by: ids compare as numbers, not as text ("10-0" comes after "9-1")."""
+    ms, _, seq = event_id.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+def event_id_after(event_id: str, than: str) -> bool:
+    """Whether ``event_id`` comes after ``than`` in a match's events ("" is before the first)."""
+    return event_id_key(event_id) > event_id_key(than)
+
+
 @dataclass(frozen=True)
 class Commit:
     """One atomic change of a match. Fields left ``None`` keep their stored value.
@@ -279,4 +291,6 @@ __all__ = [
     "StoredEvent",
     "TimeoutPolicy",
     "Unchanged",
+    "event_id_after",
+    "event_id_key",
 ]

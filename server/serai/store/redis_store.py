@@ -78,6 +78,7 @@ from serai.store import (
     Status,
     StoredEvent,
     Unchanged,
+    event_id_key,
 )
 from serai.store.redis.connect import (
     DEFAULT_MAX_CONNECTIONS,
@@ -95,7 +96,6 @@ from serai.store.redis.encoding import (
     answer,
     dump_seats,
     event_args,
-    id_key,
     pack_log,
     pairs,
     read_varint,
@@ -373,10 +373,10 @@ class RedisStore:
             for event_id, data in entries
         ]
         if not events and archive is not None:  # a finished match: its events are archived
-            start = id_key(after)
+            start = event_id_key(after)
             folded = unfold(archive) if archive[:1] == FOLDED else None
             archived = folded.events if folded else unpack_archive(archive)
-            found = [e for e in archived if id_key(e[0]) > start][:count]
+            found = [e for e in archived if event_id_key(e[0]) > start][:count]
             labels: dict[int, str] = {}
             if label_of is not None and any(e[3][:1] == DATA_SEAT_FROM_LOG for e in found):
                 if folded:

@@ -26,6 +26,7 @@ from serai.store import (
     SeatRecord,
     StoredEvent,
     StoreError,
+    event_id_key,
 )
 
 
@@ -35,11 +36,6 @@ def text(value: bytes | str) -> str:
 
 def pairs(flat: Sequence[bytes]) -> dict[str, bytes]:
     return {text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
-
-
-def id_key(event_id: str) -> tuple[int, int]:
-    ms, _, seq = event_id.partition("-")
-    return int(ms or 0), int(seq or 0)
 
 
 def stored_event(
@@ -83,7 +79,7 @@ def pack_events(events: Sequence[ArchivedEvent]) -> bytes:
     out = bytearray()
     previous_ms = previous_version = 0
     for event_id, version, kind, data in events:
-        ms, seq = id_key(event_id)
+        ms, seq = event_id_key(event_id)
         change = version - previous_version
         out += varint(ms - previous_ms) + varint(seq)
         out += varint(change * 2 if change >= 0 else -change * 2 - 1)
@@ -125,24 +121,20 @@ _LOG_MOVE = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"m":"([A-Za-z0-9+/]*={0
 _LOG_FLAG = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"([rt])":1\}')
 PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
 DATA_SEAT_LABEL, _DATA_TEXT, DATA_SEAT_FROM_LOG = b"\x01", b"\x02", b"\x03"
-# The event kinds serai writes, each as one byte in the stream; other kinds are stored as named.
-KIND_CODES = {
-    kind: chr(code)
-    for code, kind in enumerate(
-        (
-            "created",
-            "joined",
-            "started",
-            "move",
-            "announcement",
-            "resigned",
-            "finished",
-            "timed_out",
-        ),
-        start=1,
-    )
+# The byte each event kind serai writes is kept as, in streams and archives (other kinds are kept
+# by name). A stored format: a byte is never changed nor given to another kind; a new kind takes
+# the next free one.
+KIND_CODES: dict[str, bytes] = {
+    "created": b"\x01",
+    "joined": b"\x02",
+    "started": b"\x03",
+    "move": b"\x04",
+    "announcement": b"\x05",
+    "resigned": b"\x06",
+    "finished": b"\x07",
+    "timed_out": b"\x08",
 }
-_KIND_NAMES = {code.encode(): kind for kind, code in KIND_CODES.items()}
+_KIND_NAMES = {code: kind for kind, code in KIND_CODES.items()}
 
 
 _SMALL_VARINTS = [bytes([n]) for n in range(0x80)]

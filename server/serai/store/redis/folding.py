@@ -123,7 +123,7 @@ def fold(reply: Sequence[Any]) -> tuple[bytes, list[bytes | str]]:
         if entry[:1] == PACKED_MOVE:
             version, at = read_varint(entry, 1)
             mover[version], _ = read_varint(entry, at)
-    move = KIND_CODES["move"].encode()
+    move = KIND_CODES["move"]
     for i, (event_id, version, kind, data) in enumerate(events):
         if kind == move and data[:1] == DATA_SEAT_LABEL:
             seat, _ = read_varint(data, 1)
