@@ -78,7 +78,6 @@ from serai.store import (
     Status,
     StoredEvent,
     Unchanged,
-    event_id_key,
 )
 from serai.store.redis.connect import (
     DEFAULT_MAX_CONNECTIONS,
@@ -90,20 +89,15 @@ from serai.store.redis.connect import (
     url_client,
 )
 from serai.store.redis.encoding import (
-    DATA_SEAT_FROM_LOG,
-    PACKED_MOVE,
     SUMMARY_FIELDS,
     answer,
     dump_seats,
     event_args,
     pack_log,
     pairs,
-    read_varint,
     record_fields,
     record_from_fields,
-    stored_event,
     text,
-    unpack_archive,
     unpack_log,
 )
 from serai.store.redis.errors import REDIS_ERRORS as _REDIS_ERRORS
@@ -122,6 +116,7 @@ from serai.store.redis.scripts import (
     LOAD_SCRIPT,
 )
 from serai.store.redis.scripts import Script as _Script
+from serai.store.redis.streams import read_events
 from serai.store.redis.wire import packed as _packed
 
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
@@ -356,41 +351,14 @@ class RedisStore:
         count: int = 100,
         label_of: Callable[[bytes], str] | None = None,
     ) -> list[StoredEvent]:
-        keys = match_keys(match_id)
-        after = after_event_id or "0-0"
-        async with _errors():
-            if block_ms:
-                reply = await self._redis.xread({keys[2]: after}, count=count, block=block_ms)
-                archive = None if reply else await self._redis.get(keys[4])
-            else:
-                pipe = self._redis.pipeline(transaction=False)
-                pipe.xread({keys[2]: after}, count=count)
-                pipe.get(keys[4])
-                reply, archive = await pipe.execute()
-        events = [
-            stored_event(text(event_id), data[b"v"], data[b"k"], data[b"d"])
-            for _key, entries in reply or ()
-            for event_id, data in entries
-        ]
-        if not events and archive is not None:  # a finished match: its events are archived
-            start = event_id_key(after)
-            folded = unfold(archive) if archive[:1] == FOLDED else None
-            archived = folded.events if folded else unpack_archive(archive)
-            found = [e for e in archived if event_id_key(e[0]) > start][:count]
-            labels: dict[int, str] = {}
-            if label_of is not None and any(e[3][:1] == DATA_SEAT_FROM_LOG for e in found):
-                if folded:
-                    entries = folded.log
-                else:
-                    async with _errors():
-                        entries = await self._redis.lrange(keys[1], 0, -1)
-                for entry in entries:
-                    if entry[:1] == PACKED_MOVE:
-                        version, at = read_varint(entry, 1)
-                        _seat, at = read_varint(entry, at)
-                        labels[version] = label_of(entry[at:])
-            events = [stored_event(*e, labels) for e in found]
-        return events
+        return await read_events(
+            self._redis,
+            match_id,
+            after_event_id,
+            block_ms=block_ms,
+            count=count,
+            label_of=label_of,
+        )
 
     async def existed(self, match_id: str) -> bool:
         async with _errors():
