@@ -54,7 +54,7 @@ the current record in the same reply.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -64,7 +64,6 @@ from redis.asyncio.connection import AbstractConnection
 
 from serai.store import (
     REQUEST_WINDOW,
-    STATUSES,
     UNCHANGED,
     Answer,
     Commit,
@@ -75,8 +74,6 @@ from serai.store import (
     MatchIdTaken,
     MatchRecord,
     NewEvent,
-    Status,
-    StoredEvent,
     Unchanged,
 )
 from serai.store.redis.connect import (
@@ -89,7 +86,6 @@ from serai.store.redis.connect import (
     url_client,
 )
 from serai.store.redis.encoding import (
-    SUMMARY_FIELDS,
     answer,
     dump_seats,
     event_args,
@@ -103,41 +99,19 @@ from serai.store.redis.encoding import (
 from serai.store.redis.errors import REDIS_ERRORS as _REDIS_ERRORS
 from serai.store.redis.errors import errors as _errors
 from serai.store.redis.errors import store_error as _store_error
-from serai.store.redis.folding import FOLDED, fold, joined, missing_pieces, unfold
+from serai.store.redis.folding import FOLDED, joined, unfold
+from serai.store.redis.indexes import Indexes
 from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool as _BoundedPool
 from serai.store.redis.scripts import (
-    CLAIM_SCRIPT,
     COMMIT_SCRIPT,
     CREATE_SCRIPT,
-    FOLD_READ_SCRIPT,
-    FOLD_SCRIPT,
     LOAD_SCRIPT,
 )
 from serai.store.redis.scripts import Script as _Script
-from serai.store.redis.streams import read_events
+from serai.store.redis.streams import EventReads
 from serai.store.redis.wire import packed as _packed
-
-# A claim whose match is not there (yet) is pruned only after this long: it may be a create still
-# on its way, and pruning it would give its place to another.
-_CLAIM_GRACE_MS = 60_000
-
-# ListMatches reads an index in pages of the limit asked, or of this many if more (so that a run of
-# expired entries is passed in few round trips), and at most _LIST_PAGES of them a call (each page
-# prunes the expired entries it passes, so later calls find fewer).
-_LIST_PAGE = 64
-_LIST_PAGES = 8
-
-
-# ListMatches reads a folded record's long summary values in pieces (see folding.py): the usual
-# number of pieces is read with the rest, any more in a second round trip.
-_LISTED_FIELDS = (
-    *SUMMARY_FIELDS,
-    "~",
-    *(f"seats~{i}" for i in range(8)),
-    *(f"outcome~{i}" for i in range(4)),
-)
 
 
 def open_store(
@@ -159,7 +133,7 @@ def open_store(
     )
 
 
-class RedisStore:
+class RedisStore(EventReads, Indexes):
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
@@ -341,179 +315,6 @@ class RedisStore:
         if not raw and archive is not None and archive[:1] == FOLDED:
             raw = unfold(archive).log
         return [unpack_log(entry) for entry in raw]
-
-    async def read_events(
-        self,
-        match_id: str,
-        after_event_id: str,
-        *,
-        block_ms: int = 0,
-        count: int = 100,
-        label_of: Callable[[bytes], str] | None = None,
-    ) -> list[StoredEvent]:
-        return await read_events(
-            self._redis,
-            match_id,
-            after_event_id,
-            block_ms=block_ms,
-            count=count,
-            label_of=label_of,
-        )
-
-    async def existed(self, match_id: str) -> bool:
-        async with _errors():
-            return await self._redis.zscore(index_key(None, None), match_id) is not None
-
-    async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
-        score = record.created_ms
-        async with _errors():
-            pipe = self._redis.pipeline(transaction=False)
-            if current == "finished":
-                pipe.zrem(CLOCKS_KEY, record.match_id)
-                if record.client_id:
-                    pipe.zrem(client_key(record.client_id), record.match_id)
-            else:
-                if record.move_seconds:
-                    pipe.zadd(CLOCKS_KEY, {record.match_id: score})
-                if record.client_id:
-                    pipe.zadd(client_key(record.client_id), {record.match_id: score})
-            for status in STATUSES:
-                if status != current:
-                    pipe.zrem(index_key(status, None), record.match_id)
-                    pipe.zrem(index_key(status, record.game), record.match_id)
-            pipe.zadd(index_key(None, None), {record.match_id: score})
-            pipe.zadd(index_key(current, None), {record.match_id: score})
-            pipe.zadd(index_key(current, record.game), {record.match_id: score})
-            keys = match_keys(record.match_id)
-            if current == "finished":  # its last events are delivered: fold the match
-                # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
-                pipe.eval(FOLD_READ_SCRIPT.text, 5, *keys)
-            replies = await pipe.execute()
-            if current == "finished" and replies[-1]:  # not folded yet
-                version, args = fold(replies[-1])
-                await self._run(FOLD_SCRIPT, keys, [version, *args])
-
-    async def list_matches(
-        self, status: Status | None, game: str | None, limit: int
-    ) -> list[MatchRecord]:
-        if status is not None:
-            return await self._listed(status, game, limit)
-        # Every status: the newest of each status index, merged. (The index of all matches keeps
-        # the ids of expired ones for existed(), so it cannot be listed past them.)
-        found = [r for st in STATUSES for r in await self._listed(st, game, limit)]
-        found.sort(key=lambda record: (record.created_ms, record.match_id), reverse=True)
-        return found[:limit]
-
-    async def _listed(self, status: Status, game: str | None, limit: int) -> list[MatchRecord]:
-        """The newest ``limit`` matches of one status index, paging on past (and pruning) the
-        entries of expired matches and repairing those of matches that moved on (bounded)."""
-        key = index_key(status, game)
-        records: list[MatchRecord] = []
-        seen: set[str] = set()  # a create between two pages moves the rest one place back
-        offset, size = 0, max(limit, _LIST_PAGE)
-        for _page in range(_LIST_PAGES):
-            async with _errors():
-                page = await self._redis.zrevrange(key, offset, offset + size - 1)
-                ids = [text(i) for i in page]
-                rows = await self._listed_rows(ids)
-            offset += len(ids)
-            gone = []
-            for match_id, fields in zip(ids, rows, strict=True):
-                if match_id in seen:
-                    continue
-                seen.add(match_id)
-                if fields["status"] is None:  # expired, or deleted behind the index's back
-                    gone.append(match_id)
-                    continue
-                record = record_from_fields(match_id, joined(fields))
-                if record.status != status:
-                    await self.index(record, status, record.status)  # a stale entry: repaired
-                    offset -= 1  # it left this index
-                    continue
-                records.append(record)
-                if len(records) == limit:
-                    return records
-            if gone:
-                async with _errors():
-                    await self._redis.zrem(key, *gone)
-                    await self._redis.zrem(index_key(status, None), *gone)
-                offset -= len(gone)
-            if len(ids) < size:
-                break
-        return records
-
-    async def _listed_rows(self, ids: Sequence[str]) -> list[dict[str, bytes | None]]:
-        """The summary fields of each match (all None for one that is gone)."""
-        pipe = self._redis.pipeline(transaction=False)
-        for match_id in ids:
-            pipe.hmget(match_keys(match_id)[0], _LISTED_FIELDS)
-        rows = [dict(zip(_LISTED_FIELDS, row, strict=True)) for row in await pipe.execute()]
-        # A folded record's value cut into more pieces than _LISTED_FIELDS names: read them.
-        more = {i: missing_pieces(row) for i, row in enumerate(rows)}
-        more = {i: names for i, names in more.items() if names}
-        if more:
-            pipe = self._redis.pipeline(transaction=False)
-            for i, names in more.items():
-                pipe.hmget(match_keys(ids[i])[0], names)
-            for (i, names), values in zip(more.items(), await pipe.execute(), strict=True):
-                rows[i].update(zip(names, values, strict=True))
-        return rows
-
-    async def open_matches(self, client_id: str) -> int:
-        async with _errors():
-            statuses = await self._client_statuses(client_key(client_id))
-        return sum(status not in (None, b"finished") for _id, _score, status in statuses)
-
-    async def claim_open_slot(
-        self, client_id: str, match_id: str, now_ms: int, limit: int
-    ) -> int | None:
-        key = client_key(client_id)
-        async with _errors():
-            statuses = await self._client_statuses(key)
-            gone = [  # finished behind the index's back, expired, or a create that never was
-                i
-                for i, score, status in statuses
-                if status == b"finished" or (status is None and score < now_ms - _CLAIM_GRACE_MS)
-            ]
-            if gone:
-                await self._redis.zrem(key, *gone)
-        open_now = await self._run(CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
-        return None if open_now == -1 else int(open_now)
-
-    async def _client_statuses(self, key: str) -> list[tuple[str, float, bytes | None]]:
-        """(match id, score, status) of every match in a client's index."""
-        entries = await self._redis.zrange(key, 0, -1, withscores=True)
-        if not entries:
-            return []
-        pipe = self._redis.pipeline(transaction=False)
-        for match_id, _score in entries:
-            pipe.hget(match_keys(text(match_id))[0], "status")
-        statuses = await pipe.execute()
-        return [
-            (text(i), score, status) for (i, score), status in zip(entries, statuses, strict=True)
-        ]
-
-    async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
-        async with _errors():
-            ids = [
-                text(i) for i in await self._redis.zrange(CLOCKS_KEY, offset, offset + limit - 1)
-            ]
-            if not ids:
-                return [], 0
-            pipe = self._redis.pipeline(transaction=False)
-            for match_id in ids:
-                pipe.hmget(match_keys(match_id)[0], ["deadline", "status"])
-            rows = await pipe.execute()
-            found, gone = [], []
-            for match_id, (deadline, status) in zip(ids, rows, strict=True):
-                if status is None or status == b"finished":
-                    gone.append(match_id)
-                elif deadline:
-                    found.append((match_id, int(deadline)))
-            if gone:
-                await self._redis.zrem(CLOCKS_KEY, *gone)
-        # The ones removed leave the index: the next page starts that much closer.
-        return found, (offset + len(ids) - len(gone) if len(ids) == limit else 0)
 
     async def memory_usage(self, match_id: str) -> int:
         total = 0
