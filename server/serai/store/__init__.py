@@ -186,7 +186,7 @@ UNCHANGED = Unchanged()
 
 
 class Store(Protocol):
-    """What the match lifecycle needs from storage; see :mod:`serai.store.redis_store`."""
+    """What the match lifecycle needs from storage; see :mod:`serai.store.redis`."""
 
     async def create(
         self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0

@@ -7,3 +7,8 @@ match's operations, ``streams`` reads its events and ``indexes`` keeps the globa
 ``multiplexed``, the connection that loads and commits share); ``errors`` says which of redis-py's
 errors pass.
 """
+
+from serai.store.redis.connect import printable_url
+from serai.store.redis.store import RedisStore, open_store
+
+__all__ = ["RedisStore", "open_store", "printable_url"]

@@ -108,7 +108,7 @@ def missing_pieces(stored: Mapping[str, bytes | None]) -> list[str]:
 
 
 def fold(reply: Sequence[Any]) -> tuple[bytes, list[bytes | str]]:
-    """(the record's version, the rest of the _FOLD script's arguments) from _FOLD_READ's reply."""
+    """(the record's version, the rest of FOLD_SCRIPT's arguments) from FOLD_READ_SCRIPT's reply."""
     flat, log, stream, requests, old = reply
     record = pairs(flat)
     if stream:
