@@ -1,8 +1,8 @@
-"""The Redis store: one match's operations, each one script or one pipelined round trip, on the
-connections and keys its sibling rooms provide.
+"""Where the :class:`serai.store.Store` protocol meets Redis: :class:`RedisStore` runs each
+operation on one match as one script or one pipelined round trip.
 
-Reading events (streams.py) and the global indexes (indexes.py) are its bases; see keys.py for
-what is stored where and scripts.py for the changes.
+Reading events (streams.py) and the global indexes (indexes.py) are its bases; keys.py says what
+is stored where, scripts.py how each change is made, connect.py how a URL becomes a store.
 """
 
 from __future__ import annotations
