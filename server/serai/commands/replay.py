@@ -20,7 +20,7 @@ from serai.matches import MatchError, Matches
 from serai.registry import Registry
 from serai.store import MatchRecord, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
-from serai.store.redis_store import open_store
+from serai.store.redis import open_store
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -34,7 +34,7 @@ from serai.runtime import Runtime
 from serai.service import build_server
 from serai.store import Store, StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
-from serai.store.redis_store import open_store, printable_url
+from serai.store.redis import open_store, printable_url
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -105,6 +105,18 @@ class StoredEvent:
     data: Mapping[str, Any]
 
 
+def event_id_key(event_id: str) -> tuple[int, int]:
+    """What an event id ("<ms>-<seq>", as Redis streams number their entries; "" before any)
+    sorts by: ids compare as numbers, not as text ("10-0" comes after "9-1")."""
+    ms, _, seq = event_id.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+def event_id_after(event_id: str, than: str) -> bool:
+    """Whether ``event_id`` comes after ``than`` in a match's events ("" is before the first)."""
+    return event_id_key(event_id) > event_id_key(than)
+
+
 @dataclass(frozen=True)
 class Commit:
     """One atomic change of a match. Fields left ``None`` keep their stored value.
@@ -179,7 +191,7 @@ UNCHANGED = Unchanged()
 
 
 class Store(Protocol):
-    """What the match lifecycle needs from storage; see :mod:`serai.store.redis_store`."""
+    """What the match lifecycle needs from storage; see :mod:`serai.store.redis`."""
 
     async def create(
         self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
@@ -285,4 +297,6 @@ __all__ = [
     "StoredEvent",
     "TimeoutPolicy",
     "Unchanged",
+    "event_id_after",
+    "event_id_key",
 ]

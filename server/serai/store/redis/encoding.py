@@ -1,0 +1,315 @@
+"""The compact forms in which the Redis store keeps what it is given: log entries, event data and
+kinds, archives of events, request answers and match records (and the records read back).
+
+A finished Jaipur match has about 200 log entries and 200 events, so their bytes are most of its
+memory. The store keeps the common shapes in a compact binary form and gives back exactly what it
+was given; anything else (and every entry written before) is kept, and read, as it was. A compact
+value starts with a byte below 0x20, which no JSON text starts with.
+
+>>> pack_log(b'{"v":12,"s":0,"r":1}')
+b'\\x02r\\x0c\\x00'
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from serai.store import (
+    STATUSES,
+    Answer,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    StoredEvent,
+    StoreError,
+    event_id_key,
+)
+
+
+def text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def pairs(flat: Sequence[bytes]) -> dict[str, bytes]:
+    return {text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+
+
+def stored_event(
+    event_id: str,
+    version: bytes | int,
+    kind: bytes,
+    data: bytes,
+    labels: Mapping[int, str] | None = None,
+) -> StoredEvent:
+    if data[:1] == DATA_SEAT_FROM_LOG:
+        seat, _ = read_varint(data, 1)
+        unpacked = {"seat": seat, "label": (labels or {}).get(int(version), "")}
+    else:
+        unpacked = _unpack_data(data)
+    return StoredEvent(
+        event_id=event_id,
+        version=int(version),
+        kind=_KIND_NAMES.get(kind) or text(kind),
+        data=unpacked,
+    )
+
+
+ArchivedEvent = tuple[str, int, bytes, bytes]  # event id, version, stored kind, stored data
+
+
+def unpack_archive(raw: bytes) -> list[ArchivedEvent]:
+    """Each event of an archive of events only (written by serai before folded archives: see
+    serai.store.folding.unfold): 0x02 (0x01: no data of the 0x03 form), then the events as
+    pack_events writes them.
+    """
+    if raw[:1] not in (b"\x01", b"\x02"):
+        raise StoreError("an event archive in an unknown format")
+    return unpack_events(raw, 1, len(raw))
+
+
+def pack_events(events: Sequence[ArchivedEvent]) -> bytes:
+    """Per event: varint ms (minus the previous event's), varint sequence number, varint version
+    change (zigzag), varint length + the stored kind, varint length + the stored data. The data
+    of a move whose move the log holds at the same version, by the same seat, is 0x03, varint
+    seat: its label is rebuilt from the log."""
+    out = bytearray()
+    previous_ms = previous_version = 0
+    for event_id, version, kind, data in events:
+        ms, seq = event_id_key(event_id)
+        change = version - previous_version
+        out += varint(ms - previous_ms) + varint(seq)
+        out += varint(change * 2 if change >= 0 else -change * 2 - 1)
+        out += varint(len(kind)) + kind + varint(len(data)) + data
+        previous_ms, previous_version = ms, version
+    return bytes(out)
+
+
+def unpack_events(raw: bytes, at: int, end: int) -> list[ArchivedEvent]:
+    events: list[ArchivedEvent] = []
+    ms = version = 0
+    while at < end:
+        delta, at = read_varint(raw, at)
+        seq, at = read_varint(raw, at)
+        change, at = read_varint(raw, at)
+        ms += delta
+        version += -((change + 1) >> 1) if change & 1 else change >> 1
+        size, at = read_varint(raw, at)
+        kind, at = raw[at : at + size], at + size
+        size, at = read_varint(raw, at)
+        data, at = raw[at : at + size], at + size
+        events.append((f"{ms}-{seq}", version, kind, data))
+    return events
+
+
+def answer(raw: bytes) -> Answer:
+    version, last_event, answer = raw.split(b"\n", 2)
+    return Answer(int(version), text(last_event), text(answer))
+
+
+def event_args(events: Sequence[NewEvent]) -> list[bytes | str]:
+    args: list[bytes | str] = []
+    for event in events:
+        args += [KIND_CODES.get(event.kind, event.kind), _pack_data(event.data)]
+    return args
+
+
+_LOG_MOVE = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"m":"([A-Za-z0-9+/]*={0,2})"\}')
+_LOG_FLAG = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"([rt])":1\}')
+PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
+DATA_SEAT_LABEL, _DATA_TEXT, DATA_SEAT_FROM_LOG = b"\x01", b"\x02", b"\x03"
+# The byte each event kind serai writes is kept as, in streams and archives (other kinds are kept
+# by name). A stored format: a byte is never changed nor given to another kind; a new kind takes
+# the next free one.
+KIND_CODES: dict[str, bytes] = {
+    "created": b"\x01",
+    "joined": b"\x02",
+    "started": b"\x03",
+    "move": b"\x04",
+    "announcement": b"\x05",
+    "resigned": b"\x06",
+    "finished": b"\x07",
+    "timed_out": b"\x08",
+}
+_KIND_NAMES = {code: kind for kind, code in KIND_CODES.items()}
+
+
+_SMALL_VARINTS = [bytes([n]) for n in range(0x80)]
+
+
+def varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _SMALL_VARINTS[value]
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def read_varint(raw: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = raw[at]
+        value |= (byte & 0x7F) << shift
+        at += 1
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def pack_log(entry: bytes) -> bytes:
+    """``{"v":12,"s":0,"m":"<base64>"}`` as 0x01, varint v, varint s, the raw move bytes;
+    ``{"v":12,"s":0,"r":1}`` (or "t") as 0x02, r|t, varint v, varint s; else unchanged."""
+    found = _LOG_MOVE.fullmatch(entry)
+    if found:
+        move = base64.b64decode(found[3])
+        if base64.b64encode(move) == found[3]:  # canonical base64 only: read back byte for byte
+            return PACKED_MOVE + varint(int(found[1])) + varint(int(found[2])) + move
+        return entry
+    found = _LOG_FLAG.fullmatch(entry)
+    if found:
+        return _PACKED_FLAG + found[3] + varint(int(found[1])) + varint(int(found[2]))
+    return entry
+
+
+def unpack_log(raw: bytes) -> bytes:
+    if raw[:1] == PACKED_MOVE:
+        version, at = read_varint(raw, 1)
+        seat, at = read_varint(raw, at)
+        move = base64.b64encode(raw[at:]).decode()
+        return f'{{"v":{version},"s":{seat},"m":"{move}"}}'.encode()
+    if raw[:1] == _PACKED_FLAG:
+        version, at = read_varint(raw, 2)
+        seat, at = read_varint(raw, at)
+        return f'{{"v":{version},"s":{seat},"{raw[1:2].decode()}":1}}'.encode()
+    return raw
+
+
+def _pack_data(data: Mapping[str, Any]) -> bytes | str:
+    """Event data ``{"seat": n, "label": text}`` as 0x01, varint n, text; ``{"text": text}`` as
+    0x02, text; anything else as JSON."""
+    if len(data) == 2:
+        seat, label = data.get("seat"), data.get("label")
+        if type(seat) is int and seat >= 0 and type(label) is str:
+            return DATA_SEAT_LABEL + varint(seat) + label.encode()
+    elif len(data) == 1:
+        text = data.get("text")
+        if type(text) is str:
+            return _DATA_TEXT + text.encode()
+    return json.dumps(dict(data), separators=(",", ":"))
+
+
+def _unpack_data(raw: bytes) -> dict[str, Any]:
+    if raw[:1] == DATA_SEAT_LABEL:
+        seat, at = read_varint(raw, 1)
+        return {"seat": seat, "label": raw[at:].decode()}
+    if raw[:1] == _DATA_TEXT:
+        return {"text": raw[1:].decode()}
+    result: dict[str, Any] = json.loads(raw)
+    return result
+
+
+def dump_seats(seats: Sequence[SeatRecord]) -> str:
+    rows = []
+    for s in seats:
+        row = {"n": s.name, "j": int(s.joined), "r": int(s.resigned), "t": s.token_hash}
+        if s.join_id:  # only seats joined with a request id (records before them have none)
+            row |= {"q": s.join_id, "k": s.sealed_token}
+        rows.append(row)
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
+    return tuple(
+        SeatRecord(
+            name=row["n"],
+            joined=bool(row["j"]),
+            resigned=bool(row["r"]),
+            token_hash=row["t"],
+            join_id=row.get("q", ""),
+            sealed_token=row.get("k", ""),
+        )
+        for row in json.loads(raw)
+    )
+
+
+# The fields of a record that ListMatches shows.
+SUMMARY_FIELDS = (
+    "game",
+    "options",
+    "seed",
+    "created",
+    "status",
+    "version",
+    "seats",
+    "outcome",
+    "last_event",
+    "client",
+    "move_s",
+    "policy",
+    "deadline",
+    "chosen",
+)
+
+
+def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
+    fields: dict[str, bytes | str] = {
+        "game": record.game,
+        "options": json.dumps(dict(record.options), separators=(",", ":")),
+        "seed": str(record.seed),
+        "created": str(record.created_ms),
+        "status": record.status,
+        "version": str(record.version),
+        "seats": dump_seats(record.seats),
+        "state": record.state,
+    }
+    if record.outcome is not None:
+        fields["outcome"] = json.dumps(dict(record.outcome), separators=(",", ":"))
+    if record.client_id:
+        fields["client"] = record.client_id
+    if record.move_seconds:
+        fields["move_s"] = str(record.move_seconds)
+        fields["policy"] = record.timeout_policy
+        fields["deadline"] = str(record.deadline_ms)
+    if record.seed_chosen:
+        fields["chosen"] = "1"
+    return fields
+
+
+def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> MatchRecord:
+    """The record of ``match_id`` from the fields of its hash (whole: a folded record's pieces
+    joined first, see folding.joined); the inverse of :func:`record_fields`."""
+
+    def get(name: str) -> bytes:
+        value = fields.get(name)
+        if value is None:
+            raise StoreError(f"match {match_id} has no {name!r} field: the record is damaged")
+        return value
+
+    outcome = fields.get("outcome")
+    status = text(get("status"))
+    if status not in STATUSES:
+        raise StoreError(f"match {match_id} has an unknown status {status!r}")
+    return MatchRecord(
+        match_id=match_id,
+        game=text(get("game")),
+        options=json.loads(get("options")),
+        seed=int(get("seed")),
+        created_ms=int(get("created")),
+        status=status,  # type: ignore[arg-type]
+        version=int(get("version")),
+        seats=load_seats(get("seats")),
+        state=fields.get("state") or b"",
+        outcome=json.loads(outcome) if outcome else None,
+        last_event_id=text(fields.get("last_event") or b""),
+        client_id=text(fields.get("client") or b""),
+        move_seconds=int(fields.get("move_s") or 0),
+        timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
+        deadline_ms=int(fields.get("deadline") or 0),
+        seed_chosen=fields.get("chosen") == b"1",
+    )

@@ -1,0 +1,58 @@
+"""The Redis key schema, in one place: what each key of a match and each global index holds.
+
+Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slot)::
+
+    serai:{M}:match      hash    game, options, seed, created, status, version, seats, state,
+                                 outcome, last_event (and client, move_s, policy, deadline,
+                                 chosen); once folded, long values in pieces (see folding.py)
+    serai:{M}:log        list    one entry per move or resignation, for replay
+    serai:{M}:events     stream  public events (v: version, k: kind, d: data), for Watch
+    serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"
+                                 for the seat's REQUEST_WINDOW latest requests; "<seat>:n" counts
+    serai:{M}:archive    string  once finished and folded: events, log and answers (folding.py)
+
+A finished match keeps only its hash and its archive (older versions of serai kept more: see
+folding.py). Idle expiry: with ``idle_ms``, every key of an unfinished match gets that TTL,
+renewed by each commit; the commit that finishes a match removes it.
+
+Global indexes are sorted sets scored by creation time; they are updated with single-key commands
+after a commit and repaired when a reader finds them stale (indexes.py), so a cluster never needs
+a cross-slot script::
+
+    serai:index:<status>          the matches of one status (open, running, finished)
+    serai:index:<status>:<game>   the same, of one game
+    serai:index:all               every match ever made: how an expired match is told from one
+                                  that never existed (versions before listings merged also kept
+                                  serai:index:all:<game>; nothing reads it now)
+    serai:clocks                  the unfinished matches with a turn clock
+    serai:client:<client_id>      each client's unfinished matches
+"""
+
+from __future__ import annotations
+
+from serai.store import Status
+
+CLOCKS_KEY = "serai:clocks"
+
+
+def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
+    """The five keys of one match: record, log, events, requests, archive."""
+    base = f"serai:{{{match_id}}}"
+    return (
+        f"{base}:match",
+        f"{base}:log",
+        f"{base}:events",
+        f"{base}:requests",
+        f"{base}:archive",
+    )
+
+
+def index_key(status: Status | None, game: str | None) -> str:
+    """The index of one status (None: every match ever made), of one game or of all."""
+    key = f"serai:index:{status or 'all'}"
+    return f"{key}:{game}" if game else key
+
+
+def client_key(client_id: str) -> str:
+    """The index of one client's unfinished matches (for its quota)."""
+    return f"serai:client:{client_id}"

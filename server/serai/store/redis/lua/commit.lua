@@ -1,0 +1,58 @@
+
+local meta, log, events, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local expected, rid, answer = ARGV[1], ARGV[2], ARGV[3]
+local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local seat, window = ARGV[7], tonumber(ARGV[8])
+local idle, finishing = tonumber(ARGV[9]), ARGV[10]
+if rid ~= '' then
+  local prefix = rid .. '\n'
+  for slot = 0, window - 1 do
+    local prior = redis.call('HGET', requests, seat .. ':' .. slot)
+    if prior and string.sub(prior, 1, #prefix) == prefix then
+      return {'duplicate', string.sub(prior, #prefix + 1)}
+    end
+  end
+end
+local current = redis.call('HGET', meta, 'version')
+if not current then return {'missing'} end
+if current ~= expected then return {'conflict', redis.call('HGETALL', meta)} end
+local version = tostring(tonumber(current) + 1)
+local i = 11
+local sets = {'version', version}
+for _ = 1, nf do
+  sets[#sets + 1] = ARGV[i]
+  sets[#sets + 1] = ARGV[i + 1]
+  i = i + 2
+end
+if nl > 0 then
+  local entries = {}
+  for _ = 1, nl do
+    entries[#entries + 1] = ARGV[i]
+    i = i + 1
+  end
+  redis.call('RPUSH', log, unpack(entries))
+end
+local ids = {}
+for _ = 1, ne do
+  ids[#ids + 1] = redis.call('XADD', events, '*', 'v', version, 'k', ARGV[i], 'd', ARGV[i + 1])
+  i = i + 2
+end
+if #ids > 0 then
+  sets[#sets + 1] = 'last_event'
+  sets[#sets + 1] = ids[#ids]
+end
+redis.call('HSET', meta, unpack(sets))
+if rid ~= '' then
+  local n = redis.call('HINCRBY', requests, seat .. ':n', 1)
+  local slot = seat .. ':' .. ((n - 1) % window)
+  local last = ids[#ids] or ''
+  redis.call('HSET', requests, slot, rid .. '\n' .. version .. '\n' .. last .. '\n' .. answer)
+end
+if finishing == '1' then
+  for _, key in ipairs(KEYS) do redis.call('PERSIST', key) end
+elseif idle > 0 then
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle) end
+end
+local reply = {'ok', version}
+for _, id in ipairs(ids) do reply[#reply + 1] = id end
+return reply

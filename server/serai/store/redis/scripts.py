@@ -1,0 +1,56 @@
+"""The store's Lua scripts, read once from ``lua/*.lua``, and the SHA-1s EVALSHA names them by.
+
+Every change of a match is one script (one round trip): it checks the version and, on a
+mismatch, returns the current record in the same reply. A script's bytes are its name on the
+server, so the files are kept byte for byte (tests pin their SHA-1s): a changed script is a new
+script, which replicas still running the old one never call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib.resources import files
+
+
+class Script:
+    """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
+
+    __slots__ = ("sha", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sha = hashlib.sha1(text.encode()).hexdigest()
+
+
+def _read(name: str) -> Script:
+    # Bytes, not read_text: no newline translation may change a script's SHA-1.
+    return Script((files("serai.store.redis") / "lua" / f"{name}.lua").read_bytes().decode())
+
+
+# KEYS: the match's record, log, events, requests. ARGV: expected version, request id, answer;
+# how many fields, log entries and events follow; the request's seat, REQUEST_WINDOW, idle ms,
+# "1" when the commit finishes the match; then the field pairs, the log entries and the event
+# (kind, data) pairs. Replies {"ok", version, event ids...}, {"duplicate", answer},
+# {"conflict", the record's fields} or {"missing"}.
+COMMIT_SCRIPT = _read("commit")
+
+# KEYS: the record, the events. ARGV: version; how many fields and events follow; idle ms; the
+# field pairs, the event (kind, data) pairs. Replies the last event id, or nil if the id is taken.
+CREATE_SCRIPT = _read("create")
+
+# KEYS: the record. ARGV: the version the caller holds ("" for none). Replies nil (no match),
+# "unchanged", or the record's fields.
+LOAD_SCRIPT = _read("load")
+
+# Once a match is finished (and its last events delivered to the watchers blocked on its
+# stream), it is folded (see folding.py). FOLD_READ_SCRIPT reads what is to fold (0 if folded
+# already; sent with EVAL, in the pipeline that indexes the match); FOLD_SCRIPT writes the folded
+# form in one script, so a reader finds either the old keys or the archive. KEYS: the match's five
+# keys. FOLD_SCRIPT's ARGV: the version read, the archive, then the record's fields (in pieces).
+FOLD_READ_SCRIPT = _read("fold_read")
+FOLD_SCRIPT = _read("fold")
+
+# KEYS[1] a client's index of unfinished matches; ARGV: match id, its score, the limit. Adds the
+# id unless the client already has ``limit``: -1 when added (or already there), else the count.
+# One key, so one step even on a cluster: concurrent creates cannot all pass the same count.
+CLAIM_SCRIPT = _read("claim")

@@ -1,0 +1,269 @@
+"""Where the :class:`serai.store.Store` protocol meets Redis: :class:`RedisStore` runs each
+operation on one match as one script or one pipelined round trip.
+
+Reading events (streams.py) and the global indexes (indexes.py) are its bases; keys.py says what
+is stored where, scripts.py how each change is made, connect.py how a URL becomes a store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis import exceptions as redis_errors
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection
+
+from serai.store import (
+    REQUEST_WINDOW,
+    UNCHANGED,
+    Answer,
+    Commit,
+    CommitResult,
+    Committed,
+    Conflict,
+    Duplicate,
+    MatchIdTaken,
+    MatchRecord,
+    NewEvent,
+    Unchanged,
+)
+from serai.store.redis.connect import (
+    DEFAULT_MAX_CONNECTIONS,
+    client_for,
+    cluster_client,
+    sentinel_client,
+    url_client,
+)
+from serai.store.redis.encoding import (
+    answer,
+    dump_seats,
+    event_args,
+    pack_log,
+    pairs,
+    record_fields,
+    record_from_fields,
+    text,
+    unpack_log,
+)
+from serai.store.redis.errors import REDIS_ERRORS, errors, store_error
+from serai.store.redis.folding import FOLDED, joined, unfold
+from serai.store.redis.indexes import Indexes
+from serai.store.redis.keys import match_keys
+from serai.store.redis.multiplexed import Multiplexed
+from serai.store.redis.pools import BoundedPool
+from serai.store.redis.scripts import COMMIT_SCRIPT, CREATE_SCRIPT, LOAD_SCRIPT, Script
+from serai.store.redis.streams import EventReads
+from serai.store.redis.wire import packed
+
+
+def open_store(
+    url: str,
+    *,
+    cluster: str | None = None,
+    timeout: float = 10.0,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+) -> RedisStore:
+    """A store on ``url`` (see :mod:`serai.store.redis.connect` for the forms), or on the Redis
+    Cluster whose nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
+
+    ``max_connections`` bounds this process's connections (per node of a cluster). Each request
+    in flight and each Watch waiting for events holds one; with one Redis (not a Sentinel group
+    nor a cluster), loads and commits share one more instead (see :mod:`.multiplexed`).
+    """
+    return RedisStore(
+        client_for(url, cluster=cluster, timeout=timeout, max_connections=max_connections)
+    )
+
+
+class RedisStore(EventReads, Indexes):
+    """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
+
+    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
+        self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
+        # commit and load (the hot path) share one connection made as the connections of a
+        # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
+        # some): see multiplexed.py. Its commands are packed as that pool's connections do.
+        pool = getattr(client, "connection_pool", None)
+        self._shared: Multiplexed | None = None
+        self._packer: AbstractConnection | None = None
+        if isinstance(pool, BoundedPool):
+            packer = pool.make_connection()  # never connected: it only packs commands
+            if packer.retry.get_retries() == 0:
+                self._shared, self._packer = Multiplexed(pool), packer
+
+    async def _run(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
+        failed-over server). The hot path of load and commit: redis-py's Script object costs a
+        few microseconds a call more, and an ``async with errors()`` a generator."""
+        try:
+            try:
+                return await self._evalsha(script.sha, keys, args)
+            except redis_errors.NoScriptError:
+                await self._load_script(script)
+                return await self._evalsha(script.sha, keys, args)
+        except REDIS_ERRORS as error:
+            raise store_error(error) from error
+
+    async def _load_script(self, script: Script) -> None:
+        shared, packer = self._shared, self._packer
+        if shared is None or packer is None:
+            await self._redis.script_load(script.text)
+            return
+        # On the shared connection, which has just answered NOSCRIPT: after a Redis restart a
+        # pooled connection may still be the old server's, found dead only when used.
+        await shared.execute(packed(packer, "SCRIPT", "LOAD", script.text))
+
+    async def _evalsha(self, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        shared, packer = self._shared, self._packer
+        if shared is None or packer is None:  # Sentinel, Cluster, redis-py's own pool
+            return await self._redis.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+        return await shared.execute(packed(packer, "EVALSHA", sha, len(keys), *keys, *args))
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        timeout: float = 10.0,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        **connection: Any,
+    ) -> RedisStore:
+        """One Redis: see :func:`serai.store.redis.connect.url_client`."""
+        return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
+
+    @classmethod
+    def for_cluster(
+        cls,
+        nodes: Sequence[tuple[str, int]],
+        *,
+        password: str | None = None,
+        timeout: float = 10.0,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    ) -> RedisStore:
+        """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
+        return cls(
+            cluster_client(
+                nodes, password=password, timeout=timeout, max_connections=max_connections
+            )
+        )
+
+    @classmethod
+    def for_sentinel(
+        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+    ) -> RedisStore:
+        """A Sentinel group's master: see :func:`serai.store.redis.connect.sentinel_client`."""
+        return cls(sentinel_client(url, timeout=timeout, max_connections=max_connections))
+
+    @property
+    def client(self) -> Any:
+        return self._redis
+
+    async def close(self) -> None:
+        if self._shared is not None:
+            await self._shared.close()
+        await self._redis.aclose()
+
+    async def ping(self) -> None:
+        async with errors():
+            await self._redis.ping()
+
+    async def create(
+        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+    ) -> str:
+        meta, _, stream, _, _ = match_keys(record.match_id)
+        fields = record_fields(record)
+        args: list[Any] = [record.version, len(fields), len(events), idle_ms]
+        for name, value in fields.items():
+            args += [name, value]
+        args += event_args(events)
+        last = await self._run(CREATE_SCRIPT, (meta, stream), args)
+        if last is None:
+            raise MatchIdTaken(f"match id {record.match_id} is already taken")
+        return text(last)
+
+    async def load(
+        self, match_id: str, unless_version: int | None = None
+    ) -> MatchRecord | Unchanged | None:
+        meta = match_keys(match_id)[0]
+        known = "" if unless_version is None else str(unless_version)
+        reply = await self._run(LOAD_SCRIPT, (meta,), (known,))
+        if reply is None:
+            return None
+        if reply == b"unchanged":
+            return UNCHANGED
+        return record_from_fields(match_id, joined(pairs(reply)))
+
+    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
+        fields: dict[str, bytes | str] = {}
+        if commit.state is not None:
+            fields["state"] = commit.state
+        if commit.status is not None:
+            fields["status"] = commit.status
+        if commit.seats is not None:
+            fields["seats"] = dump_seats(commit.seats)
+        if commit.outcome is not None:
+            fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
+        if commit.deadline_ms is not None:
+            fields["deadline"] = str(commit.deadline_ms)
+        args: list[Any] = [
+            expected_version,
+            commit.request_id,
+            commit.answer,
+            len(fields),
+            len(commit.log),
+            len(commit.events),
+            commit.request_seat,
+            REQUEST_WINDOW,
+            commit.idle_ms,
+            "1" if commit.status == "finished" else "0",
+        ]
+        for name, value in fields.items():
+            args += [name, value]
+        args += [pack_log(entry) for entry in commit.log]
+        args += event_args(commit.events)
+        reply = await self._run(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+        tag = reply[0]
+        if tag == b"ok":
+            return Committed(int(reply[1]), tuple(text(i) for i in reply[2:]))
+        if tag == b"duplicate":
+            return Duplicate(answer(reply[1]))
+        if tag == b"conflict":
+            return Conflict(record_from_fields(match_id, joined(pairs(reply[1]))))
+        return Conflict(None)
+
+    async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
+        slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
+        keys = match_keys(match_id)
+        async with errors():
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.hmget(keys[3], slots)
+            pipe.get(keys[4])
+            values, archive = await pipe.execute()
+        if archive is not None and archive[:1] == FOLDED:  # a folded match: its remembered answers
+            values = [*values, *(raw for s, raw in unfold(archive).answers if s == seat)]
+        prefix = request_id.encode() + b"\n"
+        for raw in values:
+            if raw is not None and raw.startswith(prefix):
+                return answer(raw[len(prefix) :])
+        return None
+
+    async def read_log(self, match_id: str) -> list[bytes]:
+        keys = match_keys(match_id)
+        async with errors():
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.lrange(keys[1], 0, -1)
+            pipe.get(keys[4])
+            raw, archive = await pipe.execute()
+        if not raw and archive is not None and archive[:1] == FOLDED:
+            raw = unfold(archive).log
+        return [unpack_log(entry) for entry in raw]
+
+    async def memory_usage(self, match_id: str) -> int:
+        total = 0
+        async with errors():
+            for key in match_keys(match_id):
+                total += int(await self._redis.memory_usage(key, samples=0) or 0)
+        return total

@@ -1,0 +1,78 @@
+"""What the Redis store writes is a stored format: the scripts' bytes (EVALSHA names a script by
+its SHA-1), the byte each event kind is kept as and the order of event ids never change by
+accident."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import redis
+from serai.store import NewEvent, event_id_after
+from serai.store.redis import scripts
+from serai.store.redis.encoding import KIND_CODES
+from serai.store.redis_store import RedisStore, match_keys
+from store_records import running_record
+
+# The bytes written since serai first kept event kinds as one byte.
+PINNED_KIND_CODES = {
+    "created": b"\x01",
+    "joined": b"\x02",
+    "started": b"\x03",
+    "move": b"\x04",
+    "announcement": b"\x05",
+    "resigned": b"\x06",
+    "finished": b"\x07",
+    "timed_out": b"\x08",
+}
+
+
+def test_the_scripts_are_the_bytes_every_replica_names_them_by():
+    """The SHA-1s of the scripts as serai has sent them since before they were .lua files."""
+    assert {
+        "commit": scripts.COMMIT_SCRIPT.sha,
+        "create": scripts.CREATE_SCRIPT.sha,
+        "load": scripts.LOAD_SCRIPT.sha,
+        "fold_read": scripts.FOLD_READ_SCRIPT.sha,
+        "fold": scripts.FOLD_SCRIPT.sha,
+        "claim": scripts.CLAIM_SCRIPT.sha,
+    } == {
+        "commit": "d29031e08716c9435b66a82e635d1d849f75d56d",
+        "create": "7d698000478888802c77b05df3b267f978e9c0ba",
+        "load": "0a5adb30176ed7a1e64907dd1eeee9f64d8ad592",
+        "fold_read": "07f09f7864f487e842d29e92784deac54f689b90",
+        "fold": "3242003514d047c1289bf000684bb627c452380a",
+        "claim": "f38a5d056aec3dc6e399dedeff82211dbd558f6e",
+    }
+
+
+def test_every_event_kind_keeps_its_byte():
+    assert KIND_CODES == PINNED_KIND_CODES
+
+
+def test_the_stream_holds_each_kind_as_its_byte_and_reads_back_its_name(redis_url):
+    """Kinds without a byte are kept by name."""
+    match_id = secrets.token_hex(8)
+    kinds = [*PINNED_KIND_CODES, "a kind of its own"]
+
+    async def scenario() -> list[str]:
+        store = RedisStore.from_url(redis_url)
+        try:
+            await store.create(running_record(match_id), [NewEvent(kind) for kind in kinds])
+            return [event.kind for event in await store.read_events(match_id, "")]
+        finally:
+            await store.close()
+
+    assert asyncio.run(scenario()) == kinds
+    with redis.Redis.from_url(redis_url) as admin:
+        stored = [data[b"k"] for _id, data in admin.xrange(match_keys(match_id)[2])]
+    assert stored == [*PINNED_KIND_CODES.values(), b"a kind of its own"]
+
+
+def test_event_ids_are_ordered_as_numbers_and_empty_comes_first():
+    assert event_id_after("10-0", "9-1")
+    assert event_id_after("5-10", "5-9")
+    assert event_id_after("1-0", "")
+    assert not event_id_after("5-9", "5-10")
+    assert not event_id_after("7-3", "7-3")
+    assert not event_id_after("", "")
