@@ -208,7 +208,7 @@ def decode_state(data: bytes) -> State:
                 round=rnd,
                 deal=rdeal,
                 starter=rstarter,
-                ended_by=_ENDED_BY[ended],
+                ended_by=_ended_by(ended),
                 goods_tokens=goods,
                 bonus_tokens=bonuses,
                 camels=r.ints(PLAYERS),
@@ -237,6 +237,12 @@ def decode_state(data: bytes) -> State:
         seals=seals,
         results=tuple(results),
     )
+
+
+def _ended_by(number: int) -> str:
+    if number >= len(_ENDED_BY):
+        raise ValueError(f"not a Jaipur state: a round ended in way {number}, of 0 and 1")
+    return _ENDED_BY[number]
 
 
 # --- moves as protobuf -------------------------------------------------------------------------

@@ -60,6 +60,15 @@ def encode_state(state: NileState) -> bytes:
 
 
 def decode_state(data: bytes) -> NileState:
+    """The state :func:`encode_state` wrote; ValueError for bytes it did not write."""
+    try:
+        return _decode_state(data)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError) as error:
+        # A field missing or of the wrong shape: JSON, but not what encode_state writes.
+        raise ValueError(f"not a stored Nile state: {type(error).__name__} {error}") from None
+
+
+def _decode_state(data: bytes) -> NileState:
     raw = json.loads(data)
     if raw.get("v") != STATE_VERSION:
         raise ValueError(f"stored Nile state has layout {raw.get('v')}, expected {STATE_VERSION}")

@@ -197,7 +197,7 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
 
     @abc.abstractmethod
     def decode_state(self, data: bytes) -> StateT:
-        """The inverse of :meth:`encode_state`."""
+        """The inverse of :meth:`encode_state`. Raises ValueError for bytes it did not write."""
 
     @abc.abstractmethod
     def move_to_proto(self, move: MoveT) -> Message:
