@@ -105,9 +105,9 @@ def _figures(name: str, returncode: int, output: str) -> Figures:
         figures.coverage = max(figures.coverage, int(match[1]))
         figures.features = max(figures.features, int(match[2]))
         figures.corpus = max(figures.corpus, int(match[3] or 0))
-    if found := re.search(r"stat::number_of_executed_units: (\d+)", output):
+    if found := re.search(r"stat::number_of_executed_units:\s+(\d+)", output):
         figures.executions = int(found[1])
-    if found := re.search(r"stat::average_exec_per_sec: (\d+)", output):
+    if found := re.search(r"stat::average_exec_per_sec:\s+(\d+)", output):
         figures.per_second = int(found[1])
     slowest = re.findall(r"^SLOWEST ([0-9.]+)", output, re.MULTILINE)
     figures.slowest = float(slowest[-1]) if slowest else 0.0
