@@ -59,6 +59,11 @@ __all__ = [
 ]
 
 
+MAX_MOVE_BYTES = 64
+"""The largest move, an exchange of five cards each way, is 16 bytes (22 with its repeated
+fields unpacked): a fourfold margin over the canonical form."""
+
+
 class JaipurGame(Game[State, Move, JaipurView]):
     """The Jaipur plugin: two merchants, goods and camels, first to two Seals of Excellence."""
 
@@ -75,6 +80,7 @@ class JaipurGame(Game[State, Move, JaipurView]):
             "bonus tokens. The richer merchant of a round wins a Seal of Excellence; the first to "
             "two seals wins the match."
         ),
+        max_move_bytes=MAX_MOVE_BYTES,
     )
 
     # --- the rules -------------------------------------------------------------------------------

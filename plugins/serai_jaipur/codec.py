@@ -19,7 +19,7 @@ from serai.game import MalformedMove
 
 from . import jaipur_pb2 as pb
 from .cards import BONUS_KINDS, GOODS, GOODS_TOKENS, NUM_GOODS, NUM_TYPES, Good
-from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, normalize
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, check_exchange_size, normalize
 from .state import ENDED_BY_DECK, ENDED_BY_STACKS, RoundResult, State, Token
 from .views import JaipurView, PlayerView
 
@@ -208,7 +208,7 @@ def decode_state(data: bytes) -> State:
                 round=rnd,
                 deal=rdeal,
                 starter=rstarter,
-                ended_by=_ENDED_BY[ended],
+                ended_by=_ended_by(ended),
                 goods_tokens=goods,
                 bonus_tokens=bonuses,
                 camels=r.ints(PLAYERS),
@@ -237,6 +237,12 @@ def decode_state(data: bytes) -> State:
         seals=seals,
         results=tuple(results),
     )
+
+
+def _ended_by(number: int) -> str:
+    if number >= len(_ENDED_BY):
+        raise ValueError(f"not a Jaipur state: a round ended in way {number}, of 0 and 1")
+    return _ENDED_BY[number]
 
 
 # --- moves as protobuf -------------------------------------------------------------------------
@@ -302,6 +308,7 @@ def move_from_proto(message: Message) -> Move:
     if kind == "take_camels":
         return TakeCamels(message.take_camels.count)
     if kind == "exchange":
+        check_exchange_size(len(message.exchange.take), len(message.exchange.give))
         take = tuple(good_from_proto(g, "exchange.take") for g in message.exchange.take)
         give = tuple(good_from_proto(g, "exchange.give") for g in message.exchange.give)
         return Exchange(take, give)

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from serai.game import MalformedMove
 
-from .cards import NUM_TYPES, Good, plural
+from .cards import MARKET_SIZE, NUM_TYPES, Good, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,20 @@ def _cards(value: object, where: str) -> tuple[Good, ...]:
     return tuple(sorted(_good(card, where) for card in value))
 
 
+def check_exchange_size(take: int, give: int) -> None:
+    """MalformedMove for an exchange of more cards than the market holds, on either side: no
+    table allows it, and it is refused by its length, before its cards are read."""
+    if take > MARKET_SIZE or give > MARKET_SIZE:
+        raise MalformedMove(
+            f"an exchange takes at most {MARKET_SIZE} cards (the market holds {MARKET_SIZE}) and "
+            f"puts back as many, not {take} and {give}"
+        )
+
+
+def _length(cards: object) -> int:
+    return len(cards) if isinstance(cards, tuple | list) else 0
+
+
 def normalize(move: object) -> Move:
     """The canonical form of ``move``; MalformedMove if it is not a readable Jaipur move."""
     if isinstance(move, TakeGood):
@@ -133,6 +147,7 @@ def normalize(move: object) -> Move:
             return move
         return TakeCamels(_count(move.count, "take camels"))
     if isinstance(move, Exchange):
+        check_exchange_size(_length(move.take), _length(move.give))
         if _is_canonical(move.take) and _is_canonical(move.give):
             return move
         return Exchange(_cards(move.take, "exchange take"), _cards(move.give, "exchange give"))

@@ -11,7 +11,7 @@ Each refusal raises :class:`~serai.game.IllegalMove` whose message names the rul
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import repeat
 from operator import add, is_, le
 from typing import TypeVar
@@ -233,13 +233,14 @@ def _check_exchange(state: State, seat: int, move: Exchange) -> None:
         )
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def _exchange_shape(take: tuple[Good, ...], give: tuple[Good, ...]) -> tuple[Counts, Counts]:
     """The counts an exchange takes and gives (7 each), once the exchange itself is allowed.
 
     Raises IllegalMove for what is wrong whatever the table: camels taken, fewer than two goods,
     unequal sides, a type both taken and given. Memoized (refusals are not): the same exchanges
-    come back all the time.
+    come back all the time. Bounded, because clients choose the keys: tens of thousands of
+    exchanges pass these checks and are then refused by the table.
     """
     if Good.CAMEL in take:
         raise IllegalMove(

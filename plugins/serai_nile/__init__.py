@@ -78,6 +78,11 @@ __all__ = [
 
 DELUXOR_MAX_PLAYERS = 6
 
+MAX_MOVE_BYTES = 256
+"""The largest canonical move, a plant of all seven DeLuxor crops, is 44 bytes, a trade or a
+speculation of two cards 18; 256 leaves room for a plant sent as one entry per card (6 bytes
+each) of a 42-card hand."""
+
 
 class NileGame(Game[NileState, NileMove, NileView]):
     info = GameInfo(
@@ -102,6 +107,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
                 False,
             ),
         ),
+        max_move_bytes=MAX_MOVE_BYTES,
     )
 
     # --- the rules -------------------------------------------------------------------------------

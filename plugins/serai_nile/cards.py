@@ -111,6 +111,9 @@ class Card:
 
 PLAGUE = Card(())
 
+MOST_CARDS = COPIES_PER_CROP * len(Crop) + len(Crop) * (len(Crop) - 1) // 2 + 1
+"""134: the cards of the largest deck (DeLuxor with six players), so no move names more."""
+
 
 def build_deck(crops: Iterable[Crop]) -> tuple[Card, ...]:
     """Every card of a match, sorted: 16 of each crop, a speculation card per pair, the plague."""

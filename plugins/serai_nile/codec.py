@@ -17,7 +17,7 @@ from serai.game import MalformedMove
 
 from . import nile_pb2 as pb
 from .cards import Card, Crop
-from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
+from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, check_cards_named
 from .state import NileState
 from .views import NileView
 
@@ -60,6 +60,15 @@ def encode_state(state: NileState) -> bytes:
 
 
 def decode_state(data: bytes) -> NileState:
+    """The state :func:`encode_state` wrote; ValueError for bytes it did not write."""
+    try:
+        return _decode_state(data)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError) as error:
+        # A field missing or of the wrong shape: JSON, but not what encode_state writes.
+        raise ValueError(f"not a stored Nile state: {type(error).__name__} {error}") from None
+
+
+def _decode_state(data: bytes) -> NileState:
     raw = json.loads(data)
     if raw.get("v") != STATE_VERSION:
         raise ValueError(f"stored Nile state has layout {raw.get('v')}, expected {STATE_VERSION}")
@@ -109,15 +118,23 @@ def card_to_proto(card: Card) -> pb.Card:
     return pb.Card(kind=kind, crops=[crop_to_proto(crop) for crop in card.crops])
 
 
+_CROPS_SHOWN = {pb.CARD_KIND_CROP: 1, pb.CARD_KIND_SPECULATION: 2, pb.CARD_KIND_PLAGUE: 0}
+
+
 def card_from_proto(message: pb.Card) -> Card:
-    crops = [crop_from_proto(value) for value in message.crops]
-    expected = {pb.CARD_KIND_CROP: 1, pb.CARD_KIND_SPECULATION: 2, pb.CARD_KIND_PLAGUE: 0}
-    if message.kind not in expected:
+    expected = _CROPS_SHOWN.get(message.kind)
+    if expected is None:
         raise MalformedMove(f"card kind {message.kind} is not crop, speculation or plague")
-    if len(crops) != expected[message.kind] or len(set(crops)) != len(crops):
+    # The count first, by len(): a card listing a million crops is refused without reading them.
+    crops = (
+        [crop_from_proto(value) for value in message.crops]
+        if len(message.crops) == expected
+        else []
+    )
+    if len(message.crops) != expected or len(set(crops)) != len(crops):
         kind = pb.CardKind.Name(message.kind)
         raise MalformedMove(
-            f"a {kind} card shows {expected[message.kind]} different crop(s), not {len(crops)}"
+            f"a {kind} card shows {expected} different crop(s), not {len(message.crops)}"
         )
     return Card(tuple(crops))
 
@@ -168,19 +185,21 @@ def move_from_proto(message: Any) -> NileMove:
         raise MalformedMove("the Move sets none of market, offering, plant, speculate, pass_turn")
     if which in ("market", "offering"):
         trade = getattr(message, which)
+        check_cards_named(len(trade.from_hand) + len(trade.from_storehouse))
         hand = tuple(card_from_proto(card) for card in trade.from_hand)
         storehouse = tuple(crop_from_proto(crop) for crop in trade.from_storehouse)
         return Market(hand, storehouse) if which == "market" else Offering(hand, storehouse)
     if which == "plant":
+        check_cards_named(len(message.plant.crops))
         crops: list[Crop] = []
         for entry in message.plant.crops:
             if entry.count == 0:
                 raise MalformedMove("a plant entry needs a count of at least 1")
-            if entry.count > 1000:
-                raise MalformedMove(f"a plant of {entry.count} cards of one crop cannot be real")
+            check_cards_named(len(crops) + entry.count)
             crops += [crop_from_proto(entry.crop)] * entry.count
         return Plant(tuple(crops))
     if which == "speculate":
+        check_cards_named(len(message.speculate.cards))
         return Speculate(tuple(card_from_proto(card) for card in message.speculate.cards))
     return Pass()
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import Card, Crop
+from serai.game import MalformedMove
+
+from .cards import MOST_CARDS, Card, Crop
 
 
 def _sorted(value: object) -> object:
@@ -89,6 +91,27 @@ class Pass:
 Trade = Market | Offering
 NileMove = Market | Offering | Plant | Speculate | Pass
 MOVE_TYPES = (Market, Offering, Plant, Speculate, Pass)
+
+
+def check_cards_named(count: int) -> None:
+    """MalformedMove for a move naming more cards than any match has: refused by the count,
+    before the cards are read, so that no move costs more than a real one."""
+    if count > MOST_CARDS:
+        raise MalformedMove(
+            f"a move names {count} cards, but a match has only {MOST_CARDS}: it cannot be real"
+        )
+
+
+def cards_named(move: object) -> int:
+    """How many cards ``move`` names (its sequences' lengths), without reading them."""
+    parts: tuple[object, ...] = ()
+    if isinstance(move, Market | Offering):
+        parts = (move.hand, move.storehouse)
+    elif isinstance(move, Plant):
+        parts = (move.crops,)
+    elif isinstance(move, Speculate):
+        parts = (move.cards,)
+    return sum(len(part) for part in parts if isinstance(part, tuple | list))
 
 
 def label(move: NileMove) -> str:

@@ -18,7 +18,16 @@ from itertools import combinations, product
 from serai.game import IllegalMove, MalformedMove, Outcome, seeded_rng
 
 from .cards import HAND_SIZE, PLAGUE, Card, Crop, build_deck, multiset, plural
-from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
+from .moves import (
+    Market,
+    NileMove,
+    Offering,
+    Pass,
+    Plant,
+    Speculate,
+    cards_named,
+    check_cards_named,
+)
 from .state import NileState
 
 SPECULATION_PAYOUT = 3
@@ -162,6 +171,7 @@ def apply(state: NileState, seat: int, move: NileMove) -> NileState:
     """The state after ``seat`` plays ``move``; ``state`` itself is never changed."""
     if not isinstance(move, Market | Offering | Plant | Speculate | Pass):
         raise MalformedMove(f"not a Nile move: {move!r}")
+    check_cards_named(cards_named(move))
     if state.finished:
         raise IllegalMove("the match is over")
     if seat != state.active:

@@ -51,6 +51,11 @@ OPTIONS = (
 )
 
 
+MAX_MOVE_BYTES = 1024
+"""A card is at most 10 bytes (a character's four fields), and a move names at most the 63 cards
+of the game: 635 bytes for the largest set imaginable, and 1 KiB leaves a margin."""
+
+
 class SobekGame(Game[SobekState, Move, SobekView]):
     info = GameInfo(
         name="sobek",
@@ -67,6 +72,7 @@ class SobekGame(Game[SobekState, Move, SobekView]):
             "points after the second round wins at once."
         ),
         options=OPTIONS,
+        max_move_bytes=MAX_MOVE_BYTES,
     )
 
     # --- the rules -------------------------------------------------------------------------------

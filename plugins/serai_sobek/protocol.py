@@ -6,11 +6,13 @@ conversion is field by field. Unknown or unset values become MalformedMove.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from google.protobuf.message import Message
 from serai.game import MalformedMove
 
 from serai_sobek import sobek_pb2 as pb
-from serai_sobek.cards import Character, Face, Goods, Kind
+from serai_sobek.cards import CARD_COUNT, Character, Face, Goods, Kind
 from serai_sobek.moves import (
     AddToSet,
     ChooseEvent,
@@ -56,8 +58,14 @@ def _cards(cards: tuple[Face, ...]) -> list[pb.Card]:
     return [card_to_proto(face) for face in cards]
 
 
-def _faces(cards: object) -> tuple[Face, ...]:
-    return tuple(sorted(card_from_proto(card) for card in cards))  # type: ignore[attr-defined]
+def _faces(cards: Sequence[pb.Card]) -> tuple[Face, ...]:
+    # Counted before read: a list longer than the deck is refused without converting a card.
+    if len(cards) > CARD_COUNT:
+        raise MalformedMove(
+            f"a move names {len(cards)} cards, but the game has only {CARD_COUNT}: it cannot be "
+            "real"
+        )
+    return tuple(sorted(card_from_proto(card) for card in cards))
 
 
 def _goods(value: int) -> Goods:

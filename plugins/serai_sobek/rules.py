@@ -18,6 +18,7 @@ from serai.game import IllegalMove, MalformedMove, OptionValue, seeded_rng
 
 from serai_sobek import powers
 from serai_sobek.cards import (
+    CARD_COUNT,
     CHARACTER_IDS,
     GREEN_IDS,
     MARKET_IDS,
@@ -409,6 +410,12 @@ def check_form(move: object) -> None:
         return isinstance(value, int) and not isinstance(value, bool)
 
     def is_faces(value: object) -> bool:
+        # The length first: no move names more cards than the game has, and a longer one is
+        # refused before its cards are looked at.
+        if isinstance(value, tuple) and len(value) > CARD_COUNT:
+            raise MalformedMove(
+                f"{type(move).__name__}: {len(value)} cards, but the game has only {CARD_COUNT}"
+            )
         return isinstance(value, tuple) and all(isinstance(f, Face) for f in value)
 
     match move:

@@ -150,6 +150,15 @@ def encode(state: SobekState) -> bytes:
 
 
 def decode(data: bytes) -> SobekState:
+    """The state :func:`encode` wrote; ValueError for bytes it did not write."""
+    try:
+        return _decode(data)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError) as error:
+        # A field missing or of the wrong shape: JSON, but not what encode writes.
+        raise ValueError(f"not a stored Sobek state: {type(error).__name__} {error}") from None
+
+
+def _decode(data: bytes) -> SobekState:
     plain = json.loads(data)
     if plain.get("format") != FORMAT:
         raise ValueError(f"unknown Sobek state format {plain.get('format')!r}")

@@ -75,9 +75,21 @@ class OptionSpec:
     bounds: tuple[int, int] | None = None
 
 
+DEFAULT_MAX_MOVE_BYTES = 1024
+"""The move size a game gets unless it declares its own: room for a move naming a few dozen
+things, small enough that reading it costs next to nothing."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """Metadata shown by ListGames and ``serai games``."""
+    """Metadata shown by ListGames and ``serai games``, and the bounds the service enforces.
+
+    ``max_move_bytes`` is the largest encoded move message (the bytes packed in the move's
+    ``google.protobuf.Any``) the service hands to the game: a larger payload is refused as
+    malformed before it is parsed, for every game, so that a move costs at most a small,
+    constant amount of work. Declare the largest encoded legal move the rules allow, with a
+    margin for encodings other than the canonical one; the default suits small moves.
+    """
 
     name: str
     title: str
@@ -87,6 +99,14 @@ class GameInfo:
     summary: str
     playable: bool = True
     options: tuple[OptionSpec, ...] = ()
+    max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES
+
+    def __post_init__(self) -> None:
+        bound = self.max_move_bytes
+        if type(bound) is not int or bound < 1:
+            raise ValueError(
+                f"{self.name}: max_move_bytes must be a whole number >= 1, not {bound!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -177,7 +197,7 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
 
     @abc.abstractmethod
     def decode_state(self, data: bytes) -> StateT:
-        """The inverse of :meth:`encode_state`."""
+        """The inverse of :meth:`encode_state`. Raises ValueError for bytes it did not write."""
 
     @abc.abstractmethod
     def move_to_proto(self, move: MoveT) -> Message:
@@ -185,7 +205,11 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
 
     @abc.abstractmethod
     def move_from_proto(self, message: Message) -> MoveT:
-        """The move a typed message describes. Raises MalformedMove; legality is apply's job."""
+        """The move a typed message describes. Raises MalformedMove; legality is apply's job.
+
+        The service passes only messages of at most ``info.max_move_bytes``; still, refuse a
+        repeated field (or a count) longer than the rules could ever allow by its ``len()``
+        before converting its entries, so that no message costs more than a legal one."""
 
     @abc.abstractmethod
     def view_to_proto(self, view: ViewT) -> Message:

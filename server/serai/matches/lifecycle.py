@@ -1068,6 +1068,12 @@ def _unpack(game: Game[Any, Any, Any], payload: PackedMove) -> Any:
             f"the payload is a {got or 'message of no type'}, but {game.info.name} moves are "
             f"{expected}: pack a {expected} into the Any"
         )
+    limit = game.info.max_move_bytes  # before parsing: reading a move must cost next to nothing
+    if len(payload.value) > limit:
+        raise MalformedMove(
+            f"the {expected} payload is {len(payload.value)} bytes; {game.info.name} moves are "
+            f"at most {limit} bytes"
+        )
     message = game.move_message()
     try:
         message.ParseFromString(payload.value)
