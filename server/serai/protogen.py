@@ -10,13 +10,19 @@ Where the generated modules go (the protobuf package stays as third-party client
 
 protoc writes imports after the proto path (``from serai.v1 import x_pb2``); they are rewritten to
 the packages above, so each plugin carries its own messages and server/ knows none of them.
-Needs grpcio-tools (a test dependency), pinned so that the output is byte-identical.
+The service's files also get a Connect module (``*_connect.py``: the ASGI application that
+serves them over Connect, gRPC-Web and JSON, and a client) from protoc-gen-connectrpc, and a
+descriptor set with their comments (``*.binpb``) that server reflection answers with, so a
+running server documents its API.
+Needs grpcio-tools and protoc-gen-connectrpc (test dependencies), pinned so that the output is
+byte-identical.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -55,6 +61,7 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
 
     proto_root = root / "proto"
     protos = sorted(p.relative_to(proto_root).as_posix() for p in proto_root.rglob("*.proto"))
+    services = [proto for proto in protos if SERVICE_PROTO.match(proto)]
     include = Path(grpc_tools.__file__).parent / "_proto"
     outputs: dict[Path, bytes] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,6 +76,32 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
         ]
         if protoc.main(args) != 0:
             raise RuntimeError("protoc failed; see its message above")
+        connect_args = [
+            "protoc",
+            f"-I{proto_root}",
+            f"-I{include}",
+            f"--plugin=protoc-gen-connectrpc={_connect_plugin()}",
+            f"--connectrpc_out={tmp}",
+            "--connectrpc_opt=protobuf=google,io=async",
+            *services,
+        ]
+        if protoc.main(connect_args) != 0:
+            raise RuntimeError("protoc-gen-connectrpc failed; see its message above")
+        for proto in services:
+            described = Path(tmp) / re.sub(r"\.proto$", ".binpb", proto)
+            described_args = [
+                "protoc",
+                f"-I{proto_root}",
+                f"-I{include}",
+                "--include_source_info",
+                "--include_imports",
+                f"--descriptor_set_out={described}",
+                proto,
+            ]
+            if protoc.main(described_args) != 0:
+                raise RuntimeError("protoc failed; see its message above")
+            folder, _ = destination(proto)
+            outputs[folder / described.name] = described.read_bytes()
         for produced in sorted(Path(tmp).rglob("*.py*")):
             relative = produced.relative_to(tmp).as_posix()
             if relative.endswith("_pb2_grpc.py") and "service " not in _source_of(
@@ -79,6 +112,15 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
             text = _rewrite_imports(produced.read_text())
             outputs[folder / Path(relative).name] = text.encode()
     return outputs
+
+
+def _connect_plugin() -> str:
+    """The protoc-gen-connectrpc executable: beside this interpreter, else on PATH."""
+    beside = Path(sys.executable).parent / "protoc-gen-connectrpc"
+    found = str(beside) if beside.exists() else shutil.which("protoc-gen-connectrpc")
+    if found is None:
+        raise RuntimeError("protoc-gen-connectrpc not found: pip install -e '.[test]'")
+    return found
 
 
 def _source_of(proto_root: Path, generated: str) -> str:
