@@ -1,41 +1,27 @@
-"""The gRPC request log: one line per call, as :mod:`serai.logging` writes request lines.
+"""The gRPC request log: the shared :class:`~serai.transports.request_log.RequestLog` around
+grpc.aio's handlers.
 
 Each method's handler is wrapped once (see :mod:`serai.transports.grpc.server`), so that no
-interceptor runs on every call; binds method, match id and seat with structlog's contextvars
-for the call, so every line logged while it runs carries them.
+interceptor runs on every call; the status logged is the one grpc's context holds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import inspect
 import logging
-import time
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import grpc
 import structlog
 
-from serai import logging as serai_logging
-from serai.logging import CLIENT_TEXT_LIMIT, clipped
+from serai.logging import clipped
+from serai.transports.request_log import ERROR_LIMIT, RequestLog, structlog_variables
 
 # How a call ends when the client goes away: a cancelled task, or (for a stream) the response
 # generator closed at its yield. Routine for every Watch a client stops, so no error line.
 _CLIENT_GONE = (asyncio.CancelledError, GeneratorExit)
-_ERROR_LIMIT = 2000  # an exception's text may quote what a client sent
-
-
-def _structlog_variables(*keys: str) -> tuple[list[contextvars.ContextVar[Any]], Any]:
-    """The ContextVars behind structlog's ``bind_contextvars`` for ``keys``, and the value that
-    marks one unbound: setting them directly costs a fraction of bind/clear_contextvars."""
-    tokens = structlog.contextvars.bind_contextvars(**dict.fromkeys(keys))
-    structlog.contextvars.reset_contextvars(**tokens)
-    variables = [tokens[key].var for key in keys]
-    return variables, contextvars.Context().run(variables[0].get)
 
 
 def _gone(context: grpc.aio.ServicerContext) -> str:
@@ -45,23 +31,13 @@ def _gone(context: grpc.aio.ServicerContext) -> str:
     return "DEADLINE_EXCEEDED" if remaining is not None and remaining < 0.01 else "CANCELLED"
 
 
-class RequestLogInterceptor(grpc.aio.ServerInterceptor):
-    """Logs every RPC once it ends: method, match id, seat, status, latency (ms).
-
-    Binds method and match_id with structlog's contextvars for the call, so every line logged
-    while it runs (``bind_contextvars(seat=...)`` adds the seat) carries them; none outlives it.
-    """
+class RequestLogInterceptor(RequestLog, grpc.aio.ServerInterceptor):
+    """Logs every RPC once it ends (see :class:`serai.transports.request_log.RequestLog`): the
+    status is the one grpc's context holds, or the client's going away."""
 
     def __init__(self) -> None:
-        self._log = structlog.get_logger("serai.requests")
+        super().__init__()
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # by method: built once, not per call
-        self._method_fields: dict[str, str] = {}  # by method: its '"method": "...", ' rendered
-        (self._method, self._match_id, self._seat), self._unbound = _structlog_variables(
-            "method", "match_id", "seat"
-        )
-        # Calls that ended because the client went away, by status (CANCELLED: it cancelled;
-        # DEADLINE_EXCEEDED: its deadline passed); each also has its line.
-        self.cut_short: Counter[str] = Counter()
 
     async def intercept_service(
         self,
@@ -81,7 +57,7 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
     def wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         """``handler`` with its calls logged (for wrapping handlers once, without interceptors)."""
         method = full_method.rpartition("/")[2]
-        self._method_fields[method] = f'"method": {encode_basestring_ascii(method)}, '
+        self.method(method)
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
                 self._unary(method, handler.unary_unary),
@@ -104,24 +80,6 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
             )
         return handler
 
-    def _start(self, method: str, request: Any) -> tuple[float, bool]:
-        """Binds the call's keys; returns the start time and whether the context holds nothing
-        but them (grpc.aio runs each call in a task of its own, on an empty context)."""
-        match_id = getattr(request, "match_id", "")
-        if not match_id:
-            match_id = self._unbound
-        elif len(match_id) > CLIENT_TEXT_LIMIT:  # the client's text, bounded in every line
-            match_id = clipped(match_id)
-        self._method.set(method)
-        self._match_id.set(match_id)
-        self._seat.set(self._unbound)
-        alone = len(contextvars.copy_context()) == 3
-        if not alone:  # bindings from outside the call: none may leak into its lines
-            structlog.contextvars.clear_contextvars()
-            self._method.set(method)
-            self._match_id.set(match_id)
-        return time.perf_counter(), alone
-
     def _finish(
         self,
         method: str,
@@ -141,54 +99,16 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
             if isinstance(failed, _CLIENT_GONE):
                 status = _gone(context)
                 self.cut_short[status] += 1
-        latency_ms = round((time.perf_counter() - start) * 1000, 3)
         error = None
         if status == "UNKNOWN" and failed is not None:
-            error = clipped(repr(failed), _ERROR_LIMIT)
-        lines = serai_logging.request_lines
-        # Only our three keys in the context (none bound since _start): the line needs no scan.
-        if lines is not None and alone and len(contextvars.copy_context()) == 3:
-            if not (lines.info_enabled if error is None else lines.error_enabled):
-                self._unbind()
-                return
-            unbound = self._unbound
-            match_id = self._match_id.get()
-            seat = self._seat.get()
-            line = (
-                lines.line(
-                    self._method_fields[method],
-                    None if match_id is unbound else match_id,
-                    None if seat is unbound else seat,
-                    status,
-                    latency_ms,
-                    error,
-                    messages,
-                )
-                if self._method.get() is method  # else rebound by the handler: structlog's job
-                else None
-            )
-            if line is not None:
-                lines.write(line)
-                self._unbind()
-                return
-        extra: dict[str, Any] = {} if messages is None else {"messages": messages}
-        if error is not None:
-            self._log.error("request", status=status, latency_ms=latency_ms, error=error, **extra)
-        else:
-            self._log.info("request", status=status, latency_ms=latency_ms, **extra)
-        structlog.contextvars.clear_contextvars()
-
-    def _unbind(self) -> None:
-        unbound = self._unbound
-        self._method.set(unbound)
-        self._match_id.set(unbound)
-        self._seat.set(unbound)
+            error = clipped(repr(failed), ERROR_LIMIT)
+        self.finish(method, start, alone, status, error, messages)
 
     def _unary(
         self, method: str, behavior: Callable[..., Awaitable[Any]]
     ) -> Callable[..., Awaitable[Any]]:
         async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            start, alone = self._start(method, request)
+            start, alone = self.start(method, request)
             failed: BaseException | None = None
             try:
                 return await behavior(request, context)
@@ -204,7 +124,7 @@ class RequestLogInterceptor(grpc.aio.ServerInterceptor):
         self, method: str, behavior: Callable[..., AsyncIterator[Any]]
     ) -> Callable[..., AsyncIterator[Any]]:
         async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            start, alone = self._start(method, request)
+            start, alone = self.start(method, request)
             failed: BaseException | None = None
             sent = 0
             try:
@@ -241,7 +161,7 @@ class QueuedCancellations:
         self.logger = logger
         self.count = 0
         self._log = structlog.get_logger("serai.requests")
-        [self._method], _unbound = _structlog_variables("method")
+        [self._method], _unbound = structlog_variables("method")
 
     def debug(self, msg: object, *args: Any, **kwargs: Any) -> None:
         if msg == _GRPC_CANCELLED and args and self._method.get(None) is None:
