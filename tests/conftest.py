@@ -10,8 +10,8 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
   (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``). Stopped after the test.
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
 - ``start_serve(*args, command=None, chosen_seeds="allow")``: ``serai serve --port 0 ARGS`` as a
-  subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``, ``.stop()``,
-  ``.log()``). Tests choose seeds to get known deals, so their servers allow it (None: as the
+  subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``,
+  ``.http_address`` of its HTTP port, ``.stop()``, ``.log()``). Tests choose seeds to get known deals, so their servers allow it (None: as the
   server's default, which refuses).
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
@@ -38,6 +38,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+
+# Every serai serve a test starts (start_serve or its own subprocess) puts its HTTP port (Connect,
+# gRPC-Web) on a free port, not the default 50052, which tests running side by side would share;
+# a test may still pass --http-port.
+os.environ["SERAI_HTTP_PORT"] = "0"
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -192,12 +197,14 @@ class ServeProcess:
     """A ``serai serve`` child process; its output goes to ``log_path``."""
 
     LISTENING = re.compile(r"serai listening on (\S+):(\d+)")
+    HTTP_LISTENING = re.compile(r"serai HTTP \(Connect, gRPC-Web, JSON\) listening on (\S+):(\d+)")
 
     def __init__(self, command: Sequence[str], log_path: Path) -> None:
         self.command = list(command)
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
         self.address = ""
+        self.http_address = ""  # "" unless it serves HTTP (see --http-port)
 
     def start(self, timeout: float = 60) -> ServeProcess:
         with self.log_path.open("ab") as log:
@@ -209,6 +216,8 @@ class ServeProcess:
             found = self.LISTENING.search(self.log())
             if found:
                 self.address = f"{found[1]}:{found[2]}"
+                http = self.HTTP_LISTENING.search(self.log())  # printed before the line above
+                self.http_address = f"{http[1]}:{http[2]}" if http else ""
                 return self
             if self.process.poll() is not None:
                 break

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PORT = 50051
+DEFAULT_HTTP_PORT = 50052
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
@@ -24,6 +25,8 @@ class Settings:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    http_port: int | None = DEFAULT_HTTP_PORT  # None: no HTTP server
+    http_allow_origin: tuple[str, ...] = ()
     redis_url: str | None = None
     redis_cluster: str | None = None
     data_dir: Path = Path("data")
@@ -139,10 +142,41 @@ def _port(text: str) -> int:
     return port
 
 
+def _http_port(text: str) -> int | None:
+    """A TCP port, or ``off`` (None): no HTTP server."""
+    if text.strip().lower() == "off":
+        return None
+    return _port(text)
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """SERAI_HTTP_ALLOW_ORIGIN's origins, separated by commas or spaces."""
+    return tuple(origin for origin in text.replace(",", " ").split() if origin)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable."""
     _setting(parser, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
-    _setting(parser, "--port", "TCP port; 0 picks a free one", kind=_port)
+    _setting(parser, "--port", "TCP port of native gRPC; 0 picks a free one", kind=_port)
+    _setting(
+        parser,
+        "--http-port",
+        "TCP port of the same API over HTTP/1.1 (no TLS): the Connect protocol "
+        "(JSON or binary, so curl works), gRPC-Web for browsers, and grpc.health.v1; 0 picks a "
+        "free one; off: none",
+        kind=_http_port,
+    )
+    from_env = os.environ.get("SERAI_HTTP_ALLOW_ORIGIN", "")
+    parser.add_argument(
+        "--http-allow-origin",
+        action="append",
+        type=lambda text: text.strip().rstrip("/"),
+        default=None,
+        metavar="ORIGIN",
+        help="a browser origin (scheme://host[:port]) whose pages may call the HTTP port (CORS); "
+        "repeat for more; * for any (env SERAI_HTTP_ALLOW_ORIGIN, comma-separated; default none)",
+    )
+    parser.set_defaults(http_allow_origin_env=_origins(from_env))
     _setting(
         parser,
         "--redis-url",
@@ -273,6 +307,12 @@ def from_args(args: argparse.Namespace) -> Settings:
     return Settings(
         host=args.host,
         port=args.port,
+        http_port=args.http_port,
+        http_allow_origin=tuple(
+            args.http_allow_origin
+            if args.http_allow_origin is not None
+            else getattr(args, "http_allow_origin_env", ())
+        ),
         redis_url=args.redis_url or None,
         redis_cluster=args.redis_cluster or None,
         data_dir=args.data_dir,
@@ -296,7 +336,7 @@ def from_args(args: argparse.Namespace) -> Settings:
 # Where Redis is, where to listen and how many workers: the supervisor sets these itself (the
 # Redis URL in the environment, where ps cannot show a password).
 _SET_BY_SUPERVISOR = frozenset(
-    {"host", "port", "redis_url", "redis_cluster", "data_dir", "workers"}
+    {"host", "port", "http_port", "redis_url", "redis_cluster", "data_dir", "workers"}
 )
 
 
@@ -311,6 +351,10 @@ def worker_flags(settings: Settings) -> list[str]:
         if not action.option_strings or action.dest in _SET_BY_SUPERVISOR:
             continue
         value = getattr(settings, action.dest)
+        if isinstance(value, tuple):  # a repeatable flag: once per value
+            for item in value:
+                flags += [action.option_strings[0], str(item)]
+            continue
         flags += [
             action.option_strings[0],
             repr(value) if isinstance(value, float) else str(value),

@@ -9,6 +9,10 @@ the deal. With
 --redis-url (redis://host:port/db, unix:///path/redis.sock, redis+sentinel://host:port,.../name or
 redis+cluster://host:port,...) or --redis-cluster host:port,..., that Redis is used and left alone.
 Any number of replicas may share one Redis: they keep nothing of their own.
+The same API is served over HTTP on --http-port (50052 by default; off for none): the Connect
+protocol in JSON or binary (curl works: see the README's "From any language"), gRPC-Web for
+browsers (--http-allow-origin lets a page of another origin call it), and grpc.health.v1.
+Every limit applies on both ports alike.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
 --workers N runs N server processes on the one port, to use N cores (see serai.commands.workers).
 """
@@ -30,6 +34,8 @@ from serai import logging as serai_logging
 from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
+from serai.rpc.handlers import MatchHandlers
+from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
 from serai.service import build_server
 from serai.store import Store, StoreUnavailable
@@ -40,7 +46,8 @@ from serai.store.redis import open_store, printable_url
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="run the gRPC game server (embedded Redis unless --redis-url)",
+        help="run the game server: gRPC, and Connect/gRPC-Web/JSON over HTTP (embedded Redis "
+        "unless --redis-url)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -180,6 +187,20 @@ async def serve(
             reuse_port=worker is not None,
             runtime=runtime,
         )
+        http = None
+        if settings.http_port is not None:
+            from serai.transports.connect.server import build_http_server  # uvicorn: only if used
+
+            http_handlers = MatchHandlers(
+                matches,
+                RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
+            )
+            http = build_http_server(
+                http_handlers,
+                runtime,
+                max_message_bytes=settings.max_message_bytes,
+                allow_origins=settings.http_allow_origin,
+            )
         try:
             port = await server.start(settings.host, settings.port)
         except (OSError, RuntimeError) as error:
@@ -187,9 +208,24 @@ async def serve(
                 f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
             )
             return 1
+        if http is not None:
+            try:
+                http_port = await http.start(
+                    settings.host, settings.http_port or 0, reuse_port=worker is not None
+                )
+            except OSError as error:
+                print(
+                    f"serai: cannot listen on {settings.host}:{settings.http_port} (--http-port): "
+                    f"{error}",
+                    file=sys.stderr,
+                )
+                await server.stop(0)
+                return 1
         runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
+            if http is not None:
+                print(workers.http_listening_line(settings.host, http_port), flush=True)
             print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
         else:
             log.info("worker listening", worker=worker.index, pid=os.getpid(), port=port)
@@ -203,7 +239,10 @@ async def serve(
             print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
         await runtime.close()  # first: open Watches end, so the grace is for moves
-        await server.stop(settings.grace_seconds)
+        stopping = [server.stop(settings.grace_seconds)]
+        if http is not None:
+            stopping.append(http.stop(settings.grace_seconds))
+        await asyncio.gather(*stopping)
         log.info("stopped")
         return 1 if lost else 0
     finally:

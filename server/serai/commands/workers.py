@@ -33,6 +33,12 @@ from typing import Any
 
 from serai import config
 
+
+def http_listening_line(host: str, port: int) -> str:
+    """What serai prints once its HTTP port listens (before the gRPC port's line)."""
+    return f"serai HTTP (Connect, gRPC-Web, JSON) listening on {host}:{port}"
+
+
 # The workers' Redis, in their environment rather than on their command line (ps shows those).
 _REDIS_VARIABLES = ("SERAI_REDIS_URL", "SERAI_REDIS_CLUSTER")
 
@@ -144,6 +150,19 @@ async def supervise(
     except OSError as error:
         print(f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
         return 1
+    reserved_http = None
+    if settings.http_port is not None:  # each worker serves both ports
+        try:
+            reserved_http = reserve_port(settings.host, settings.http_port)
+        except OSError as error:
+            reserved.close()
+            print(
+                f"serai: cannot listen on {settings.host}:{settings.http_port} (--http-port): "
+                f"{error}",
+                file=sys.stderr,
+            )
+            return 1
+    http_port = reserved_http.getsockname()[1] if reserved_http is not None else None
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -159,7 +178,7 @@ async def supervise(
             try:
                 workers.append(
                     await asyncio.create_subprocess_exec(
-                        *_worker_command(settings, port, index, write_fd),
+                        *_worker_command(settings, port, http_port, index, write_fd),
                         env=env,
                         pass_fds=(write_fd,),
                         start_new_session=True,  # Ctrl-C reaches the supervisor; it passes it on
@@ -183,6 +202,9 @@ async def supervise(
         ready.cancel()
         if listening:
             reserved.close()
+            if reserved_http is not None and http_port is not None:
+                reserved_http.close()
+                print(http_listening_line(settings.host, http_port), flush=True)
             print(
                 f"serai listening on {settings.host}:{port} ({where}; {count} workers)", flush=True
             )
@@ -209,6 +231,8 @@ async def supervise(
         return 0 if stop.is_set() and set(codes) <= {0, *stopped_early} else 1
     finally:
         reserved.close()
+        if reserved_http is not None:
+            reserved_http.close()
         for reading in readiness:  # stops reading and closes each pipe still open
             reading.cancel()
         for worker in workers:  # only if something above failed: never leave one running
@@ -217,8 +241,11 @@ async def supervise(
                 await worker.wait()
 
 
-def _worker_command(settings: config.Settings, port: int, index: int, ready_fd: int) -> list[str]:
+def _worker_command(
+    settings: config.Settings, port: int, http_port: int | None, index: int, ready_fd: int
+) -> list[str]:
     flags = config.worker_flags(settings)
+    flags += ["--http-port", "off" if http_port is None else str(http_port)]
     if index > 0:  # one sweeper is enough: every worker sees the same matches
         flags += ["--sweep-seconds", "0"]
     return [

@@ -1,0 +1,1 @@
+"""serai.v1.MatchService over HTTP (Connect, gRPC-Web, JSON): connectrpc on uvicorn."""
