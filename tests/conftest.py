@@ -11,8 +11,8 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
 - ``start_serve(*args, command=None, chosen_seeds="allow")``: ``serai serve --port 0 ARGS`` as a
   subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``,
-  ``.http_address`` of its HTTP port, ``.stop()``, ``.log()``). Tests choose seeds to get known deals, so their servers allow it (None: as the
-  server's default, which refuses).
+  ``.http_address`` of its HTTP port, ``.stop()``, ``.log()``). Tests choose seeds to get known
+  deals, so their servers allow it (None: as the server's default, which refuses).
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
 
