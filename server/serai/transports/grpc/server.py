@@ -17,13 +17,14 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
+from serai.transports.grpc.reflection import DocumentedReflection, documented_files
 from serai.transports.grpc.request_log import RequestLogInterceptor, trace_queued_cancellations
 from serai.transports.grpc.servicer import MatchService
 
@@ -196,8 +197,11 @@ async def build_server(
     health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)
     for name in ("", SERVICE_NAME):
         await checker.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), wrapping
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+        DocumentedReflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), documented_files()
+        ),
+        wrapping,
     )
     return SeraiServer(matches, server, checker, runtime, logged)
 
