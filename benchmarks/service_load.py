@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
             if address is None:
                 server, address = start_process(
                     [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
-                     "--redis-url", redis_url, "--log-format", "json", "--chosen-seeds", "allow"],
+                     "--http-port", "off", "--redis-url", redis_url, "--log-format", "json",
+                     "--chosen-seeds", "allow"],
                     Path(folder) / "serve.log",
                     "serai listening",
                     name="serai serve",

@@ -219,7 +219,8 @@ def _start_replica(
     folder: Path, index: int, target: list[str]
 ) -> tuple[subprocess.Popen[bytes], str]:
     return start_process(
-        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--log-format", "json",
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
+         "--log-format", "json",
          "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0",
          "--chosen-seeds", "allow", *target],
         folder / f"serve-{index}.log",
