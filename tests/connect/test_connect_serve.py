@@ -94,7 +94,7 @@ def _errors(address: str) -> dict[str, tuple[str, Any]]:
         ),
         "no token": ("SubmitMove", pb.SubmitMoveRequest(match_id=match_id, move_id="2.0")),
         "full match": ("JoinMatch", pb.JoinMatchRequest(match_id=match_id, player_name="cy")),
-        "unknown move": (
+        "stale move id": (
             "SubmitMove",
             pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[0], move_id="9.99"),
         ),
@@ -279,3 +279,28 @@ def test_http_off_and_workers_serve_both_ports(
     assert both.http_address
     for _ in range(4):  # new connections, spread by the kernel over the workers
         assert json_call(both.http_address, "ListGames", {})["games"]
+
+
+def test_move_rate_limits_each_http_connection(
+    start_serve: Callable[..., Any], redis_url: str
+) -> None:
+    """--move-rate applies per HTTP connection as per gRPC connection: on one keep-alive
+    connection the move after the burst gets RESOURCE_EXHAUSTED with the native message."""
+    served = start_serve("--redis-url", redis_url, "--move-rate", "0.001", "--move-burst", "1")
+    match_id, tokens = _running_match(served.http_address)
+    host, port = served.http_address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    answers = []
+    for _ in range(2):  # a move id that does not exist: only the limiter's answer differs
+        body = {"matchId": match_id, "seatToken": tokens[0], "moveId": "9.99"}
+        connection.request(
+            "POST",
+            "/serai.v1.MatchService/SubmitMove",
+            body=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        answers.append(json.loads(connection.getresponse().read()))
+    connection.close()
+    assert answers[0]["code"] != "resource_exhausted"  # the stale move id's own answer
+    assert answers[1]["code"] == "resource_exhausted"
+    assert "moves per second" in answers[1]["message"]
