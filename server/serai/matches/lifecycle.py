@@ -35,7 +35,6 @@ import hashlib
 import hmac
 import json
 import random
-import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
@@ -54,6 +53,7 @@ from serai.game import (
     Outcome,
     Seat,
 )
+from serai.matches import requests
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import (
     BadRequest,
@@ -102,17 +102,7 @@ from serai.store import (
 
 log = structlog.get_logger("serai.matches")
 
-# Checked with fullmatch, in ASCII only: "$" would let a trailing newline through, and "\d" other
-# scripts' digits, which int() and Redis then refuse.
-_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")  # a Redis stream id: two 64-bit numbers
-_MAX_NAME = 64
-_CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
-_MAX_MOVE_SECONDS = 7 * 24 * 3600
 _WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
-_MAX_REQUEST_ID = 128
-_MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
-_REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}")
 
 
 class Matches:
@@ -204,16 +194,14 @@ class Matches:
         repeated create (a client retrying after a lost answer) finds the match the first one
         made and answers it as it is now, instead of making a second one.
         """
-        if client_id and not _CLIENT_ID.fullmatch(client_id):
-            raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
-        if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
-            raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
+        requests.check_client_id(client_id)
+        requests.check_move_seconds(move_seconds)
         if seed is not None and not self.allow_chosen_seeds:
             raise BadRequest(
                 "this server does not take chosen seeds (whoever chose one could work out the "
                 "deal): leave seed unset"
             )
-        _check_secret_request_id(request_id, "CreateMatch", "the match it made")
+        requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
         match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
         if request_id:
             first = await self.store.load(match_id)
@@ -287,9 +275,8 @@ class Matches:
         the seat and token the first one claimed, whatever its seat and name say, and changes
         nothing; without one, a retry claims another seat. The seat keeps a hash of the id and
         the token sealed with a key derived from the id, so the store never holds either."""
-        if len(player_name) > _MAX_NAME:
-            raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
-        _check_secret_request_id(request_id, "JoinMatch", "the seat token")
+        requests.check_player_name(player_name)
+        requests.check_secret_request_id(request_id, "JoinMatch", "the seat token")
         join_id = join_id_of(match_id, request_id) if request_id else ""
         token = secrets.token_urlsafe(24)
         entry = await self._fresh(match_id)
@@ -364,8 +351,7 @@ class Matches:
         self, status: Status | None = None, game: str | None = None, limit: int = 50
     ) -> list[MatchRecord]:
         """Matches newest first, by status and game (any when None)."""
-        if limit < 0:
-            raise BadRequest(f"limit must be 0 (for 50) or more, not {limit}")
+        requests.check_list_limit(limit)
         return await self.store.list_matches(status, game or None, min(limit or 50, 1000))
 
     async def get(self, match_id: str, token: str = "") -> Snapshot:
@@ -400,12 +386,9 @@ class Matches:
         request_id: str = "",
     ) -> Submitted:
         """Play a move by id or as a typed payload; see the module docstring for retries."""
-        _check_id(match_id)
-        if bool(move_id) == (payload is not None):
-            raise BadRequest(
-                "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
-            )
-        _check_request_id(request_id)
+        requests.check_match_id(match_id)
+        requests.check_move_choice(move_id, payload)
+        requests.check_request_id(request_id)
         cached = self._cache.get(match_id)
         if cached is not None and self._overdue(cached):
             cached = None  # its clock ran out: _fresh enforces that first
@@ -639,11 +622,7 @@ class Matches:
         A waiting watch holds a store connection: beyond ``max_watches`` at once, a new one is
         refused (:class:`LimitExceeded`), so that moves and reads still find connections.
         """
-        if after_event_id and not _is_event_id(after_event_id):
-            raise BadRequest(
-                f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
-                "pass an event_id the server sent, or nothing for every event"
-            )
+        requests.check_event_id(after_event_id)
         if self.max_watches and self.watching >= self.max_watches:
             raise LimitExceeded(
                 f"this server already serves {self.watching} watches, the most it allows: "
@@ -726,7 +705,7 @@ class Matches:
 
     async def _fresh(self, match_id: str) -> Entry:
         """The current entry: one round trip, and no decoding when the cached version is current."""
-        _check_id(match_id)
+        requests.check_match_id(match_id)
         cached = self._cache.get(match_id)
         record = await self.store.load(match_id, cached.record.version if cached else None)
         if record is None:
@@ -933,36 +912,6 @@ class Matches:
             message.ParseFromString(base64.b64decode(item["m"]))
             state = game.apply(state, item["s"], game.move_from_proto(message))
         return state, resigned
-
-
-def _check_id(match_id: str) -> None:
-    if not match_id:
-        raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
-    if not _MATCH_ID.fullmatch(match_id):
-        raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
-
-
-def _is_event_id(text: str) -> bool:
-    parts = _EVENT_ID.fullmatch(text)
-    return parts is not None and all(int(part) < 2**64 for part in parts.groups())
-
-
-def _check_request_id(request_id: str) -> None:
-    if request_id and not _REQUEST_ID.fullmatch(request_id):
-        raise BadRequest(
-            f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
-            "spaces (a UUID will do)"
-        )
-
-
-def _check_secret_request_id(request_id: str, method: str, what: str) -> None:
-    """A request id that answers to anyone who repeats it must be hard to guess."""
-    _check_request_id(request_id)
-    if request_id and len(request_id) < _MIN_SECRET_REQUEST_ID:
-        raise BadRequest(
-            f"a {method} request_id gives {what} to whoever repeats it: use a random one of at "
-            f"least {_MIN_SECRET_REQUEST_ID} characters (a UUID will do)"
-        )
 
 
 def _joined_by(record: MatchRecord, join_id: str, request_id: str) -> Joined | None:
