@@ -53,6 +53,7 @@ from serai.game import (
     Outcome,
     Seat,
 )
+from serai.matches import events as event
 from serai.matches import requests
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import (
@@ -91,7 +92,6 @@ from serai.store import (
     Duplicate,
     MatchIdTaken,
     MatchRecord,
-    NewEvent,
     SeatRecord,
     Status,
     Store,
@@ -248,7 +248,7 @@ class Matches:
         try:
             last = await self.store.create(
                 record,
-                [NewEvent("created", {"game": game, "seats": players})],
+                [event.created(game, players)],
                 idle_ms=self._idle_ms,
             )
         except MatchIdTaken:
@@ -313,10 +313,10 @@ class Matches:
                 join_id=join_id,
                 sealed_token=seal(token, match_id, request_id) if request_id else "",
             )
-            events = [NewEvent("joined", {"seat": chosen, "name": name})]
+            events = [event.joined(chosen, name)]
             starts = all(s.joined for s in seats)
             if starts:
-                events.append(NewEvent("started"))
+                events.append(event.started())
             status: Status | None = "running" if starts else None
             deadline = self._deadline(record, starts)
             commit = Commit(
@@ -472,7 +472,7 @@ class Matches:
             for seat in losers:
                 seats[seat] = replace(seats[seat], resigned=True)
         version = record.version + 1
-        kind = "timed_out" if timed_out else "resigned"
+        ended = event.timed_out if timed_out else event.resigned
         commit = Commit(
             status="finished",
             seats=tuple(seats),
@@ -482,8 +482,8 @@ class Matches:
                 for seat in losers
             ],
             events=[
-                *(NewEvent(kind, {"seat": seat}) for seat in losers),
-                NewEvent("finished", {"outcome": outcome}),
+                *(ended(seat) for seat in losers),
+                event.finished(outcome),
             ],
             deadline_ms=0 if record.move_seconds else None,
         )
@@ -539,7 +539,7 @@ class Matches:
                 label = commit.answer
                 commit = replace(
                     commit,
-                    events=[NewEvent("timed_out", {"seat": seat, "move": label}), *commit.events],
+                    events=[event.timed_out(seat, label), *commit.events],
                 )
                 rest = owed - {seat}
                 if commit.status is None and rest.intersection(game.to_act(state)):
@@ -815,16 +815,14 @@ class Matches:
         state = game.apply(entry.state, seat, move)
         label = game.label(move)
         version = record.version + 1
-        events = [NewEvent("move", {"seat": seat, "label": label})]
-        events += [
-            NewEvent("announcement", {"text": t}) for t in game.announcements(entry.state, state)
-        ]
+        events = [event.moved(seat, label)]
+        events += [event.announced(t) for t in game.announcements(entry.state, state)]
         outcome = game.outcome(state)
         status: Status | None = None
         outcome_data: dict[str, Any] | None = None
         if outcome is not None:
             status, outcome_data = "finished", _outcome(outcome)
-            events.append(NewEvent("finished", {"outcome": outcome_data}))
+            events.append(event.finished(outcome_data))
         encoded = game.encode_state(state)
         move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
         deadline = self._deadline(record, outcome is None)
