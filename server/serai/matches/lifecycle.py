@@ -31,8 +31,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import hashlib
-import hmac
 import json
 import random
 import secrets
@@ -53,8 +51,8 @@ from serai.game import (
     Outcome,
     Seat,
 )
+from serai.matches import access, requests
 from serai.matches import events as event
-from serai.matches import requests
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import (
     BadRequest,
@@ -68,10 +66,8 @@ from serai.matches.errors import (
     NotYourTurn,
     SeatTaken,
     StaleVersion,
-    Unauthenticated,
-    WrongToken,
 )
-from serai.matches.request_ids import created_match_id, join_id_of, seal, unseal
+from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.values import (
     Joined,
     LegalMove,
@@ -283,7 +279,7 @@ class Matches:
         for _attempt in range(self.max_retries):
             record = entry.record
             if join_id:
-                first = _joined_by(record, join_id, request_id)
+                first = access.joined_by(record, join_id, request_id)
                 if first is not None:
                     await self._index_again(record)
                     structlog.contextvars.bind_contextvars(seat=first.seat)
@@ -309,7 +305,7 @@ class Matches:
             seats[chosen] = SeatRecord(
                 name=name,
                 joined=True,
-                token_hash=_hash(token),
+                token_hash=access.token_hash(token),
                 join_id=join_id,
                 sealed_token=seal(token, match_id, request_id) if request_id else "",
             )
@@ -357,12 +353,12 @@ class Matches:
     async def get(self, match_id: str, token: str = "") -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""
         entry = await self._fresh(match_id)
-        return self._snapshot(entry, self._authenticate(entry, token))
+        return self._snapshot(entry, access.authenticate(entry, token))
 
     async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
         entry = await self._fresh(match_id)
-        seat = self._require_seat(entry, token)
+        seat = access.require_seat(entry, token)
         record = entry.record
         moves: Sequence[Any] = ()
         if record.status == "running" and seat in entry.game.to_act(entry.state):
@@ -398,7 +394,7 @@ class Matches:
         for _attempt in range(self.max_retries):
             seat: Seat | None = None
             try:
-                seat = self._require_seat(entry, token)
+                seat = access.require_seat(entry, token)
                 commit, state = self._plan_move(
                     entry, seat, move_id, payload, expected_version, request_id
                 )
@@ -439,7 +435,7 @@ class Matches:
         that already resigned (a retry after a lost answer) gets the finished match again."""
         entry = await self._fresh(match_id)
         for _attempt in range(self.max_retries):
-            seat = self._require_seat(entry, token)
+            seat = access.require_seat(entry, token)
             if entry.record.seats[seat].resigned:
                 await self._index_again(entry.record)
                 return self._snapshot(entry, seat)
@@ -640,7 +636,7 @@ class Matches:
         self, match_id: str, token: str, after_event_id: str
     ) -> AsyncGenerator[WatchBatch, None]:
         entry = await self._fresh(match_id)
-        seat = self._authenticate(entry, token)
+        seat = access.authenticate(entry, token)
         after = after_event_id
         looked = self._clock()
         while not self.closing:
@@ -750,30 +746,6 @@ class Matches:
             await self._gone(match_id)
             raise AssertionError("unreachable")  # _gone always raises
         return self._remember(result.current)
-
-    def _authenticate(self, entry: Entry, token: str) -> Seat | None:
-        if not token:
-            return None
-        digest = _hash(token)
-        seat: Seat | None = None
-        for i, stored in enumerate(entry.record.seats):
-            if stored.token_hash and hmac.compare_digest(stored.token_hash, digest):
-                seat = i
-        if seat is None:
-            raise WrongToken(
-                f"this seat token does not belong to match {entry.record.match_id}: use the token "
-                "JoinMatch returned for this match (or none, to look on as a spectator)"
-            )
-        structlog.contextvars.bind_contextvars(seat=seat)
-        return seat
-
-    def _require_seat(self, entry: Entry, token: str) -> Seat:
-        seat = self._authenticate(entry, token)
-        if seat is None:
-            raise Unauthenticated(
-                "this request acts for a seat: pass the seat_token JoinMatch returned"
-            )
-        return seat
 
     def _snapshot(self, entry: Entry, seat: Seat | None) -> Snapshot:
         running = entry.record.status == "running"
@@ -912,24 +884,11 @@ class Matches:
         return state, resigned
 
 
-def _joined_by(record: MatchRecord, join_id: str, request_id: str) -> Joined | None:
-    """The answer a join with this request id already got, if one did."""
-    for index, stored in enumerate(record.seats):
-        if stored.join_id and hmac.compare_digest(stored.join_id, join_id):
-            token = unseal(stored.sealed_token, record.match_id, request_id)
-            return Joined(index, token, record, replayed=True)
-    return None
-
-
 def _no_longer_legal(error: Exception) -> bool:
     """A failure that a lost race explains: the move fitted the version it was chosen at."""
     if isinstance(error, MalformedMove):
         return False
     return isinstance(error, IllegalMove | NotYourTurn | MatchNotRunning | MoveNotFound)
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
