@@ -45,13 +45,10 @@ from serai.game import (
     Game,
     GameError,
     GameInfo,
-    IllegalMove,
-    MalformedMove,
     NotPlayable,
-    Outcome,
     Seat,
 )
-from serai.matches import access, requests
+from serai.matches import access, planning, requests
 from serai.matches import events as event
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import (
@@ -62,8 +59,6 @@ from serai.matches.errors import (
     MatchExpired,
     MatchNotFound,
     MatchNotRunning,
-    MoveNotFound,
-    NotYourTurn,
     SeatTaken,
     StaleVersion,
 )
@@ -138,13 +133,13 @@ class Matches:
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
 
-    def _deadline(self, record: MatchRecord, running: bool) -> int | None:
+    def deadline(self, record: MatchRecord, running: bool) -> int | None:
         """The deadline to store with a change (None: the match has no clock)."""
         if not record.move_seconds:
             return None
         return self._now_ms() + record.move_seconds * 1000 if running else 0
 
-    def _idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
+    def idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
         """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
         when the change sets one (``move_seconds`` from now), so that a match never expires
         inside the deadline it shows."""
@@ -314,13 +309,13 @@ class Matches:
             if starts:
                 events.append(event.started())
             status: Status | None = "running" if starts else None
-            deadline = self._deadline(record, starts)
+            deadline = self.deadline(record, starts)
             commit = Commit(
                 seats=tuple(seats),
                 status=status,
                 events=events,
                 deadline_ms=deadline,
-                idle_ms=self._idle_ms_with(record, deadline),
+                idle_ms=self.idle_ms_with(record, deadline),
             )
             result = await self.store.commit(match_id, record.version, commit)
             if isinstance(result, Committed):
@@ -395,8 +390,8 @@ class Matches:
             seat: Seat | None = None
             try:
                 seat = access.require_seat(entry, token)
-                commit, state = self._plan_move(
-                    entry, seat, move_id, payload, expected_version, request_id
+                commit, state = planning.plan_move(
+                    entry, seat, move_id, payload, expected_version, request_id, self
                 )
             except (MatchError, GameError) as error:
                 if not fresh:  # the cache may be behind another replica: look again, once
@@ -406,7 +401,7 @@ class Matches:
                     first = await self.store.request_answer(match_id, seat, request_id)
                     if first is not None:
                         return await self._replayed(entry, seat, first)
-                if lost_race_at and _no_longer_legal(error):
+                if lost_race_at and planning.no_longer_legal(error):
                     raise StaleVersion(
                         f"another move reached match {match_id} first (it is at version "
                         f"{lost_race_at} now) and yours is no longer possible there ({error}): "
@@ -440,7 +435,7 @@ class Matches:
                 await self._index_again(entry.record)
                 return self._snapshot(entry, seat)
             if entry.record.status != "running":
-                raise MatchNotRunning(_not_running(entry.record))
+                raise MatchNotRunning(planning.not_running(entry.record))
             done = await self._forfeit(entry, (seat,), timed_out=False)
             if isinstance(done, Entry):
                 return self._snapshot(done, seat)
@@ -455,42 +450,15 @@ class Matches:
 
         The entry after it, or what the store answered instead (the version moved on)."""
         record = entry.record
-        players = len(record.seats)
-        why = "ran out of time" if timed_out else "resigned"
-        named = " and ".join(map(str, losers))
-        outcome = {
-            "scores": [0] * players,
-            "ranks": [players - len(losers) if s in losers else 0 for s in range(players)],
-            "summary": f"seat{'s' if len(losers) > 1 else ''} {named} {why}",
-        }
-        seats = list(record.seats)
-        if not timed_out:
-            for seat in losers:
-                seats[seat] = replace(seats[seat], resigned=True)
-        version = record.version + 1
-        ended = event.timed_out if timed_out else event.resigned
-        commit = Commit(
-            status="finished",
-            seats=tuple(seats),
-            outcome=outcome,
-            log=[
-                _log_entry(version, seat, resign=not timed_out, timeout=timed_out)
-                for seat in losers
-            ],
-            events=[
-                *(ended(seat) for seat in losers),
-                event.finished(outcome),
-            ],
-            deadline_ms=0 if record.move_seconds else None,
-        )
+        commit = planning.plan_forfeit(record, losers, timed_out=timed_out)
         result = await self.store.commit(record.match_id, record.version, commit)
         if not isinstance(result, Committed):
             return result
         record = replace(
             record,
             status="finished",
-            seats=tuple(seats),
-            outcome=outcome,
+            seats=commit.seats or record.seats,
+            outcome=commit.outcome,
             version=result.version,
             last_event_id=result.last_event_id,
             deadline_ms=0,
@@ -531,7 +499,9 @@ class Matches:
             seat = late[0]
             result: Conflict | Duplicate
             if record.timeout_policy == "default_move" and entry.legal_for(seat):
-                commit, state = self._plan_move(entry, seat, f"{record.version}.0", None, 0, "")
+                commit, state = planning.plan_move(
+                    entry, seat, f"{record.version}.0", None, 0, "", self
+                )
                 label = commit.answer
                 commit = replace(
                     commit,
@@ -685,7 +655,7 @@ class Matches:
             )
         if resigned is None and record.outcome is not None:
             outcome = game.outcome(state)
-            if outcome is None or _outcome(outcome) != record.outcome:
+            if outcome is None or planning.outcome_data(outcome) != record.outcome:
                 return ReplayReport(
                     match_id, False, moves, f"{moves} moves replayed; the outcome differs"
                 )
@@ -752,96 +722,6 @@ class Matches:
         to_act = tuple(entry.game.to_act(entry.state)) if running else ()
         return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
 
-    def _plan_move(
-        self,
-        entry: Entry,
-        seat: Seat,
-        move_id: str,
-        payload: PackedMove | None,
-        expected_version: int,
-        request_id: str,
-    ) -> tuple[Commit, Any]:
-        """Check and apply the move on ``entry``: the commit to write and the state after it
-        (:func:`_committed` makes the record once the commit is written)."""
-        record, game = entry.record, entry.game
-        match_id = record.match_id
-        if record.status != "running":
-            raise MatchNotRunning(_not_running(record))
-        if expected_version and expected_version != record.version:
-            raise StaleVersion(
-                f"the move was chosen at version {expected_version}, but match {match_id} is at "
-                f"version {record.version}: fetch the match again and choose again"
-            )
-        to_act = game.to_act(entry.state)
-        if seat not in to_act:
-            waiting = ", ".join(map(str, to_act)) or "nobody"
-            raise NotYourTurn(
-                f"it is not seat {seat}'s turn in match {match_id} (waiting for seat {waiting}): "
-                "Watch the match to learn when it is"
-            )
-        if move_id:
-            move = self._move_by_id(entry, seat, move_id)
-        else:
-            assert payload is not None
-            move = _unpack(game, payload)
-        state = game.apply(entry.state, seat, move)
-        label = game.label(move)
-        version = record.version + 1
-        events = [event.moved(seat, label)]
-        events += [event.announced(t) for t in game.announcements(entry.state, state)]
-        outcome = game.outcome(state)
-        status: Status | None = None
-        outcome_data: dict[str, Any] | None = None
-        if outcome is not None:
-            status, outcome_data = "finished", _outcome(outcome)
-            events.append(event.finished(outcome_data))
-        encoded = game.encode_state(state)
-        move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
-        deadline = self._deadline(record, outcome is None)
-        commit = Commit(
-            state=encoded,
-            status=status,
-            outcome=outcome_data,
-            log=[_log_entry(version, seat, move=move_bytes)],
-            events=events,
-            request_seat=seat,
-            request_id=request_id,
-            answer=label,
-            deadline_ms=deadline,
-            idle_ms=self._idle_ms_with(record, deadline),
-        )
-        return commit, state
-
-    def _move_by_id(self, entry: Entry, seat: Seat, move_id: str) -> Any:
-        version_text, dot, index_text = move_id.partition(".")
-        # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true,
-        # and int() refuses it), and short enough for int() to read.
-        if not (
-            dot
-            and move_id.isascii()
-            and version_text.isdigit()
-            and index_text.isdigit()
-            and len(version_text) <= 20
-            and len(index_text) <= 9
-        ):
-            raise MoveNotFound(
-                f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
-            )
-        version = entry.record.version
-        if int(version_text) != version:
-            raise StaleVersion(
-                f"move id {move_id} was listed at version {version_text}, but match "
-                f"{entry.record.match_id} is at version {version}: list the legal moves again"
-            )
-        moves = entry.legal_for(seat)
-        index = int(index_text)
-        if index >= len(moves):
-            raise MoveNotFound(
-                f"no move {move_id} at version {version}: there are {len(moves)} legal moves; "
-                "take an id from ListLegalMoves"
-            )
-        return moves[index]
-
     async def _replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
         entry = await self._fresh(entry.record.match_id)
@@ -855,7 +735,7 @@ class Matches:
                 version=first.version,
                 last_event_id=first.last_event_id,
                 status="finished" if outcome else "running",
-                outcome=_outcome(outcome) if outcome else None,
+                outcome=planning.outcome_data(outcome) if outcome else None,
                 # A resignation ends a match, so none had come by a move's version.
                 seats=tuple(replace(seat, resigned=False) for seat in entry.record.seats),
             )
@@ -884,13 +764,6 @@ class Matches:
         return state, resigned
 
 
-def _no_longer_legal(error: Exception) -> bool:
-    """A failure that a lost race explains: the move fitted the version it was chosen at."""
-    if isinstance(error, MalformedMove):
-        return False
-    return isinstance(error, IllegalMove | NotYourTurn | MatchNotRunning | MoveNotFound)
-
-
 def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
     """The record after a move's ``commit`` (from :meth:`Matches._plan_move`) was written."""
     return _evolved(
@@ -916,34 +789,6 @@ def _evolved(record: MatchRecord, **changes: Any) -> MatchRecord:
     return evolved
 
 
-def _log_entry(
-    version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
-) -> bytes:
-    if not (resign or timeout):  # a move, the common case: the bytes json.dumps would give
-        return b'{"v":%d,"s":%d,"m":"%s"}' % (version, seat, base64.b64encode(move))
-    item: dict[str, Any] = {"v": version, "s": seat}
-    item["r" if resign else "t"] = 1
-    return json.dumps(item, separators=(",", ":")).encode()
-
-
-def _outcome(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "scores": list(outcome.scores),
-        "ranks": list(outcome.ranks),
-        "summary": outcome.summary,
-    }
-
-
-def _not_running(record: MatchRecord) -> str:
-    if record.status == "open":
-        free = [str(i) for i, s in enumerate(record.seats) if not s.joined]
-        return (
-            f"match {record.match_id} has not started: seat(s) {', '.join(free)} still to be "
-            "joined; Watch it to learn when it starts"
-        )
-    return f"match {record.match_id} is over: no more moves; GetMatch shows the outcome"
-
-
 def _newer(event_id: str, than: str) -> bool:
     def key(text: str) -> tuple[int, int]:
         ms, _, seq = text.partition("-")
@@ -962,19 +807,3 @@ def label_of(game: Game[Any, Any, Any]) -> Callable[[bytes], str]:
         return game.label(game.move_from_proto(message))
 
     return label
-
-
-def _unpack(game: Game[Any, Any, Any], payload: PackedMove) -> Any:
-    expected = game.move_message.DESCRIPTOR.full_name
-    got = payload.type_url.rpartition("/")[2]
-    if got != expected:
-        raise MalformedMove(
-            f"the payload is a {got or 'message of no type'}, but {game.info.name} moves are "
-            f"{expected}: pack a {expected} into the Any"
-        )
-    message = game.move_message()
-    try:
-        message.ParseFromString(payload.value)
-    except Exception as error:  # google.protobuf.message.DecodeError and friends
-        raise MalformedMove(f"the {expected} payload cannot be decoded: {error}") from None
-    return game.move_from_proto(message)
