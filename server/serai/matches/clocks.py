@@ -25,7 +25,7 @@ from serai.game import Seat
 from serai.matches import events as event
 from serai.matches import planning
 from serai.matches.cache import Entry
-from serai.matches.entries import Entries, committed
+from serai.matches.entries import Entries, record_after
 from serai.matches.errors import MatchError
 from serai.store import Committed, Conflict, Duplicate, MatchRecord, StoreError, StoreUnavailable
 
@@ -116,14 +116,7 @@ class Clocks:
                     commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=self._idle_ms)
                 answer = await entries.store.commit(match_id, record.version, commit)
                 if isinstance(answer, Committed):
-                    done = Entry(
-                        replace(
-                            committed(record, commit, answer),
-                            deadline_ms=commit.deadline_ms or 0,
-                        ),
-                        game,
-                        state,
-                    )
+                    done = Entry(record_after(record, commit, answer), game, state)
                     entries.cache.put(done)
                     if done.record.status == "finished":
                         await entries.store.index(done.record, "running", "finished")

@@ -9,7 +9,6 @@ wrong move.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, NoReturn
 
 from serai.game import Game, GameInfo, Seat
@@ -110,29 +109,22 @@ class Entries:
         result = await self.store.commit(record.match_id, record.version, commit)
         if not isinstance(result, Committed):
             return result
-        record = replace(
-            record,
-            status="finished",
-            seats=commit.seats or record.seats,
-            outcome=commit.outcome,
-            version=result.version,
-            last_event_id=result.last_event_id,
-            deadline_ms=0,
-        )
+        record = record_after(record, commit, result)
         done = Entry(record, entry.game, entry.state)
         self.cache.put(done)
         await self.store.index(record, "running", "finished")
         return done
 
 
-def committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
-    """The record after a move's ``commit`` (from :func:`serai.matches.planning.plan_move`) was
-    written."""
+def record_after(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
+    """The record once ``commit`` was written on it: as :class:`Commit` says, the fields the
+    commit sets replace the record's, the others stay; the store gave the version and event id."""
     return evolved(
         record,
-        state=commit.state or b"",
+        state=record.state if commit.state is None else commit.state,
         status=commit.status or record.status,
-        outcome=commit.outcome,
+        seats=record.seats if commit.seats is None else commit.seats,
+        outcome=record.outcome if commit.outcome is None else commit.outcome,
         deadline_ms=record.deadline_ms if commit.deadline_ms is None else commit.deadline_ms,
         version=result.version,
         last_event_id=result.last_event_id,

@@ -15,7 +15,7 @@ from serai.game import GameError, Seat
 from serai.matches import access, planning, replay, requests
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
-from serai.matches.entries import Entries, committed
+from serai.matches.entries import Entries, record_after
 from serai.matches.errors import MatchError, MatchNotRunning, StaleVersion
 from serai.matches.reading import snapshot
 from serai.matches.values import PackedMove, Snapshot, Submitted
@@ -74,7 +74,7 @@ class Play:
                 raise
             result = await entries.store.commit(match_id, entry.record.version, commit)
             if isinstance(result, Committed):
-                record = committed(entry.record, commit, result)
+                record = record_after(entry.record, commit, result)
                 done = Entry(record, entry.game, state)
                 entries.cache.put(done)
                 if record.status == "finished":

@@ -18,7 +18,7 @@ from serai.matches import access, requests
 from serai.matches import events as event
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
-from serai.matches.entries import Entries
+from serai.matches.entries import Entries, record_after
 from serai.matches.errors import BadRequest, LimitExceeded, SeatTaken, StaleVersion
 from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.values import Joined
@@ -206,14 +206,7 @@ class Seating:
             )
             result = await entries.store.commit(match_id, record.version, commit)
             if isinstance(result, Committed):
-                record = replace(
-                    record,
-                    seats=tuple(seats),
-                    status=status or record.status,
-                    version=result.version,
-                    last_event_id=result.last_event_id,
-                    deadline_ms=record.deadline_ms if deadline is None else deadline,
-                )
+                record = record_after(record, commit, result)
                 entries.cache.put(Entry(record, entry.game, entry.state))
                 if starts:
                     await entries.store.index(record, "open", "running")
