@@ -18,6 +18,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import structlog
 
@@ -25,9 +26,9 @@ from serai.game import Seat
 from serai.matches import events as event
 from serai.matches import planning
 from serai.matches.cache import Entry
-from serai.matches.entries import Entries, record_after
+from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError
-from serai.store import Committed, Conflict, Duplicate, MatchRecord, StoreError, StoreUnavailable
+from serai.store import Commit, MatchRecord, StoreError, StoreUnavailable
 
 log = structlog.get_logger("serai.matches")
 
@@ -47,7 +48,7 @@ class Clocks:
         self.clock = clock
         self.sweep_seconds = sweep_seconds
         self.closing = False  # the sweeper stops when set
-        self._idle_ms = idle_seconds * 1000
+        self.idle_ms = idle_seconds * 1000
         self._cursor = 0  # where the next sweep reads on (see sweep)
 
     def now_ms(self) -> int:
@@ -63,9 +64,9 @@ class Clocks:
         """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
         when the change sets one (``move_seconds`` from now), so that a match never expires
         inside the deadline it shows."""
-        if not self._idle_ms or not deadline:
-            return self._idle_ms
-        return record.move_seconds * 1000 + self._idle_ms
+        if not self.idle_ms or not deadline:
+            return self.idle_ms
+        return record.move_seconds * 1000 + self.idle_ms
 
     def overdue(self, entry: Entry) -> bool:
         record = entry.record
@@ -91,47 +92,7 @@ class Clocks:
         its default move played, the clock restarting only after the last of them (until then
         each commit keeps the deadline that passed, so any replica carries on where one stopped).
         """
-        entries = self.entries
-        match_id = entry.record.match_id
-        owed: set[Seat] | None = None  # the seats late at the deadline, not yet dealt with
-        for _attempt in range(entries.max_retries):
-            if not self.overdue(entry):
-                return entry
-            record, game = entry.record, entry.game
-            late = tuple(s for s in game.to_act(entry.state) if owed is None or s in owed)
-            if not late:
-                return entry
-            owed = set(late) if owed is None else owed
-            seat = late[0]
-            result: Conflict | Duplicate
-            if record.timeout_policy == "default_move" and entry.legal_for(seat):
-                commit, state = planning.plan_move(
-                    entry, seat, f"{record.version}.0", None, 0, "", self
-                )
-                label = commit.answer
-                commit = replace(commit, events=[event.timed_out(seat, label), *commit.events])
-                rest = owed - {seat}
-                if commit.status is None and rest.intersection(game.to_act(state)):
-                    # more late seats: the deadline stays passed until each has its move
-                    commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=self._idle_ms)
-                answer = await entries.store.commit(match_id, record.version, commit)
-                if isinstance(answer, Committed):
-                    done = Entry(record_after(record, commit, answer), game, state)
-                    entries.cache.put(done)
-                    if done.record.status == "finished":
-                        await entries.store.index(done.record, "running", "finished")
-                    log.info("default move on time out", match_id=match_id, seat=seat)
-                    entry, owed = done, rest
-                    continue
-                result = answer
-            else:
-                forfeited = await entries.forfeit(entry, late, timed_out=True)
-                if isinstance(forfeited, Entry):
-                    log.info("seats lost on time", match_id=match_id, seats=late)
-                    return forfeited
-                result = forfeited
-            entry = await entries.after_conflict(match_id, result)
-        return entry
+        return await self.entries.change(entry, _Overdue(self))
 
     async def sweep(self, limit: int = 10_000) -> int:
         """Enforce the clocks that ran out (of matches nobody reads) among the next ``limit``
@@ -171,3 +132,57 @@ class Clocks:
                 log.warning("clock sweep failed", error=str(error))
             except Exception:  # a plugin bug must not stop the clocks of every other match
                 log.exception("clock sweep failed")
+
+
+class _Overdue(Change[Entry]):
+    """The clock's change: one late seat's default move, or every late seat's loss, per commit."""
+
+    __slots__ = ("clocks", "defaulted", "late", "owed", "rest")
+
+    def __init__(self, clocks: Clocks) -> None:
+        self.clocks = clocks
+        self.owed: set[Seat] | None = None  # the seats late at the deadline, not yet dealt with
+        self.late: tuple[Seat, ...] = ()  # the seats the planned commit deals with
+        self.rest: set[Seat] = set()  # those still owed after it
+        self.defaulted = False  # the planned commit is a default move, not a loss
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        clocks = self.clocks
+        if not clocks.overdue(entry):
+            return None
+        record, game = entry.record, entry.game
+        owed = self.owed
+        late = tuple(s for s in game.to_act(entry.state) if owed is None or s in owed)
+        if not late:
+            return None
+        if owed is None:
+            self.owed = owed = set(late)
+        seat = late[0]
+        if record.timeout_policy == "default_move" and entry.legal_for(seat):
+            commit, state = planning.plan_move(
+                entry, seat, f"{record.version}.0", None, 0, "", clocks
+            )
+            commit = replace(commit, events=[event.timed_out(seat, commit.answer), *commit.events])
+            rest = owed - {seat}
+            if commit.status is None and rest.intersection(game.to_act(state)):
+                # more late seats: the deadline stays passed until each has its move
+                commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=clocks.idle_ms)
+            self.late, self.rest, self.defaulted = (seat,), rest, True
+            return commit, state
+        self.late, self.defaulted = late, False
+        return planning.plan_forfeit(record, late, timed_out=True), entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Entry | None:
+        match_id = entry.record.match_id
+        if self.defaulted:
+            log.info("default move on time out", match_id=match_id, seat=self.late[0])
+            self.owed = self.rest
+            return None  # on to the next late seat, while the deadline stands passed
+        log.info("seats lost on time", match_id=match_id, seats=self.late)
+        return entry
+
+    async def settled(self, entry: Entry) -> Entry:
+        return entry
+
+    def exhausted(self, entry: Entry) -> Entry:
+        return entry  # the next read carries on

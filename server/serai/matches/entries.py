@@ -9,14 +9,26 @@ wrong move.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, NoReturn, TypeVar
 
-from serai.game import Game, GameInfo, Seat
-from serai.matches import planning, requests
+from serai.game import Game, GameError, GameInfo
+from serai.matches import requests
 from serai.matches.cache import Cache, Entry
-from serai.matches.errors import GameNotFound, MatchExpired, MatchNotFound
+from serai.matches.errors import GameNotFound, MatchError, MatchExpired, MatchNotFound, StaleVersion
 from serai.registry import Registry
-from serai.store import UNCHANGED, Commit, Committed, Conflict, Duplicate, MatchRecord, Store
+from serai.store import (
+    UNCHANGED,
+    Answer,
+    Commit,
+    Committed,
+    Conflict,
+    Duplicate,
+    MatchRecord,
+    Store,
+)
+
+T = TypeVar("T")
 
 
 class Entries:
@@ -97,23 +109,84 @@ class Entries:
             await self.raise_missing(match_id)
         return self.remember(result.current)
 
-    async def forfeit(
-        self, entry: Entry, losers: tuple[Seat, ...], *, timed_out: bool
-    ) -> Entry | Conflict | Duplicate:
-        """End the match with ``losers`` last, tied (a resignation, or a loss on time); one
-        commit (see :func:`serai.matches.planning.plan_forfeit`).
+    async def change(
+        self,
+        entry: Entry,
+        change: Change[T],
+        look_again: Callable[[str], Awaitable[Entry]] | None = None,
+    ) -> T:
+        """The one compare-and-set loop: plan ``change`` on ``entry``, commit it at the entry's
+        version, and on a lost race plan it again on the record the store answered, at most
+        ``max_retries`` times. A commit written is cached, and indexed when it changed the
+        status, before ``change.done`` makes the answer.
 
-        The entry after it, or what the store answered instead (the version moved on)."""
-        record = entry.record
-        commit = planning.plan_forfeit(record, losers, timed_out=timed_out)
-        result = await self.store.commit(record.match_id, record.version, commit)
-        if not isinstance(result, Committed):
-            return result
-        record = record_after(record, commit, result)
-        done = Entry(record, entry.game, entry.state)
-        self.cache.put(done)
-        await self.store.index(record, "running", "finished")
-        return done
+        ``look_again``: the entry came from the cache and may be behind another replica, so a
+        refusal sends for the match once (with it) and plans again before it counts. The change
+        object carries its request from attempt to attempt; the loop allocates nothing of its own.
+        """
+        match_id = entry.record.match_id
+        lost_race_at = 0  # the version a commit found instead of ours, once a race is lost
+        for _attempt in range(self.max_retries):
+            try:
+                planned = change.plan(entry)
+            except (MatchError, GameError) as error:
+                if look_again is not None:
+                    entry, look_again = await look_again(match_id), None
+                    continue
+                return await change.refused(entry, error, lost_race_at)
+            if planned is None:
+                return await change.settled(entry)
+            commit, state = planned
+            result = await self.store.commit(match_id, entry.record.version, commit)
+            if isinstance(result, Committed):
+                before = entry.record.status
+                entry = Entry(record_after(entry.record, commit, result), entry.game, state)
+                self.cache.put(entry)
+                if entry.record.status != before:
+                    await self.store.index(entry.record, before, entry.record.status)
+                answer = change.done(entry, commit)
+                if answer is not None:
+                    return answer
+                continue  # the change goes on from the entry it made (a clock's next late seat)
+            if isinstance(result, Duplicate):
+                return await change.repeated(entry, result.first)
+            entry, look_again = await self.after_conflict(match_id, result), None
+            lost_race_at = entry.record.version
+        return change.exhausted(entry)
+
+
+class Change(Generic[T]):
+    """One kind of change to a match in :meth:`Entries.change`: a join, a move, a resignation,
+    a clock's enforcement. An instance carries one request through every attempt."""
+
+    __slots__ = ()
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        """The commit to write on ``entry`` and the state after it; None when there is nothing
+        to write (:meth:`settled` answers). Raises when the change cannot be made there."""
+        raise NotImplementedError
+
+    def done(self, entry: Entry, commit: Commit) -> T | None:
+        """The answer once ``commit`` was written and ``entry`` is the match after it; None to
+        plan again on ``entry``."""
+        raise NotImplementedError
+
+    async def settled(self, entry: Entry) -> T:
+        """The answer when :meth:`plan` found nothing to write (a retry of a change made)."""
+        raise NotImplementedError
+
+    async def refused(self, entry: Entry, error: MatchError | GameError, lost_race_at: int) -> T:
+        """The answer (or the error) when :meth:`plan` refused; ``lost_race_at`` is the version
+        another change made first when this one lost a race (0: it did not)."""
+        raise error
+
+    async def repeated(self, entry: Entry, first: Answer) -> T:
+        """The answer when the store already holds this request's commit (its request id)."""
+        raise MatchNotFound(f"match {entry.record.match_id!r} disappeared from the store")
+
+    def exhausted(self, entry: Entry) -> T:
+        """The answer when the match changed under every attempt."""
+        raise StaleVersion(f"match {entry.record.match_id} changed too often; try again")
 
 
 def record_after(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:

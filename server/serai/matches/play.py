@@ -10,16 +10,17 @@ legal there (or when it was chosen by id or with an ``expected_version``, which 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from serai.game import GameError, Seat
 from serai.matches import access, planning, replay, requests
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
-from serai.matches.entries import Entries, record_after
+from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError, MatchNotRunning, StaleVersion
 from serai.matches.reading import snapshot
 from serai.matches.values import PackedMove, Snapshot, Submitted
-from serai.store import Answer, Committed, Duplicate
+from serai.store import Answer, Commit
 
 
 class Play:
@@ -28,6 +29,7 @@ class Play:
     def __init__(self, entries: Entries, clocks: Clocks) -> None:
         self.entries = entries
         self.clocks = clocks
+        self._current = clocks.current  # bound once: submit passes it on every move
 
     async def submit(
         self,
@@ -44,68 +46,17 @@ class Play:
         requests.check_move_choice(move_id, payload)
         requests.check_request_id(request_id)
         entries, clocks = self.entries, self.clocks
+        move = _Move(self, token, move_id, payload, expected_version, request_id)
         cached = entries.cache.get(match_id)
-        if cached is not None and clocks.overdue(cached):
-            cached = None  # its clock ran out: current() enforces that first
-        entry = cached or await clocks.current(match_id)
-        fresh = cached is None
-        lost_race_at = 0  # the version a commit found instead of ours, once a race is lost
-        for _attempt in range(entries.max_retries):
-            seat: Seat | None = None
-            try:
-                seat = access.require_seat(entry, token)
-                commit, state = planning.plan_move(
-                    entry, seat, move_id, payload, expected_version, request_id, clocks
-                )
-            except (MatchError, GameError) as error:
-                if not fresh:  # the cache may be behind another replica: look again, once
-                    entry, fresh = await clocks.current(match_id), True
-                    continue
-                if request_id and seat is not None:  # a retry of a move that did apply?
-                    first = await entries.store.request_answer(match_id, seat, request_id)
-                    if first is not None:
-                        return await self.replayed(entry, seat, first)
-                if lost_race_at and planning.no_longer_legal(error):
-                    raise StaleVersion(
-                        f"another move reached match {match_id} first (it is at version "
-                        f"{lost_race_at} now) and yours is no longer possible there ({error}): "
-                        "fetch the match and choose again"
-                    ) from error
-                raise
-            result = await entries.store.commit(match_id, entry.record.version, commit)
-            if isinstance(result, Committed):
-                record = record_after(entry.record, commit, result)
-                done = Entry(record, entry.game, state)
-                entries.cache.put(done)
-                if record.status == "finished":
-                    await entries.store.index(record, "running", "finished")
-                return Submitted(snapshot(done, seat), commit.answer)
-            if isinstance(result, Duplicate):
-                return await self.replayed(entry, seat, result.first)
-            entry, fresh = await entries.after_conflict(match_id, result), True
-            lost_race_at = entry.record.version
-        raise StaleVersion(
-            f"match {match_id} changed {entries.max_retries} times while this move was tried: "
-            "fetch it again and resubmit"
-        )
+        if cached is None or clocks.overdue(cached):  # current() enforces a clock that ran out
+            return await entries.change(await clocks.current(match_id), move)
+        return await entries.change(cached, move, self._current)
 
     async def resign(self, match_id: str, token: str) -> Snapshot:
         """The seat leaves and loses; the match ends (ranks in :mod:`.planning`). A seat that
         already resigned (a retry after a lost answer) gets the finished match again."""
-        entries = self.entries
         entry = await self.clocks.current(match_id)
-        for _attempt in range(entries.max_retries):
-            seat = access.require_seat(entry, token)
-            if entry.record.seats[seat].resigned:
-                await entries.index_again(entry.record)
-                return snapshot(entry, seat)
-            if entry.record.status != "running":
-                raise MatchNotRunning(planning.not_running(entry.record))
-            done = await entries.forfeit(entry, (seat,), timed_out=False)
-            if isinstance(done, Entry):
-                return snapshot(done, seat)
-            entry = await entries.after_conflict(match_id, done)
-        raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
+        return await self.entries.change(entry, _Resign(self, token))
 
     async def replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
@@ -127,3 +78,101 @@ class Play:
             )
             entry = Entry(record, entry.game, state)
         return Submitted(snapshot(entry, seat), first.answer, replayed=True)
+
+
+class _Move(Change[Submitted]):
+    """A SubmitMove through the compare-and-set loop."""
+
+    __slots__ = ("expected_version", "move_id", "payload", "play", "request_id", "seat", "token")
+
+    def __init__(
+        self,
+        play: Play,
+        token: str,
+        move_id: str,
+        payload: PackedMove | None,
+        expected_version: int,
+        request_id: str,
+    ) -> None:
+        self.play = play
+        self.token = token
+        self.move_id = move_id
+        self.payload = payload
+        self.expected_version = expected_version
+        self.request_id = request_id
+        self.seat: Seat | None = None  # the token's seat, once this attempt has found it
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any]:
+        self.seat = None
+        seat = self.seat = access.require_seat(entry, self.token)
+        return planning.plan_move(
+            entry,
+            seat,
+            self.move_id,
+            self.payload,
+            self.expected_version,
+            self.request_id,
+            self.play.clocks,
+        )
+
+    def done(self, entry: Entry, commit: Commit) -> Submitted:
+        return Submitted(snapshot(entry, self.seat), commit.answer)
+
+    async def refused(
+        self, entry: Entry, error: MatchError | GameError, lost_race_at: int
+    ) -> Submitted:
+        seat, request_id = self.seat, self.request_id
+        match_id = entry.record.match_id
+        if request_id and seat is not None:  # a retry of a move that did apply?
+            first = await self.play.entries.store.request_answer(match_id, seat, request_id)
+            if first is not None:
+                return await self.play.replayed(entry, seat, first)
+        if lost_race_at and planning.no_longer_legal(error):
+            raise StaleVersion(
+                f"another move reached match {match_id} first (it is at version "
+                f"{lost_race_at} now) and yours is no longer possible there ({error}): "
+                "fetch the match and choose again"
+            ) from error
+        raise error
+
+    async def repeated(self, entry: Entry, first: Answer) -> Submitted:
+        assert self.seat is not None  # the commit was planned for it
+        return await self.play.replayed(entry, self.seat, first)
+
+    def exhausted(self, entry: Entry) -> Submitted:
+        raise StaleVersion(
+            f"match {entry.record.match_id} changed {self.play.entries.max_retries} times while "
+            "this move was tried: fetch it again and resubmit"
+        )
+
+
+class _Resign(Change[Snapshot]):
+    """A Resign through the compare-and-set loop."""
+
+    __slots__ = ("play", "seat", "token")
+
+    def __init__(self, play: Play, token: str) -> None:
+        self.play = play
+        self.token = token
+        self.seat: Seat = 0
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        seat = self.seat = access.require_seat(entry, self.token)
+        if record.seats[seat].resigned:
+            return None  # a retry after a lost answer
+        if record.status != "running":
+            raise MatchNotRunning(planning.not_running(record))
+        return planning.plan_forfeit(record, (seat,), timed_out=False), entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Snapshot:
+        return snapshot(entry, self.seat)
+
+    async def settled(self, entry: Entry) -> Snapshot:
+        await self.play.entries.index_again(entry.record)
+        return snapshot(entry, self.seat)
+
+    def exhausted(self, entry: Entry) -> Snapshot:
+        raise StaleVersion(
+            f"match {entry.record.match_id} changed too often while resigning; try again"
+        )

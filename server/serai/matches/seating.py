@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import structlog
 
@@ -18,17 +19,15 @@ from serai.matches import access, requests
 from serai.matches import events as event
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
-from serai.matches.entries import Entries, record_after
+from serai.matches.entries import Change, Entries
 from serai.matches.errors import BadRequest, LimitExceeded, SeatTaken, StaleVersion
 from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.values import Joined
 from serai.store import (
     Commit,
-    Committed,
     MatchIdTaken,
     MatchRecord,
     SeatRecord,
-    Status,
     TimeoutPolicy,
 )
 
@@ -152,66 +151,97 @@ class Seating:
         the seat and token the first one claimed, whatever its seat and name say, and changes
         nothing; without one, a retry claims another seat. The seat keeps a hash of the id and
         the token sealed with a key derived from the id, so the store never holds either."""
-        entries, clocks = self.entries, self.clocks
         requests.check_player_name(player_name)
         requests.check_secret_request_id(request_id, "JoinMatch", "the seat token")
-        join_id = join_id_of(match_id, request_id) if request_id else ""
-        token = secrets.token_urlsafe(24)
-        entry = await clocks.current(match_id)
-        for _attempt in range(entries.max_retries):
-            record = entry.record
-            if join_id:
-                first = access.joined_by(record, join_id, request_id)
-                if first is not None:
-                    await entries.index_again(record)
-                    structlog.contextvars.bind_contextvars(seat=first.seat)
-                    return first
-            free = [i for i, s in enumerate(record.seats) if not s.joined]
-            if record.status != "open" or not free:
-                raise SeatTaken(
-                    f"every seat of match {match_id} is taken (it is {record.status}): "
-                    "create a new match, or watch this one as a spectator"
-                )
-            chosen = free[0] if seat is None else seat
-            if not 0 <= chosen < len(record.seats):
-                raise BadRequest(
-                    f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
-                )
-            if record.seats[chosen].joined:
-                raise SeatTaken(
-                    f"seat {chosen} of match {match_id} is taken; free seats: "
-                    f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
-                )
-            seats = list(record.seats)
-            name = player_name or f"seat {chosen}"
-            seats[chosen] = SeatRecord(
-                name=name,
-                joined=True,
-                token_hash=access.token_hash(token),
-                join_id=join_id,
-                sealed_token=seal(token, match_id, request_id) if request_id else "",
+        entry = await self.clocks.current(match_id)
+        join = _Join(self, match_id, seat, player_name, request_id)
+        return await self.entries.change(entry, join)
+
+
+class _Join(Change[Joined]):
+    """A JoinMatch through the compare-and-set loop."""
+
+    __slots__ = ("answer", "join_id", "player_name", "request_id", "seat", "seating", "token")
+
+    def __init__(
+        self,
+        seating: Seating,
+        match_id: str,
+        seat: Seat | None,
+        player_name: str,
+        request_id: str,
+    ) -> None:
+        self.seating = seating
+        self.seat = seat  # asked for (None: the lowest free one), then chosen
+        self.player_name = player_name
+        self.request_id = request_id
+        self.join_id = join_id_of(match_id, request_id) if request_id else ""
+        self.token = secrets.token_urlsafe(24)
+        self.answer: Joined | None = None  # what a repeat of this join answers
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        match_id, request_id = record.match_id, self.request_id
+        join_id = self.join_id
+        if join_id:
+            self.answer = access.joined_by(record, join_id, request_id)
+            if self.answer is not None:
+                return None
+        free = [i for i, s in enumerate(record.seats) if not s.joined]
+        if record.status != "open" or not free:
+            raise SeatTaken(
+                f"every seat of match {match_id} is taken (it is {record.status}): "
+                "create a new match, or watch this one as a spectator"
             )
-            events = [event.joined(chosen, name)]
-            starts = all(s.joined for s in seats)
-            if starts:
-                events.append(event.started())
-            status: Status | None = "running" if starts else None
-            deadline = clocks.deadline(record, starts)
-            commit = Commit(
-                seats=tuple(seats),
-                status=status,
-                events=events,
-                deadline_ms=deadline,
-                idle_ms=clocks.idle_ms_with(record, deadline),
+        chosen = free[0] if self.seat is None else self.seat
+        if not 0 <= chosen < len(record.seats):
+            raise BadRequest(
+                f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
             )
-            result = await entries.store.commit(match_id, record.version, commit)
-            if isinstance(result, Committed):
-                record = record_after(record, commit, result)
-                entries.cache.put(Entry(record, entry.game, entry.state))
-                if starts:
-                    await entries.store.index(record, "open", "running")
-                structlog.contextvars.bind_contextvars(seat=chosen)
-                return Joined(chosen, token, record)
-            # Another join (perhaps this very one, retried on another replica) came first.
-            entry = await entries.after_conflict(match_id, result)
-        raise StaleVersion(f"match {match_id} changed too often while joining; try again")
+        if record.seats[chosen].joined:
+            raise SeatTaken(
+                f"seat {chosen} of match {match_id} is taken; free seats: "
+                f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
+            )
+        seats = list(record.seats)
+        name = self.player_name or f"seat {chosen}"
+        token = self.token
+        seats[chosen] = SeatRecord(
+            name=name,
+            joined=True,
+            token_hash=access.token_hash(token),
+            join_id=join_id,
+            sealed_token=seal(token, match_id, request_id) if request_id else "",
+        )
+        events = [event.joined(chosen, name)]
+        starts = all(s.joined for s in seats)
+        if starts:
+            events.append(event.started())
+        clocks = self.seating.clocks
+        deadline = clocks.deadline(record, starts)
+        commit = Commit(
+            seats=tuple(seats),
+            status="running" if starts else None,
+            events=events,
+            deadline_ms=deadline,
+            idle_ms=clocks.idle_ms_with(record, deadline),
+        )
+        self.seat = chosen
+        return commit, entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Joined:
+        assert self.seat is not None  # the commit was planned for it
+        structlog.contextvars.bind_contextvars(seat=self.seat)
+        return Joined(self.seat, self.token, entry.record)
+
+    async def settled(self, entry: Entry) -> Joined:
+        assert self.answer is not None  # the join that was made
+        await self.seating.entries.index_again(entry.record)
+        structlog.contextvars.bind_contextvars(seat=self.answer.seat)
+        return self.answer
+
+    def exhausted(self, entry: Entry) -> Joined:
+        # Another join (perhaps this very one, retried on another replica) came first each time.
+        raise StaleVersion(
+            f"match {entry.record.match_id} changed too often while joining; try again"
+        )
