@@ -51,6 +51,9 @@ def plan_move(
             f"the move was chosen at version {expected_version}, but match {match_id} is at "
             f"version {record.version}: fetch the match again and choose again"
         )
+    # A move id names a version: listed at another one, it is stale (ABORTED) whoever's turn it
+    # is now, and the id is checked before any game code runs.
+    index = move_index(record, move_id) if move_id else 0
     to_act = game.to_act(entry.state)
     if seat not in to_act:
         waiting = ", ".join(map(str, to_act)) or "nobody"
@@ -59,7 +62,13 @@ def plan_move(
             "Watch the match to learn when it is"
         )
     if move_id:
-        move = move_by_id(entry, seat, move_id)
+        moves = entry.legal_for(seat)
+        if index >= len(moves):
+            raise MoveNotFound(
+                f"no move {move_id} at version {record.version}: there are {len(moves)} legal "
+                "moves; take an id from ListLegalMoves"
+            )
+        move = moves[index]
     else:
         assert payload is not None
         move = unpack(game, payload)
@@ -92,8 +101,9 @@ def plan_move(
     return commit, state
 
 
-def move_by_id(entry: Entry, seat: Seat, move_id: str) -> Any:
-    """The seat's legal move that ``move_id`` names at the entry's version."""
+def move_index(record: MatchRecord, move_id: str) -> int:
+    """The index in the seat's legal moves that ``move_id`` names, once it is known to name the
+    record's version (MoveNotFound for no move id, StaleVersion for another version's)."""
     version_text, dot, index_text = move_id.partition(".")
     # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true,
     # and int() refuses it), and short enough for int() to read.
@@ -108,20 +118,12 @@ def move_by_id(entry: Entry, seat: Seat, move_id: str) -> Any:
         raise MoveNotFound(
             f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
         )
-    version = entry.record.version
-    if int(version_text) != version:
+    if int(version_text) != record.version:
         raise StaleVersion(
             f"move id {move_id} was listed at version {version_text}, but match "
-            f"{entry.record.match_id} is at version {version}: list the legal moves again"
+            f"{record.match_id} is at version {record.version}: list the legal moves again"
         )
-    moves = entry.legal_for(seat)
-    index = int(index_text)
-    if index >= len(moves):
-        raise MoveNotFound(
-            f"no move {move_id} at version {version}: there are {len(moves)} legal moves; "
-            "take an id from ListLegalMoves"
-        )
-    return moves[index]
+    return int(index_text)
 
 
 def plan_forfeit(record: MatchRecord, losers: tuple[Seat, ...], *, timed_out: bool) -> Commit:
