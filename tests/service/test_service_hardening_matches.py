@@ -48,3 +48,39 @@ def test_stale_move_id_on_a_fresh_server(start_service):
     _submit(one, match_id, tokens[0], listed.moves[0].id)
     code, details = status_of(lambda: _submit(two, match_id, tokens[0], listed.moves[1].id))
     assert code == Code.ABORTED, details
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("ann\x00", "control character (U+0000)"),
+        ("ann\nbob", "control character (U+000A)"),
+        ("\x1b[31mred", "control character (U+001B)"),
+        ("ann\u202etxt.exe", "formatting character"),
+        ("\u2066ann\u2069", "formatting character"),
+        ("a\u200bnn", "formatting character"),
+        ("ann\u2028", "line separator"),
+        ("ann\u2029", "paragraph separator"),
+        ("\ue000ann", "private-use character"),
+        ("   ", "only spaces"),
+        ("\u3000", "only spaces"),
+    ],
+)
+def test_unprintable_player_name_refused(stub, name, why):
+    """A player name with control, formatting (bidi), separator or private-use characters, or
+    of spaces alone, is INVALID_ARGUMENT, says why, does not echo the name, and claims nothing."""
+    match_id = create(stub, seats=2, seed=5)
+    request = pb.JoinMatchRequest(match_id=match_id, player_name=name)
+    code, details = status_of(lambda: stub.JoinMatch(request))
+    assert code == Code.INVALID_ARGUMENT
+    assert why in details and name not in details
+    summary = stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).match
+    assert not any(seat.joined for seat in summary.seats)
+
+
+@pytest.mark.parametrize("name", ["", "Zoë", "李雷", "ann-marie o'neil", "🙂 ann", "a b"])
+def test_printable_player_name_taken(stub, name):
+    """Letters of any script, punctuation, emoji and inner spaces make a name."""
+    match_id = create(stub, seats=2, seed=5)
+    joined = stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name=name))
+    assert joined.match.seats[joined.seat].player_name == (name or f"seat {joined.seat}")

@@ -7,6 +7,7 @@ have) with a message that says what a good value looks like.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from serai.matches.errors import BadRequest, MatchNotFound
 from serai.matches.values import PackedMove
@@ -73,8 +74,34 @@ def check_move_seconds(move_seconds: int) -> None:
 
 
 def check_player_name(player_name: str) -> None:
+    """A name others see in events and snapshots: printable text, so it cannot break a log line
+    or a terminal, reorder the text around it (bidi overrides), or hide in invisible characters.
+    "" is allowed (the seat is then called "seat N"); a name of spaces alone is not, since it
+    shows as no name at all. The refusal names the character, never the whole name."""
     if len(player_name) > MAX_NAME:
         raise BadRequest(f"player_name is {len(player_name)} characters; at most {MAX_NAME}")
+    for position, char in enumerate(player_name):
+        what = _UNPRINTABLE.get(unicodedata.category(char))
+        if what is not None:
+            raise BadRequest(
+                f"player_name holds {what} (U+{ord(char):04X}) at position {position}: "
+                "a name must be printable text"
+            )
+    if player_name and player_name.isspace():
+        raise BadRequest(
+            "player_name is only spaces: give a name, or none to be called by the seat number"
+        )
+
+
+# The Unicode categories a name may not hold, and what to call them in the refusal.
+_UNPRINTABLE = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character (such as a bidi override or a zero-width space)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Co": "a private-use character",
+    "Cs": "a lone surrogate",
+}
 
 
 def check_move_choice(move_id: str, payload: PackedMove | None) -> None:
