@@ -84,3 +84,68 @@ def test_printable_player_name_taken(stub, name):
     match_id = create(stub, seats=2, seed=5)
     joined = stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name=name))
     assert joined.match.seats[joined.seat].player_name == (name or f"seat {joined.seat}")
+
+
+HUGE = "m" * (4 * 1024 * 1024)  # a 4 MB id
+
+
+@pytest.fixture
+def roomy(start_service):
+    """A server that takes 8 MB requests, so that a 4 MB id reaches the lifecycle."""
+    return start_service(registry=tiny_registry(), max_message_bytes=8 * 1024 * 1024).stub()
+
+
+def _short(details: str) -> bool:
+    return len(details) < 300 and str(len(HUGE)) in details and "…" in details
+
+
+def test_huge_match_id_echoed_briefly(roomy):
+    """A 4 MB match id is refused with a message that quotes a short prefix and the length."""
+    for call in (
+        lambda: roomy.GetMatch(pb.GetMatchRequest(match_id=HUGE)),
+        lambda: roomy.JoinMatch(pb.JoinMatchRequest(match_id=HUGE)),
+        lambda: roomy.ListLegalMoves(pb.ListLegalMovesRequest(match_id=HUGE, seat_token="x")),
+        lambda: _submit(roomy, HUGE, "x", "1.0"),
+        lambda: roomy.Resign(pb.ResignRequest(match_id=HUGE, seat_token="x")),
+        lambda: list(roomy.Watch(pb.WatchRequest(match_id=HUGE))),
+    ):
+        code, details = status_of(call)
+        assert code == Code.NOT_FOUND
+        assert _short(details), details[:400]
+
+
+def test_huge_ids_echoed_briefly(roomy):
+    """Every other id a client sends (event id, move id, game name) is echoed only briefly, and
+    a huge request id, client id or seat token is refused without being echoed at all."""
+    match_id = create(roomy, seats=2, seed=6)
+    tokens = join_all(roomy, match_id, 2)
+    watch = pb.WatchRequest(match_id=match_id, after_event_id=HUGE)
+    for call, code in (
+        (lambda: list(roomy.Watch(watch)), Code.INVALID_ARGUMENT),
+        (lambda: _submit(roomy, match_id, tokens[0], HUGE), Code.NOT_FOUND),
+        (lambda: roomy.CreateMatch(pb.CreateMatchRequest(game=HUGE)), Code.NOT_FOUND),
+    ):
+        got, details = status_of(call)
+        assert got == code, details[:400]
+        assert _short(details), details[:400]
+    for call, code in (
+        (
+            lambda: _submit(roomy, match_id, tokens[0], "2.0", request_id=HUGE),
+            Code.INVALID_ARGUMENT,
+        ),
+        (
+            lambda: roomy.CreateMatch(pb.CreateMatchRequest(game="tiny", client_id=HUGE)),
+            Code.INVALID_ARGUMENT,
+        ),
+        (lambda: _submit(roomy, match_id, HUGE, "2.0"), Code.PERMISSION_DENIED),
+    ):
+        got, details = status_of(call)
+        assert got == code, details[:400]
+        assert len(details) < 300 and "mmmm" not in details
+
+
+def test_malformed_move_id_refused_first(stub):
+    """A move id that is no move id is refused before the match is even looked up."""
+    code, details = status_of(lambda: _submit(stub, "nosuchmatch", "x", "x" * 40))
+    assert code == Code.NOT_FOUND
+    assert "is not a move id" in details and "(40 characters)" in details

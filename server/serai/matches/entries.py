@@ -16,6 +16,7 @@ from serai.game import Game, GameError, GameInfo
 from serai.matches import requests
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import GameNotFound, MatchError, MatchExpired, MatchNotFound, StaleVersion
+from serai.matches.requests import quoted
 from serai.registry import Registry
 from serai.store import (
     UNCHANGED,
@@ -59,7 +60,7 @@ class Entries:
         except KeyError:
             known = ", ".join(sorted(self.registry.games)) or "none"
             raise GameNotFound(
-                f"no game called {name!r}; installed games: {known} (ListGames lists them)"
+                f"no game called {quoted(name)}; installed games: {known} (ListGames lists them)"
             ) from None
 
     async def load(self, match_id: str) -> Entry:
@@ -93,7 +94,7 @@ class Entries:
                 "create a new match"
             )
         raise MatchNotFound(
-            f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
+            f"no match {quoted(match_id)}: check the id (CreateMatch and ListMatches give them)"
         )
 
     async def index_again(self, record: MatchRecord) -> None:
@@ -104,7 +105,7 @@ class Entries:
     async def after_conflict(self, match_id: str, result: Conflict | Duplicate) -> Entry:
         """The entry to plan on again after a commit lost its compare-and-set."""
         if isinstance(result, Duplicate):
-            raise MatchNotFound(f"match {match_id!r} disappeared from the store")
+            raise MatchNotFound(f"match {quoted(match_id)} disappeared from the store")
         if result.current is None:
             await self.raise_missing(match_id)
         return self.remember(result.current)
@@ -182,7 +183,7 @@ class Change(Generic[T]):
 
     async def repeated(self, entry: Entry, first: Answer) -> T:
         """The answer when the store already holds this request's commit (its request id)."""
-        raise MatchNotFound(f"match {entry.record.match_id!r} disappeared from the store")
+        raise MatchNotFound(f"match {quoted(entry.record.match_id)} disappeared from the store")
 
     def exhausted(self, entry: Entry) -> T:
         """The answer when the match changed under every attempt."""

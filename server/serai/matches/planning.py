@@ -102,22 +102,10 @@ def plan_move(
 
 
 def move_index(record: MatchRecord, move_id: str) -> int:
-    """The index in the seat's legal moves that ``move_id`` names, once it is known to name the
-    record's version (MoveNotFound for no move id, StaleVersion for another version's)."""
-    version_text, dot, index_text = move_id.partition(".")
-    # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true,
-    # and int() refuses it), and short enough for int() to read.
-    if not (
-        dot
-        and move_id.isascii()
-        and version_text.isdigit()
-        and index_text.isdigit()
-        and len(version_text) <= 20
-        and len(index_text) <= 9
-    ):
-        raise MoveNotFound(
-            f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
-        )
+    """The index in the seat's legal moves that a well-formed ``move_id`` (see
+    :func:`serai.matches.requests.check_move_choice`) names, once it is known to name the
+    record's version (StaleVersion for another version's)."""
+    version_text, _, index_text = move_id.partition(".")
     if int(version_text) != record.version:
         raise StaleVersion(
             f"move id {move_id} was listed at version {version_text}, but match "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from serai.matches.errors import BadRequest, MatchNotFound
+from serai.matches.errors import BadRequest, MatchNotFound, MoveNotFound
 from serai.matches.values import PackedMove
 
 # Checked with fullmatch, in ASCII only: "$" would let a trailing newline through, and "\d" other
@@ -17,6 +17,8 @@ from serai.matches.values import PackedMove
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")  # a Redis stream id: two 64-bit numbers
 MAX_NAME = 64
+MAX_MOVE_ID = 30  # 20 digits of version, a dot, 9 of index
+MAX_TOKEN = 64  # the server makes 32-character seat tokens
 CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
 MAX_MOVE_SECONDS = 7 * 24 * 3600
 MAX_REQUEST_ID = 128
@@ -24,11 +26,23 @@ MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their
 REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{MAX_REQUEST_ID}}}")
 
 
+def quoted(text: str, limit: int = 32) -> str:
+    """Client text as an error message may echo it: escaped (``repr``), and cut to its first
+    ``limit`` characters, with its length, when longer, so a huge id makes no huge message.
+
+    >>> quoted("x" * 40, 4)
+    "'xxxx'… (40 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
+
 def check_match_id(match_id: str) -> None:
     if not match_id:
         raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
     if not MATCH_ID.fullmatch(match_id):
-        raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
+        raise MatchNotFound(f"no match {quoted(match_id)}: match ids are letters, digits, - and _")
 
 
 def is_event_id(text: str) -> bool:
@@ -40,7 +54,7 @@ def check_event_id(after_event_id: str) -> None:
     """A Watch's starting point: "" (every event) or an event id the server sent."""
     if after_event_id and not is_event_id(after_event_id):
         raise BadRequest(
-            f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
+            f"after_event_id {quoted(after_event_id)} is not an event id (like 1712345678901-0): "
             "pass an event_id the server sent, or nothing for every event"
         )
 
@@ -105,9 +119,28 @@ _UNPRINTABLE = {
 
 
 def check_move_choice(move_id: str, payload: PackedMove | None) -> None:
+    """Exactly one of a move id (well formed: ``"<version>.<index>"``) or a payload."""
     if bool(move_id) == (payload is not None):
         raise BadRequest(
             "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
+        )
+    if not move_id:
+        return
+    # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true, and
+    # int() refuses it), and short enough for int() to read.
+    short = len(move_id) <= MAX_MOVE_ID
+    version, dot, index = move_id.partition(".") if short else ("", "", "")
+    if not (
+        dot
+        and move_id.isascii()
+        and version.isdigit()
+        and index.isdigit()
+        and len(version) <= 20
+        and len(index) <= 9
+    ):
+        raise MoveNotFound(
+            f"{quoted(move_id)} is not a move id (they look like 12.3): take one from "
+            "ListLegalMoves"
         )
 
 

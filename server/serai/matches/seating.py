@@ -22,6 +22,7 @@ from serai.matches.clocks import Clocks
 from serai.matches.entries import Change, Entries
 from serai.matches.errors import BadRequest, LimitExceeded, SeatTaken, StaleVersion
 from serai.matches.request_ids import created_match_id, join_id_of, seal
+from serai.matches.requests import quoted
 from serai.matches.values import Joined
 from serai.store import (
     Commit,
@@ -118,8 +119,9 @@ class Seating:
             )
             if open_now is not None:
                 raise LimitExceeded(
-                    f"client {client_id!r} already has {open_now} unfinished matches, the most "
-                    f"this server allows ({self.max_open_per_client}): finish or resign some first"
+                    f"client {quoted(client_id)} already has {open_now} unfinished matches, the "
+                    f"most this server allows ({self.max_open_per_client}): finish or resign some "
+                    "first"
                 )
         try:
             last = await store.create(
