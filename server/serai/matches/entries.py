@@ -4,7 +4,8 @@ here, so that what this process caches of a match is never newer than what the s
 An :class:`~serai.matches.cache.Entry` is a record with its state decoded. The cache is a hint:
 every commit names the version it was planned at, and the store refuses it (with the current
 record) when that version has moved on, so a stale entry costs one more round trip, never a
-wrong move.
+wrong move. Every change is made through one such compare-and-set loop, :meth:`Entries.change`,
+which keeps the cache and the status indexes up after each commit.
 """
 
 from __future__ import annotations
