@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from serai import registry
 from serai.game import Game, GameError, MalformedMove
 from serai.matches import PackedMove
-from serai.matches.lifecycle import _unpack as unpack  # moving to serai.matches.planning
+from serai.matches.planning import unpack
 from serai_jaipur import jaipur_pb2
 from serai_nile import nile_pb2
 from serai_sobek import sobek_pb2

@@ -25,8 +25,7 @@ from google.protobuf.message import DecodeError
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.game import Game, GameError
-from serai.matches import MatchError, PackedMove
-from serai.matches import lifecycle as core  # the checks move to serai.matches.requests/planning
+from serai.matches import MatchError, PackedMove, planning, requests
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class _MoveTarget:
         if not data:
             return
         state, seat = self.states[data[0] % len(self.states)]
-        move = core._unpack(self.game, PackedMove(self.url, data[1:]))
+        move = planning.unpack(self.game, PackedMove(self.url, data[1:]))
         self.game.apply(state, seat, move)
 
     def seeds(self) -> list[bytes]:
@@ -116,19 +115,23 @@ class _RequestTarget:
     def _check_fields(self, request: Any, pick: int) -> None:
         fields = {field.name for field in request.DESCRIPTOR.fields}
         if "match_id" in fields:
-            core._check_id(request.match_id)
+            requests.check_match_id(request.match_id)
         if "request_id" in fields:
-            core._check_request_id(request.request_id)
-            core._check_secret_request_id(request.request_id, "a request", "the answer")
+            requests.check_request_id(request.request_id)
+            requests.check_secret_request_id(request.request_id, "a request", "the answer")
         if "after_event_id" in fields and request.after_event_id:
-            core._is_event_id(request.after_event_id)
+            requests.check_event_id(request.after_event_id)
+        if "player_name" in fields:
+            requests.check_player_name(request.player_name)
+        if "client_id" in fields and request.client_id:
+            requests.check_client_id(request.client_id)
         game = self.games[pick % len(self.games)]
         if isinstance(request, pb.CreateMatchRequest):
             game.resolve_options(dict(request.options))
             game.check_players(request.seats)
         if isinstance(request, pb.SubmitMoveRequest) and request.HasField("payload"):
             payload = PackedMove(request.payload.type_url, request.payload.value)
-            move = core._unpack(game, payload)
+            move = planning.unpack(game, payload)
             states = self.moves[game.info.name].states
             state, seat = states[pick % len(states)]
             game.apply(state, seat, move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from serai.matches.lifecycle import _evolved
+from serai.matches.entries import evolved as _evolved
 from serai.store import MatchRecord, SeatRecord
 
 RECORD = MatchRecord(

@@ -50,7 +50,7 @@ def _played(seed: int) -> Iterator[tuple[int, object, MatchRecord]]:
         record = _record(
             version=version,
             status="running" if outcome is None else "finished",
-            outcome=None if outcome is None else m.lifecycle._outcome(outcome),
+            outcome=None if outcome is None else m.planning.outcome_data(outcome),
             last_event_id=f"1700000000123-{version}",
         )
         yield version, state, record

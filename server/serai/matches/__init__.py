@@ -13,9 +13,14 @@ Example::
     moves = await matches.legal_moves(record.match_id, alice.token)
     done = await matches.submit(record.match_id, alice.token, move_id=moves.moves[0].id)
 
-Inside: :mod:`.lifecycle` (the :class:`Matches` class and what it does, clocks included),
-:mod:`.errors` (one exception type per failure), :mod:`.values` (what it hands the service) and
-:mod:`.cache` (the decoded states it keeps in-process).
+Inside: :mod:`.lifecycle` (the :class:`Matches` facade, made of the rooms below),
+:mod:`.requests` (the shape of client input), :mod:`.access` (token to seat), :mod:`.events` (the
+event vocabulary), :mod:`.planning` (a move or forfeit as a commit, no I/O), :mod:`.entries` (the
+cache and the store kept consistent), :mod:`.clocks` (turn clocks), :mod:`.seating` (create,
+join), :mod:`.play` (submit, resign), :mod:`.reading` (list, get, legal moves), :mod:`.watching`
+(watch), :mod:`.replay` (rebuild from the log), :mod:`.errors` (one exception type per failure),
+:mod:`.values` (what it hands the service) and :mod:`.cache` (the decoded states it keeps
+in-process).
 """
 
 from __future__ import annotations

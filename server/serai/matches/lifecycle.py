@@ -1,79 +1,34 @@
-"""The :class:`Matches` class: create, join, look, move, resign, watch and replay, over a Store.
+"""The :class:`Matches` facade: one object that the service, the clients' local server, the
+tests and the benchmarks call for everything about matches, made of one room per job.
 
-The hot path is :meth:`Matches.submit`: the decoded state of each match is cached in-process by
-version, the move is checked and applied in Python, and one store commit (one Redis round trip)
-writes it if the version is unchanged. When another replica moved first, the commit answers with
-the fresh record; the move is tried again on it, and answers StaleVersion when it is no longer
-legal there (or when it was chosen by id or with an ``expected_version``, which pin a version).
-
-Move ids are ``"<version>.<index>"``: the index in the plugin's ``legal_moves`` at that version,
-so an id can never silently mean another move once the match has moved on.
-
-A resignation ends the match at once (a game cannot in general go on with a seat missing): the
-resigning seat ranks last (rank ``players - 1``) and every other seat shares first place (rank 0);
-scores are all 0, since the game's own scoring applies only to a match played out.
-
-Turn clocks: a match created with ``move_seconds`` stores a deadline with every change that leaves
-it running. Every seat still to act after it loses (ranked last, tied, as if it resigned) or has
-its first legal move played, as ``timeout_policy`` says. Any replica may enforce it: the one that
-reads the match late (every read checks) or whose sweeper (:meth:`Matches.sweep`, every
-``sweep_seconds``) finds it first. The enforcing commit goes through the same compare-and-set as
-a move, so it happens once.
+The rooms, each a module of this package: :mod:`.requests` (the shape of what a client sends),
+:mod:`.access` (token to seat), :mod:`.events` (the event vocabulary), :mod:`.planning` (a move
+or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store kept consistent),
+:mod:`.clocks` (turn clocks and the sweeper), :mod:`.seating` (create, join), :mod:`.play`
+(submit, resign), :mod:`.reading` (list, get, legal moves), :mod:`.watching` (watch) and
+:mod:`.replay` (rebuild from the log).
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
-(it answers :class:`MatchExpired` afterwards), counted from the turn clock's deadline when there
-is one, so that a match never expires while a seat still has time to move;
-``max_open_per_client`` bounds the unfinished matches one ``client_id`` may have created.
+(it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_client``
+bounds the unfinished matches one ``client_id`` may have created; ``max_watches`` the watches
+open at once.
 """
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import contextlib
-import hashlib
-import hmac
-import json
-import random
-import re
-import secrets
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-import structlog
-
-from serai.game import (
-    Game,
-    GameError,
-    GameInfo,
-    IllegalMove,
-    MalformedMove,
-    NotPlayable,
-    Outcome,
-    Seat,
-)
-from serai.matches.cache import Cache, Entry
-from serai.matches.errors import (
-    BadRequest,
-    GameNotFound,
-    LimitExceeded,
-    MatchError,
-    MatchExpired,
-    MatchNotFound,
-    MatchNotRunning,
-    MoveNotFound,
-    NotYourTurn,
-    SeatTaken,
-    StaleVersion,
-    Unauthenticated,
-    WrongToken,
-)
-from serai.matches.request_ids import created_match_id, join_id_of, seal, unseal
+from serai.game import Game, GameInfo, Seat
+from serai.matches import replay
+from serai.matches.clocks import Clocks
+from serai.matches.entries import Entries
+from serai.matches.play import Play
+from serai.matches.reading import Reading
+from serai.matches.seating import Seating
 from serai.matches.values import (
     Joined,
-    LegalMove,
     LegalMoves,
     PackedMove,
     ReplayReport,
@@ -81,38 +36,11 @@ from serai.matches.values import (
     Submitted,
     WatchBatch,
 )
+from serai.matches.watching import Watching, label_of
 from serai.registry import Registry
-from serai.store import (
-    UNCHANGED,
-    Answer,
-    Commit,
-    Committed,
-    Conflict,
-    Duplicate,
-    MatchIdTaken,
-    MatchRecord,
-    NewEvent,
-    SeatRecord,
-    Status,
-    Store,
-    StoreError,
-    StoreUnavailable,
-    TimeoutPolicy,
-)
+from serai.store import MatchRecord, Status, Store, TimeoutPolicy
 
-log = structlog.get_logger("serai.matches")
-
-# Checked with fullmatch, in ASCII only: "$" would let a trailing newline through, and "\d" other
-# scripts' digits, which int() and Redis then refuse.
-_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")  # a Redis stream id: two 64-bit numbers
-_MAX_NAME = 64
-_CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
-_MAX_MOVE_SECONDS = 7 * 24 * 3600
-_WATCH_RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
-_MAX_REQUEST_ID = 128
-_MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
-_REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{_MAX_REQUEST_ID}}}")
+__all__ = ["Matches", "label_of"]
 
 
 class Matches:
@@ -135,51 +63,52 @@ class Matches:
     ) -> None:
         self.store = store
         self.registry = registry
-        self.watch_block_ms = watch_block_ms
-        self.max_retries = max_retries
-        self.idle_seconds = idle_seconds
-        self.max_open_per_client = max_open_per_client
-        self.sweep_seconds = sweep_seconds
-        self.allow_chosen_seeds = allow_chosen_seeds
-        self.max_watches = max_watches  # 0: no limit; see watch()
-        self.watching = 0
-        self.closing = False
-        self._clock = clock
-        self._cache = Cache(cache_size)
-        self._idle_ms = idle_seconds * 1000
-        self._clocks_cursor = 0  # where the next sweep reads on (see sweep)
+        self._entries = entries = Entries(
+            store,
+            registry,
+            cache_size=cache_size,
+            max_retries=max_retries,
+            idle_seconds=idle_seconds,
+        )
+        self._cache = entries.cache
+        self._clocks = clocks = Clocks(
+            entries, clock, idle_seconds=idle_seconds, sweep_seconds=sweep_seconds
+        )
+        self._seating = Seating(
+            entries,
+            clocks,
+            allow_chosen_seeds=allow_chosen_seeds,
+            max_open_per_client=max_open_per_client,
+        )
+        self._play = play = Play(entries, clocks)
+        # The hot path is called straight, without a frame of the facade's own; the method
+        # below says what it does and takes the same arguments.
+        self.submit = play.submit  # type: ignore[method-assign]
+        self._reading = Reading(store, clocks)
+        self._watching = Watching(store, clocks, block_ms=watch_block_ms, max_watches=max_watches)
 
-    def _now_ms(self) -> int:
-        return int(self._clock() * 1000)
+    @property
+    def closing(self) -> bool:
+        """Set when the process shuts down: the sweeper stops and every watch ends."""
+        return self._watching.closing
 
-    def _deadline(self, record: MatchRecord, running: bool) -> int | None:
-        """The deadline to store with a change (None: the match has no clock)."""
-        if not record.move_seconds:
-            return None
-        return self._now_ms() + record.move_seconds * 1000 if running else 0
+    @closing.setter
+    def closing(self, value: bool) -> None:
+        self._clocks.closing = self._watching.closing = value
 
-    def _idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
-        """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
-        when the change sets one (``move_seconds`` from now), so that a match never expires
-        inside the deadline it shows."""
-        if not self._idle_ms or not deadline:
-            return self._idle_ms
-        return record.move_seconds * 1000 + self._idle_ms
+    @property
+    def watching(self) -> int:
+        """How many watches are open now."""
+        return self._watching.open
 
     # games
 
     def games(self) -> list[GameInfo]:
         """The installed games, by name."""
-        return [self.registry.games[name].info for name in sorted(self.registry.games)]
+        return self._entries.games()
 
     def game(self, name: str) -> Game[Any, Any, Any]:
-        try:
-            return self.registry.games[name]
-        except KeyError:
-            known = ", ".join(sorted(self.registry.games)) or "none"
-            raise GameNotFound(
-                f"no game called {name!r}; installed games: {known} (ListGames lists them)"
-            ) from None
+        return self._entries.game(name)
 
     # creating and joining
 
@@ -195,83 +124,17 @@ class Matches:
         timeout_policy: TimeoutPolicy = "lose",
         request_id: str = "",
     ) -> MatchRecord:
-        """A new open match. ``seats`` 0 means the game's smallest player count.
-
-        ``move_seconds`` > 0 gives it a turn clock (see the module docstring); ``client_id``
-        counts it against that client's limit of unfinished matches.
-
-        With a ``request_id``, the match id is derived from it and the ``client_id``, so a
-        repeated create (a client retrying after a lost answer) finds the match the first one
-        made and answers it as it is now, instead of making a second one.
-        """
-        if client_id and not _CLIENT_ID.fullmatch(client_id):
-            raise BadRequest("client_id must be 1 to 64 printable ASCII characters without spaces")
-        if not 0 <= move_seconds <= _MAX_MOVE_SECONDS:
-            raise BadRequest(f"move_seconds must be 0 (no clock) to {_MAX_MOVE_SECONDS}")
-        if seed is not None and not self.allow_chosen_seeds:
-            raise BadRequest(
-                "this server does not take chosen seeds (whoever chose one could work out the "
-                "deal): leave seed unset"
-            )
-        _check_secret_request_id(request_id, "CreateMatch", "the match it made")
-        match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
-        if request_id:
-            first = await self.store.load(match_id)
-            if isinstance(first, MatchRecord):
-                await self._index_again(first)
-                return self._remember(first).record
-        plugin = self.game(game)
-        if not plugin.info.playable:
-            raise NotPlayable(
-                f"{plugin.info.title} is registered but not playable yet; "
-                "ListGames says which games are"
-            )
-        players = seats or plugin.info.min_players
-        plugin.check_players(players)
-        resolved = plugin.resolve_options(dict(options or {}))
-        seed_chosen = seed is not None
-        if seed is None:
-            seed = secrets.randbits(63)
-        state = plugin.setup(players, seed, resolved)
-        record = MatchRecord(
-            match_id=match_id,
-            game=game,
-            options=resolved,
-            seed=seed,
-            created_ms=int(self._clock() * 1000),
-            status="open",
-            version=0,
-            seats=tuple(SeatRecord() for _ in range(players)),
-            state=plugin.encode_state(state),
+        """A new open match; see :meth:`serai.matches.seating.Seating.create`."""
+        return await self._seating.create(
+            game,
+            seats,
+            options,
+            seed,
             client_id=client_id,
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
-            seed_chosen=seed_chosen,
+            request_id=request_id,
         )
-        if client_id and self.max_open_per_client > 0:
-            open_now = await self.store.claim_open_slot(
-                client_id, match_id, record.created_ms, self.max_open_per_client
-            )
-            if open_now is not None:
-                raise LimitExceeded(
-                    f"client {client_id!r} already has {open_now} unfinished matches, the most "
-                    f"this server allows ({self.max_open_per_client}): finish or resign some first"
-                )
-        try:
-            last = await self.store.create(
-                record,
-                [NewEvent("created", {"game": game, "seats": players})],
-                idle_ms=self._idle_ms,
-            )
-        except MatchIdTaken:
-            first = await self.store.load(match_id) if request_id else None
-            if not isinstance(first, MatchRecord):
-                raise
-            return self._remember(first).record  # the same request, retried on another replica
-        record = replace(record, last_event_id=last)
-        self._cache.put(Entry(record, plugin, state))
-        await self.store.index(record, None, "open")
-        return record
 
     async def join(
         self,
@@ -281,113 +144,24 @@ class Matches:
         *,
         request_id: str = "",
     ) -> Joined:
-        """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
-
-        With a ``request_id``, a repeated join (a client retrying after a lost answer) answers
-        the seat and token the first one claimed, whatever its seat and name say, and changes
-        nothing; without one, a retry claims another seat. The seat keeps a hash of the id and
-        the token sealed with a key derived from the id, so the store never holds either."""
-        if len(player_name) > _MAX_NAME:
-            raise BadRequest(f"player_name is {len(player_name)} characters; at most {_MAX_NAME}")
-        _check_secret_request_id(request_id, "JoinMatch", "the seat token")
-        join_id = join_id_of(match_id, request_id) if request_id else ""
-        token = secrets.token_urlsafe(24)
-        entry = await self._fresh(match_id)
-        for _attempt in range(self.max_retries):
-            record = entry.record
-            if join_id:
-                first = _joined_by(record, join_id, request_id)
-                if first is not None:
-                    await self._index_again(record)
-                    structlog.contextvars.bind_contextvars(seat=first.seat)
-                    return first
-            free = [i for i, s in enumerate(record.seats) if not s.joined]
-            if record.status != "open" or not free:
-                raise SeatTaken(
-                    f"every seat of match {match_id} is taken (it is {record.status}): "
-                    "create a new match, or watch this one as a spectator"
-                )
-            chosen = free[0] if seat is None else seat
-            if not 0 <= chosen < len(record.seats):
-                raise BadRequest(
-                    f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
-                )
-            if record.seats[chosen].joined:
-                raise SeatTaken(
-                    f"seat {chosen} of match {match_id} is taken; free seats: "
-                    f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
-                )
-            seats = list(record.seats)
-            name = player_name or f"seat {chosen}"
-            seats[chosen] = SeatRecord(
-                name=name,
-                joined=True,
-                token_hash=_hash(token),
-                join_id=join_id,
-                sealed_token=seal(token, match_id, request_id) if request_id else "",
-            )
-            events = [NewEvent("joined", {"seat": chosen, "name": name})]
-            starts = all(s.joined for s in seats)
-            if starts:
-                events.append(NewEvent("started"))
-            status: Status | None = "running" if starts else None
-            deadline = self._deadline(record, starts)
-            commit = Commit(
-                seats=tuple(seats),
-                status=status,
-                events=events,
-                deadline_ms=deadline,
-                idle_ms=self._idle_ms_with(record, deadline),
-            )
-            result = await self.store.commit(match_id, record.version, commit)
-            if isinstance(result, Committed):
-                record = replace(
-                    record,
-                    seats=tuple(seats),
-                    status=status or record.status,
-                    version=result.version,
-                    last_event_id=result.last_event_id,
-                    deadline_ms=record.deadline_ms if deadline is None else deadline,
-                )
-                self._cache.put(Entry(record, entry.game, entry.state))
-                if starts:
-                    await self.store.index(record, "open", "running")
-                structlog.contextvars.bind_contextvars(seat=chosen)
-                return Joined(chosen, token, record)
-            # Another join (perhaps this very one, retried on another replica) came first.
-            entry = await self._after_conflict(match_id, result)
-        raise StaleVersion(f"match {match_id} changed too often while joining; try again")
+        """Claim a seat; see :meth:`serai.matches.seating.Seating.join`."""
+        return await self._seating.join(match_id, seat, player_name, request_id=request_id)
 
     # reading
 
-    async def list(
+    async def list_matches(
         self, status: Status | None = None, game: str | None = None, limit: int = 50
     ) -> list[MatchRecord]:
         """Matches newest first, by status and game (any when None)."""
-        if limit < 0:
-            raise BadRequest(f"limit must be 0 (for 50) or more, not {limit}")
-        return await self.store.list_matches(status, game or None, min(limit or 50, 1000))
-
-    list_matches = list  # TEMP: the name the split of matches/ gives it (dropped at merge)
+        return await self._reading.list_matches(status, game, limit)
 
     async def get(self, match_id: str, token: str = "") -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""
-        entry = await self._fresh(match_id)
-        return self._snapshot(entry, self._authenticate(entry, token))
+        return await self._reading.get(match_id, token)
 
     async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
-        entry = await self._fresh(match_id)
-        seat = self._require_seat(entry, token)
-        record = entry.record
-        moves: Sequence[Any] = ()
-        if record.status == "running" and seat in entry.game.to_act(entry.state):
-            moves = entry.legal_for(seat)
-        listed = tuple(
-            LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
-            for i, move in enumerate(moves)
-        )
-        return LegalMoves(entry.game, seat, record.version, listed)
+        return await self._reading.legal_moves(match_id, token)
 
     # playing
 
@@ -401,682 +175,40 @@ class Matches:
         expected_version: int = 0,
         request_id: str = "",
     ) -> Submitted:
-        """Play a move by id or as a typed payload; see the module docstring for retries."""
-        _check_id(match_id)
-        if bool(move_id) == (payload is not None):
-            raise BadRequest(
-                "give exactly one of move_id (from ListLegalMoves) or payload (the game's Move)"
-            )
-        _check_request_id(request_id)
-        cached = self._cache.get(match_id)
-        if cached is not None and self._overdue(cached):
-            cached = None  # its clock ran out: _fresh enforces that first
-        entry = cached or await self._fresh(match_id)
-        fresh = cached is None
-        lost_race_at = 0  # the version a commit found instead of ours, once a race is lost
-        for _attempt in range(self.max_retries):
-            seat: Seat | None = None
-            try:
-                seat = self._require_seat(entry, token)
-                commit, state = self._plan_move(
-                    entry, seat, move_id, payload, expected_version, request_id
-                )
-            except (MatchError, GameError) as error:
-                if not fresh:  # the cache may be behind another replica: look again, once
-                    entry, fresh = await self._fresh(match_id), True
-                    continue
-                if request_id and seat is not None:  # a retry of a move that did apply?
-                    first = await self.store.request_answer(match_id, seat, request_id)
-                    if first is not None:
-                        return await self._replayed(entry, seat, first)
-                if lost_race_at and _no_longer_legal(error):
-                    raise StaleVersion(
-                        f"another move reached match {match_id} first (it is at version "
-                        f"{lost_race_at} now) and yours is no longer possible there ({error}): "
-                        "fetch the match and choose again"
-                    ) from error
-                raise
-            result = await self.store.commit(match_id, entry.record.version, commit)
-            if isinstance(result, Committed):
-                record = _committed(entry.record, commit, result)
-                done = Entry(record, entry.game, state)
-                self._cache.put(done)
-                if record.status == "finished":
-                    await self.store.index(record, "running", "finished")
-                return Submitted(self._snapshot(done, seat), commit.answer)
-            if isinstance(result, Duplicate):
-                return await self._replayed(entry, seat, result.first)
-            entry, fresh = await self._after_conflict(match_id, result), True
-            lost_race_at = entry.record.version
-        raise StaleVersion(
-            f"match {match_id} changed {self.max_retries} times while this move was tried: "
-            "fetch it again and resubmit"
+        """Play a move by id or as a typed payload; see :mod:`serai.matches.play`."""
+        return await self._play.submit(
+            match_id,
+            token,
+            move_id=move_id,
+            payload=payload,
+            expected_version=expected_version,
+            request_id=request_id,
         )
 
     async def resign(self, match_id: str, token: str) -> Snapshot:
-        """The seat leaves and loses; the match ends (ranks in the module docstring). A seat
-        that already resigned (a retry after a lost answer) gets the finished match again."""
-        entry = await self._fresh(match_id)
-        for _attempt in range(self.max_retries):
-            seat = self._require_seat(entry, token)
-            if entry.record.seats[seat].resigned:
-                await self._index_again(entry.record)
-                return self._snapshot(entry, seat)
-            if entry.record.status != "running":
-                raise MatchNotRunning(_not_running(entry.record))
-            done = await self._forfeit(entry, (seat,), timed_out=False)
-            if isinstance(done, Entry):
-                return self._snapshot(done, seat)
-            entry = await self._after_conflict(match_id, done)
-        raise StaleVersion(f"match {match_id} changed too often while resigning; try again")
-
-    async def _forfeit(
-        self, entry: Entry, losers: tuple[Seat, ...], *, timed_out: bool
-    ) -> Entry | Conflict | Duplicate:
-        """End the match with ``losers`` last, tied (a resignation, or a loss on time: every
-        seat still to act when time ran out); one commit.
-
-        The entry after it, or what the store answered instead (the version moved on)."""
-        record = entry.record
-        players = len(record.seats)
-        why = "ran out of time" if timed_out else "resigned"
-        named = " and ".join(map(str, losers))
-        outcome = {
-            "scores": [0] * players,
-            "ranks": [players - len(losers) if s in losers else 0 for s in range(players)],
-            "summary": f"seat{'s' if len(losers) > 1 else ''} {named} {why}",
-        }
-        seats = list(record.seats)
-        if not timed_out:
-            for seat in losers:
-                seats[seat] = replace(seats[seat], resigned=True)
-        version = record.version + 1
-        kind = "timed_out" if timed_out else "resigned"
-        commit = Commit(
-            status="finished",
-            seats=tuple(seats),
-            outcome=outcome,
-            log=[
-                _log_entry(version, seat, resign=not timed_out, timeout=timed_out)
-                for seat in losers
-            ],
-            events=[
-                *(NewEvent(kind, {"seat": seat}) for seat in losers),
-                NewEvent("finished", {"outcome": outcome}),
-            ],
-            deadline_ms=0 if record.move_seconds else None,
-        )
-        result = await self.store.commit(record.match_id, record.version, commit)
-        if not isinstance(result, Committed):
-            return result
-        record = replace(
-            record,
-            status="finished",
-            seats=tuple(seats),
-            outcome=outcome,
-            version=result.version,
-            last_event_id=result.last_event_id,
-            deadline_ms=0,
-        )
-        done = Entry(record, entry.game, entry.state)
-        self._cache.put(done)
-        await self.store.index(record, "running", "finished")
-        return done
+        """The seat leaves and loses; see :meth:`serai.matches.play.Play.resign`."""
+        return await self._play.resign(match_id, token)
 
     # clocks
 
-    def _overdue(self, entry: Entry) -> bool:
-        record = entry.record
-        return (
-            record.status == "running"
-            and record.deadline_ms > 0
-            and self._now_ms() >= record.deadline_ms
-        )
-
-    async def _enforce(self, entry: Entry) -> Entry:
-        """Apply the timeout policy to an overdue match; the entry after it (or after whoever
-        enforced it first: a lost compare-and-set means another replica did).
-
-        Every seat still to act at the deadline is late: all of them lose together, or each has
-        its default move played, the clock restarting only after the last of them (until then
-        each commit keeps the deadline that passed, so any replica carries on where one stopped).
-        """
-        match_id = entry.record.match_id
-        owed: set[Seat] | None = None  # the seats late at the deadline, not yet dealt with
-        for _attempt in range(self.max_retries):
-            if not self._overdue(entry):
-                return entry
-            record, game = entry.record, entry.game
-            late = tuple(s for s in game.to_act(entry.state) if owed is None or s in owed)
-            if not late:
-                return entry
-            owed = set(late) if owed is None else owed
-            seat = late[0]
-            result: Conflict | Duplicate
-            if record.timeout_policy == "default_move" and entry.legal_for(seat):
-                commit, state = self._plan_move(entry, seat, f"{record.version}.0", None, 0, "")
-                label = commit.answer
-                commit = replace(
-                    commit,
-                    events=[NewEvent("timed_out", {"seat": seat, "move": label}), *commit.events],
-                )
-                rest = owed - {seat}
-                if commit.status is None and rest.intersection(game.to_act(state)):
-                    # more late seats: the deadline stays passed until each has its move
-                    commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=self._idle_ms)
-                answer = await self.store.commit(match_id, record.version, commit)
-                if isinstance(answer, Committed):
-                    done = Entry(
-                        replace(
-                            _committed(record, commit, answer), deadline_ms=commit.deadline_ms or 0
-                        ),
-                        game,
-                        state,
-                    )
-                    self._cache.put(done)
-                    if done.record.status == "finished":
-                        await self.store.index(done.record, "running", "finished")
-                    log.info("default move on time out", match_id=match_id, seat=seat)
-                    entry, owed = done, rest
-                    continue
-                result = answer
-            else:
-                forfeited = await self._forfeit(entry, late, timed_out=True)
-                if isinstance(forfeited, Entry):
-                    log.info("seats lost on time", match_id=match_id, seats=late)
-                    return forfeited
-                result = forfeited
-            entry = await self._after_conflict(match_id, result)
-        return entry
-
     async def sweep(self, limit: int = 10_000) -> int:
-        """Enforce the clocks that ran out (of matches nobody reads) among the next ``limit``
-        clocked matches; how many were enforced. Each sweep reads on from where the last one
-        stopped, and starts over after the last: with more than ``limit`` clocked matches, the
-        first ones (the oldest) must not be the only ones ever read."""
-        now = self._now_ms()
-        enforced = finished = 0
-        found, cursor = await self.store.deadlines(limit, self._clocks_cursor)
-        for match_id, deadline in found:
-            if deadline and deadline <= now:
-                try:
-                    entry = await self._fresh(match_id)  # enforces it, or finds it enforced
-                except MatchError:
-                    continue
-                except StoreUnavailable:
-                    raise  # the store is down: the next sweep tries this page again
-                except Exception:  # a plugin bug or a damaged record: the other clocks go on
-                    log.exception("clock sweep skipped a match", match_id=match_id)
-                    continue
-                enforced += 1
-                if entry.record.status == "finished":
-                    finished += 1
-        # A finished match left the clocks index, so the matches after it moved up: without
-        # this, the next page would start past as many of them as this sweep finished.
-        self._clocks_cursor = max(0, cursor - finished) if cursor else 0
-        return enforced
+        """Enforce the clocks that ran out; see :meth:`serai.matches.clocks.Clocks.sweep`."""
+        return await self._clocks.sweep(limit)
 
     async def run_sweeper(self) -> None:
         """Sweep every ``sweep_seconds`` (jittered, so replicas spread out) until closing."""
-        jitter = random.Random()
-        while not self.closing and self.sweep_seconds > 0:
-            await asyncio.sleep(self.sweep_seconds * (0.5 + jitter.random()))
-            try:
-                await self.sweep()
-            except StoreError as error:
-                log.warning("clock sweep failed", error=str(error))
-            except Exception:  # a plugin bug must not stop the clocks of every other match
-                log.exception("clock sweep failed")
+        await self._clocks.run_sweeper()
 
     # watching
 
-    async def watch(
+    def watch(
         self, match_id: str, token: str = "", after_event_id: str = ""
     ) -> AsyncIterator[WatchBatch]:
-        """Batches of events after ``after_event_id`` ("": from the start), as they happen.
-
-        Each batch carries the match as the watcher may see it. Ends once the match is finished
-        and its last event delivered, or when the process is closing.
-
-        A waiting watch holds a store connection: beyond ``max_watches`` at once, a new one is
-        refused (:class:`LimitExceeded`), so that moves and reads still find connections.
-        """
-        if after_event_id and not _is_event_id(after_event_id):
-            raise BadRequest(
-                f"after_event_id {after_event_id!r} is not an event id (like 1712345678901-0): "
-                "pass an event_id the server sent, or nothing for every event"
-            )
-        if self.max_watches and self.watching >= self.max_watches:
-            raise LimitExceeded(
-                f"this server already serves {self.watching} watches, the most it allows: "
-                "retry in a moment (another replica may have room), or poll GetMatch"
-            )
-        self.watching += 1
-        try:
-            async with contextlib.aclosing(self._watch(match_id, token, after_event_id)) as batches:
-                async for batch in batches:
-                    yield batch
-        finally:
-            self.watching -= 1
-
-    async def _watch(
-        self, match_id: str, token: str, after_event_id: str
-    ) -> AsyncGenerator[WatchBatch, None]:
-        entry = await self._fresh(match_id)
-        seat = self._authenticate(entry, token)
-        after = after_event_id
-        looked = self._clock()
-        while not self.closing:
-            record = entry.record
-            if record.status == "finished" and after and not _newer(record.last_event_id, after):
-                return
-            finished = record.status == "finished"  # nothing more will come: do not wait
-            events = await self.store.read_events(
-                match_id,
-                after,
-                block_ms=0 if finished else self.watch_block_ms,
-                count=100,
-                label_of=label_of(entry.game),
-            )
-            if not events:
-                if finished:
-                    return
-                # Quiet: now and then make sure the match still exists and its clock is kept.
-                if self._overdue(entry) or self._clock() - looked >= _WATCH_RECHECK_SECONDS:
-                    entry, looked = await self._fresh(match_id), self._clock()
-                continue
-            entry, looked = await self._fresh(match_id), self._clock()
-            yield WatchBatch(tuple(events), self._snapshot(entry, seat))
-            after = events[-1].event_id
+        """Batches of events as they happen; see :meth:`serai.matches.watching.Watching.watch`."""
+        return self._watching.watch(match_id, token, after_event_id)
 
     # replay
 
     async def replay(self, match_id: str) -> ReplayReport:
         """Apply the stored log again from the seed and compare with the stored state."""
-        entry = await self._fresh(match_id)
-        record, game = entry.record, entry.game
-        log_entries = [json.loads(raw) for raw in await self.store.read_log(match_id)]
-        try:
-            state, resigned = self._rebuild(record, game, log_entries, None)
-        except GameError as error:
-            return ReplayReport(
-                match_id, False, len(log_entries), f"the log does not apply: {error}"
-            )
-        moves = sum(1 for e in log_entries if "m" in e)
-        if game.encode_state(state) != record.state:
-            return ReplayReport(
-                match_id,
-                False,
-                moves,
-                f"{moves} moves replayed; the state differs from the stored one",
-            )
-        if resigned is None and record.outcome is not None:
-            outcome = game.outcome(state)
-            if outcome is None or _outcome(outcome) != record.outcome:
-                return ReplayReport(
-                    match_id, False, moves, f"{moves} moves replayed; the outcome differs"
-                )
-        return ReplayReport(
-            match_id,
-            True,
-            moves,
-            f"{moves} moves replayed from seed {record.seed}: the stored state (version "
-            f"{record.version}, {record.status}) is reproduced",
-        )
-
-    # internals
-
-    async def _fresh(self, match_id: str) -> Entry:
-        """The current entry: one round trip, and no decoding when the cached version is current."""
-        _check_id(match_id)
-        cached = self._cache.get(match_id)
-        record = await self.store.load(match_id, cached.record.version if cached else None)
-        if record is None:
-            await self._gone(match_id)
-        if record is UNCHANGED and cached is not None:
-            entry = cached
-        else:
-            assert isinstance(record, MatchRecord)
-            entry = self._remember(record)
-        if self._overdue(entry):
-            entry = await self._enforce(entry)
-        return entry
-
-    async def _gone(self, match_id: str) -> None:
-        """Raise MatchExpired or MatchNotFound for a match the store does not have."""
-        self._cache.drop(match_id)
-        if await self.store.existed(match_id):
-            idle = f"{self.idle_seconds} " if self.idle_seconds else ""
-            raise MatchExpired(
-                f"match {match_id} expired after {idle}idle seconds (nobody moved): it is gone; "
-                "create a new match"
-            )
-        raise MatchNotFound(
-            f"no match {match_id!r}: check the id (CreateMatch and ListMatches give them)"
-        )
-
-    def _remember(self, record: MatchRecord) -> Entry:
-        game = self.game(record.game)
-        entry = Entry(record, game, game.decode_state(record.state))
-        self._cache.put(entry)
-        return entry
-
-    async def _index_again(self, record: MatchRecord) -> None:
-        """Index (and, finished, fold) the match as its status says, for a retried request: the
-        first call wrote the match, then may have failed before its indexes. Idempotent."""
-        await self.store.index(record, None, record.status)
-
-    async def _after_conflict(self, match_id: str, result: Conflict | Duplicate) -> Entry:
-        if isinstance(result, Duplicate):
-            raise MatchNotFound(f"match {match_id!r} disappeared from the store")
-        if result.current is None:
-            await self._gone(match_id)
-            raise AssertionError("unreachable")  # _gone always raises
-        return self._remember(result.current)
-
-    def _authenticate(self, entry: Entry, token: str) -> Seat | None:
-        if not token:
-            return None
-        digest = _hash(token)
-        seat: Seat | None = None
-        for i, stored in enumerate(entry.record.seats):
-            if stored.token_hash and hmac.compare_digest(stored.token_hash, digest):
-                seat = i
-        if seat is None:
-            raise WrongToken(
-                f"this seat token does not belong to match {entry.record.match_id}: use the token "
-                "JoinMatch returned for this match (or none, to look on as a spectator)"
-            )
-        structlog.contextvars.bind_contextvars(seat=seat)
-        return seat
-
-    def _require_seat(self, entry: Entry, token: str) -> Seat:
-        seat = self._authenticate(entry, token)
-        if seat is None:
-            raise Unauthenticated(
-                "this request acts for a seat: pass the seat_token JoinMatch returned"
-            )
-        return seat
-
-    def _snapshot(self, entry: Entry, seat: Seat | None) -> Snapshot:
-        running = entry.record.status == "running"
-        to_act = tuple(entry.game.to_act(entry.state)) if running else ()
-        return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
-
-    def _plan_move(
-        self,
-        entry: Entry,
-        seat: Seat,
-        move_id: str,
-        payload: PackedMove | None,
-        expected_version: int,
-        request_id: str,
-    ) -> tuple[Commit, Any]:
-        """Check and apply the move on ``entry``: the commit to write and the state after it
-        (:func:`_committed` makes the record once the commit is written)."""
-        record, game = entry.record, entry.game
-        match_id = record.match_id
-        if record.status != "running":
-            raise MatchNotRunning(_not_running(record))
-        if expected_version and expected_version != record.version:
-            raise StaleVersion(
-                f"the move was chosen at version {expected_version}, but match {match_id} is at "
-                f"version {record.version}: fetch the match again and choose again"
-            )
-        to_act = game.to_act(entry.state)
-        if seat not in to_act:
-            waiting = ", ".join(map(str, to_act)) or "nobody"
-            raise NotYourTurn(
-                f"it is not seat {seat}'s turn in match {match_id} (waiting for seat {waiting}): "
-                "Watch the match to learn when it is"
-            )
-        if move_id:
-            move = self._move_by_id(entry, seat, move_id)
-        else:
-            assert payload is not None
-            move = _unpack(game, payload)
-        state = game.apply(entry.state, seat, move)
-        label = game.label(move)
-        version = record.version + 1
-        events = [NewEvent("move", {"seat": seat, "label": label})]
-        events += [
-            NewEvent("announcement", {"text": t}) for t in game.announcements(entry.state, state)
-        ]
-        outcome = game.outcome(state)
-        status: Status | None = None
-        outcome_data: dict[str, Any] | None = None
-        if outcome is not None:
-            status, outcome_data = "finished", _outcome(outcome)
-            events.append(NewEvent("finished", {"outcome": outcome_data}))
-        encoded = game.encode_state(state)
-        move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
-        deadline = self._deadline(record, outcome is None)
-        commit = Commit(
-            state=encoded,
-            status=status,
-            outcome=outcome_data,
-            log=[_log_entry(version, seat, move=move_bytes)],
-            events=events,
-            request_seat=seat,
-            request_id=request_id,
-            answer=label,
-            deadline_ms=deadline,
-            idle_ms=self._idle_ms_with(record, deadline),
-        )
-        return commit, state
-
-    def _move_by_id(self, entry: Entry, seat: Seat, move_id: str) -> Any:
-        version_text, dot, index_text = move_id.partition(".")
-        # str methods, not a regex: this runs on every move. ASCII only ("²".isdigit() is true,
-        # and int() refuses it), and short enough for int() to read.
-        if not (
-            dot
-            and move_id.isascii()
-            and version_text.isdigit()
-            and index_text.isdigit()
-            and len(version_text) <= 20
-            and len(index_text) <= 9
-        ):
-            raise MoveNotFound(
-                f"{move_id!r} is not a move id (they look like 12.3): take one from ListLegalMoves"
-            )
-        version = entry.record.version
-        if int(version_text) != version:
-            raise StaleVersion(
-                f"move id {move_id} was listed at version {version_text}, but match "
-                f"{entry.record.match_id} is at version {version}: list the legal moves again"
-            )
-        moves = entry.legal_for(seat)
-        index = int(index_text)
-        if index >= len(moves):
-            raise MoveNotFound(
-                f"no move {move_id} at version {version}: there are {len(moves)} legal moves; "
-                "take an id from ListLegalMoves"
-            )
-        return moves[index]
-
-    async def _replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
-        """The first answer to a repeated request id, rebuilt at the version it produced."""
-        entry = await self._fresh(entry.record.match_id)
-        await self._index_again(entry.record)
-        if entry.record.version != first.version:
-            log_entries = [json.loads(r) for r in await self.store.read_log(entry.record.match_id)]
-            state, _ = self._rebuild(entry.record, entry.game, log_entries, first.version)
-            outcome = entry.game.outcome(state)
-            record = replace(
-                entry.record,
-                version=first.version,
-                last_event_id=first.last_event_id,
-                status="finished" if outcome else "running",
-                outcome=_outcome(outcome) if outcome else None,
-                # A resignation ends a match, so none had come by a move's version.
-                seats=tuple(replace(seat, resigned=False) for seat in entry.record.seats),
-            )
-            entry = Entry(record, entry.game, state)
-        return Submitted(self._snapshot(entry, seat), first.answer, replayed=True)
-
-    def _rebuild(
-        self,
-        record: MatchRecord,
-        game: Game[Any, Any, Any],
-        log_entries: Sequence[Mapping[str, Any]],
-        upto_version: int | None,
-    ) -> tuple[Any, Seat | None]:
-        """The state after the logged moves up to a version (all when None), and who resigned."""
-        state = game.setup(len(record.seats), record.seed, record.options)
-        resigned: Seat | None = None
-        for item in log_entries:
-            if upto_version is not None and item["v"] > upto_version:
-                break
-            if item.get("r") or item.get("t"):  # resigned, or lost on time
-                resigned = item["s"]
-                continue
-            message = game.move_message()
-            message.ParseFromString(base64.b64decode(item["m"]))
-            state = game.apply(state, item["s"], game.move_from_proto(message))
-        return state, resigned
-
-
-def _check_id(match_id: str) -> None:
-    if not match_id:
-        raise BadRequest("match_id is empty: pass the id CreateMatch or ListMatches gave")
-    if not _MATCH_ID.fullmatch(match_id):
-        raise MatchNotFound(f"no match {match_id!r}: match ids are letters, digits, - and _")
-
-
-def _is_event_id(text: str) -> bool:
-    parts = _EVENT_ID.fullmatch(text)
-    return parts is not None and all(int(part) < 2**64 for part in parts.groups())
-
-
-def _check_request_id(request_id: str) -> None:
-    if request_id and not _REQUEST_ID.fullmatch(request_id):
-        raise BadRequest(
-            f"request_id must be 1 to {_MAX_REQUEST_ID} printable ASCII characters without "
-            "spaces (a UUID will do)"
-        )
-
-
-def _check_secret_request_id(request_id: str, method: str, what: str) -> None:
-    """A request id that answers to anyone who repeats it must be hard to guess."""
-    _check_request_id(request_id)
-    if request_id and len(request_id) < _MIN_SECRET_REQUEST_ID:
-        raise BadRequest(
-            f"a {method} request_id gives {what} to whoever repeats it: use a random one of at "
-            f"least {_MIN_SECRET_REQUEST_ID} characters (a UUID will do)"
-        )
-
-
-def _joined_by(record: MatchRecord, join_id: str, request_id: str) -> Joined | None:
-    """The answer a join with this request id already got, if one did."""
-    for index, stored in enumerate(record.seats):
-        if stored.join_id and hmac.compare_digest(stored.join_id, join_id):
-            token = unseal(stored.sealed_token, record.match_id, request_id)
-            return Joined(index, token, record, replayed=True)
-    return None
-
-
-def _no_longer_legal(error: Exception) -> bool:
-    """A failure that a lost race explains: the move fitted the version it was chosen at."""
-    if isinstance(error, MalformedMove):
-        return False
-    return isinstance(error, IllegalMove | NotYourTurn | MatchNotRunning | MoveNotFound)
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _committed(record: MatchRecord, commit: Commit, result: Committed) -> MatchRecord:
-    """The record after a move's ``commit`` (from :meth:`Matches._plan_move`) was written."""
-    return _evolved(
-        record,
-        state=commit.state or b"",
-        status=commit.status or record.status,
-        outcome=commit.outcome,
-        deadline_ms=record.deadline_ms if commit.deadline_ms is None else commit.deadline_ms,
-        version=result.version,
-        last_event_id=result.last_event_id,
-    )
-
-
-def _evolved(record: MatchRecord, **changes: Any) -> MatchRecord:
-    """``dataclasses.replace(record, **changes)`` for the path of every move, at a quarter of the
-    CPU: the frozen record's fields are copied as its instance dict (``replace`` goes through
-    ``fields()`` and ``__init__``, which sets each of the 15 through ``object.__setattr__``).
-    MatchRecord has no ``__post_init__`` to skip; ``changes`` must name its fields."""
-    evolved = object.__new__(MatchRecord)
-    values = vars(evolved)
-    values.update(vars(record))
-    values.update(changes)
-    return evolved
-
-
-def _log_entry(
-    version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
-) -> bytes:
-    if not (resign or timeout):  # a move, the common case: the bytes json.dumps would give
-        return b'{"v":%d,"s":%d,"m":"%s"}' % (version, seat, base64.b64encode(move))
-    item: dict[str, Any] = {"v": version, "s": seat}
-    item["r" if resign else "t"] = 1
-    return json.dumps(item, separators=(",", ":")).encode()
-
-
-def _outcome(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "scores": list(outcome.scores),
-        "ranks": list(outcome.ranks),
-        "summary": outcome.summary,
-    }
-
-
-def _not_running(record: MatchRecord) -> str:
-    if record.status == "open":
-        free = [str(i) for i, s in enumerate(record.seats) if not s.joined]
-        return (
-            f"match {record.match_id} has not started: seat(s) {', '.join(free)} still to be "
-            "joined; Watch it to learn when it starts"
-        )
-    return f"match {record.match_id} is over: no more moves; GetMatch shows the outcome"
-
-
-def _newer(event_id: str, than: str) -> bool:
-    def key(text: str) -> tuple[int, int]:
-        ms, _, seq = text.partition("-")
-        return int(ms or 0), int(seq or 0)
-
-    return key(event_id) > key(than)
-
-
-def label_of(game: Game[Any, Any, Any]) -> Callable[[bytes], str]:
-    """A logged move's label from its bytes (what its move event says): for
-    :meth:`serai.store.Store.read_events`, which may rebuild a finished match's move labels."""
-
-    def label(raw: bytes) -> str:
-        message = game.move_message()
-        message.ParseFromString(raw)
-        return game.label(game.move_from_proto(message))
-
-    return label
-
-
-def _unpack(game: Game[Any, Any, Any], payload: PackedMove) -> Any:
-    expected = game.move_message.DESCRIPTOR.full_name
-    got = payload.type_url.rpartition("/")[2]
-    if got != expected:
-        raise MalformedMove(
-            f"the payload is a {got or 'message of no type'}, but {game.info.name} moves are "
-            f"{expected}: pack a {expected} into the Any"
-        )
-    limit = game.info.max_move_bytes  # before parsing: reading a move must cost next to nothing
-    if len(payload.value) > limit:
-        raise MalformedMove(
-            f"the {expected} payload is {len(payload.value)} bytes; {game.info.name} moves are "
-            f"at most {limit} bytes"
-        )
-    message = game.move_message()
-    try:
-        message.ParseFromString(payload.value)
-    except Exception as error:  # google.protobuf.message.DecodeError and friends
-        raise MalformedMove(f"the {expected} payload cannot be decoded: {error}") from None
-    return game.move_from_proto(message)
+        return await replay.audit(self.store, await self._clocks.current(match_id))

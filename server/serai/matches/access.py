@@ -1,0 +1,64 @@
+"""Who is asking: a seat token names a seat of one match, or nobody (a spectator).
+
+The store keeps only a hash of each seat's token (and, for a join with a request id, a hash of
+the id and the token sealed with it: see :mod:`.request_ids`), so a token is checked by hashing
+it and comparing in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+import structlog
+
+from serai.game import Seat
+from serai.matches.cache import Entry
+from serai.matches.errors import Unauthenticated, WrongToken
+from serai.matches.request_ids import unseal
+from serai.matches.requests import MAX_TOKEN
+from serai.matches.values import Joined
+from serai.store import MatchRecord
+
+
+def token_hash(token: str) -> str:
+    """What a seat stores of its token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def authenticate(entry: Entry, token: str) -> Seat | None:
+    """The token's seat, or None without a token (a spectator); WrongToken for another match's."""
+    if not token:
+        return None
+    # Longer than any token the server makes: wrong, without hashing all of it.
+    digest = token_hash(token) if len(token) <= MAX_TOKEN else ""
+    seat: Seat | None = None
+    for i, stored in enumerate(entry.record.seats):
+        if stored.token_hash and hmac.compare_digest(stored.token_hash, digest):
+            seat = i
+    if seat is None:
+        raise WrongToken(
+            f"this seat token does not belong to match {entry.record.match_id}: use the token "
+            "JoinMatch returned for this match (or none, to look on as a spectator)"
+        )
+    structlog.contextvars.bind_contextvars(seat=seat)
+    return seat
+
+
+def require_seat(entry: Entry, token: str) -> Seat:
+    """The token's seat, for a request that acts for one (Unauthenticated without a token)."""
+    seat = authenticate(entry, token)
+    if seat is None:
+        raise Unauthenticated(
+            "this request acts for a seat: pass the seat_token JoinMatch returned"
+        )
+    return seat
+
+
+def joined_by(record: MatchRecord, join_id: str, request_id: str) -> Joined | None:
+    """The answer a join with this request id already got, if one did."""
+    for index, stored in enumerate(record.seats):
+        if stored.join_id and hmac.compare_digest(stored.join_id, join_id):
+            token = unseal(stored.sealed_token, record.match_id, request_id)
+            return Joined(index, token, record, replayed=True)
+    return None

@@ -1,0 +1,188 @@
+"""Turn clocks: the deadline each change stores, and who enforces it once it has passed.
+
+A match created with ``move_seconds`` stores a deadline with every change that leaves it running.
+Every seat still to act after it loses (ranked last, tied, as if it resigned) or has its first
+legal move played, as ``timeout_policy`` says. Any replica may enforce it: the one that reads the
+match late (every read goes through :meth:`Clocks.current`) or whose sweeper (:meth:`Clocks.sweep`,
+every ``sweep_seconds``) finds it first. The enforcing commit goes through the same
+compare-and-set as a move, so it happens once.
+
+``idle_seconds`` lets the store drop an unfinished match nobody changed for that long, counted
+from the turn clock's deadline when there is one, so that a match never expires while a seat
+still has time to move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import structlog
+
+from serai.game import Seat
+from serai.matches import events as event
+from serai.matches import planning
+from serai.matches.cache import Entry
+from serai.matches.entries import Change, Entries
+from serai.matches.errors import MatchError
+from serai.store import Commit, MatchRecord, StoreError, StoreUnavailable
+
+log = structlog.get_logger("serai.matches")
+
+
+class Clocks:
+    """The turn clocks of every match this process reads, and the sweeper that reads the rest."""
+
+    def __init__(
+        self,
+        entries: Entries,
+        clock: Callable[[], float],
+        *,
+        idle_seconds: int,
+        sweep_seconds: float,
+    ) -> None:
+        self.entries = entries
+        self.clock = clock
+        self.sweep_seconds = sweep_seconds
+        self.closing = False  # the sweeper stops when set
+        self.idle_ms = idle_seconds * 1000
+        self._cursor = 0  # where the next sweep reads on (see sweep)
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    def deadline(self, record: MatchRecord, running: bool) -> int | None:
+        """The deadline to store with a change (None: the match has no clock)."""
+        if not record.move_seconds:
+            return None
+        return self.now_ms() + record.move_seconds * 1000 if running else 0
+
+    def idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
+        """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
+        when the change sets one (``move_seconds`` from now), so that a match never expires
+        inside the deadline it shows."""
+        if not self.idle_ms or not deadline:
+            return self.idle_ms
+        return record.move_seconds * 1000 + self.idle_ms
+
+    def overdue(self, entry: Entry) -> bool:
+        record = entry.record
+        return (
+            record.status == "running"
+            and record.deadline_ms > 0
+            and self.now_ms() >= record.deadline_ms
+        )
+
+    async def current(self, match_id: str) -> Entry:
+        """The match now: loaded, and its clock enforced first when it ran out (this read may
+        write)."""
+        entry = await self.entries.load(match_id)
+        if self.overdue(entry):
+            entry = await self.enforce(entry)
+        return entry
+
+    async def enforce(self, entry: Entry) -> Entry:
+        """Apply the timeout policy to an overdue match; the entry after it (or after whoever
+        enforced it first: a lost compare-and-set means another replica did).
+
+        Every seat still to act at the deadline is late: all of them lose together, or each has
+        its default move played, the clock restarting only after the last of them (until then
+        each commit keeps the deadline that passed, so any replica carries on where one stopped).
+        """
+        return await self.entries.change(entry, _Overdue(self))
+
+    async def sweep(self, limit: int = 10_000) -> int:
+        """Enforce the clocks that ran out (of matches nobody reads) among the next ``limit``
+        clocked matches; how many were enforced. Each sweep reads on from where the last one
+        stopped, and starts over after the last: with more than ``limit`` clocked matches, the
+        first ones (the oldest) must not be the only ones ever read."""
+        now = self.now_ms()
+        enforced = finished = 0
+        found, cursor = await self.entries.store.deadlines(limit, self._cursor)
+        for match_id, deadline in found:
+            if deadline and deadline <= now:
+                try:
+                    entry = await self.current(match_id)  # enforces it, or finds it enforced
+                except MatchError:
+                    continue
+                except StoreUnavailable:
+                    raise  # the store is down: the next sweep tries this page again
+                except Exception:  # a plugin bug or a damaged record: the other clocks go on
+                    log.exception("clock sweep skipped a match", match_id=match_id)
+                    continue
+                enforced += 1
+                if entry.record.status == "finished":
+                    finished += 1
+        # A finished match left the clocks index, so the matches after it moved up: without
+        # this, the next page would start past as many of them as this sweep finished.
+        self._cursor = max(0, cursor - finished) if cursor else 0
+        return enforced
+
+    async def run_sweeper(self) -> None:
+        """Sweep every ``sweep_seconds`` (jittered, so replicas spread out) until closing."""
+        jitter = random.Random()
+        while not self.closing and self.sweep_seconds > 0:
+            await asyncio.sleep(self.sweep_seconds * (0.5 + jitter.random()))
+            try:
+                await self.sweep()
+            except StoreError as error:
+                log.warning("clock sweep failed", error=str(error))
+            except Exception:  # a plugin bug must not stop the clocks of every other match
+                log.exception("clock sweep failed")
+
+
+class _Overdue(Change[Entry]):
+    """The clock's change: one late seat's default move, or every late seat's loss, per commit."""
+
+    __slots__ = ("clocks", "defaulted", "late", "owed", "rest")
+
+    def __init__(self, clocks: Clocks) -> None:
+        self.clocks = clocks
+        self.owed: set[Seat] | None = None  # the seats late at the deadline, not yet dealt with
+        self.late: tuple[Seat, ...] = ()  # the seats the planned commit deals with
+        self.rest: set[Seat] = set()  # those still owed after it
+        self.defaulted = False  # the planned commit is a default move, not a loss
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        clocks = self.clocks
+        if not clocks.overdue(entry):
+            return None
+        record, game = entry.record, entry.game
+        owed = self.owed
+        late = tuple(s for s in game.to_act(entry.state) if owed is None or s in owed)
+        if not late:
+            return None
+        if owed is None:
+            self.owed = owed = set(late)
+        seat = late[0]
+        if record.timeout_policy == "default_move" and entry.legal_for(seat):
+            commit, state = planning.plan_move(
+                entry, seat, f"{record.version}.0", None, 0, "", clocks
+            )
+            commit = replace(commit, events=[event.timed_out(seat, commit.answer), *commit.events])
+            rest = owed - {seat}
+            if commit.status is None and rest.intersection(game.to_act(state)):
+                # more late seats: the deadline stays passed until each has its move
+                commit = replace(commit, deadline_ms=record.deadline_ms, idle_ms=clocks.idle_ms)
+            self.late, self.rest, self.defaulted = (seat,), rest, True
+            return commit, state
+        self.late, self.defaulted = late, False
+        return planning.plan_forfeit(record, late, timed_out=True), entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Entry | None:
+        match_id = entry.record.match_id
+        if self.defaulted:
+            log.info("default move on time out", match_id=match_id, seat=self.late[0])
+            self.owed = self.rest
+            return None  # on to the next late seat, while the deadline stands passed
+        log.info("seats lost on time", match_id=match_id, seats=self.late)
+        return entry
+
+    async def settled(self, entry: Entry) -> Entry:
+        return entry
+
+    def exhausted(self, entry: Entry) -> Entry:
+        return entry  # the next read carries on

@@ -1,0 +1,84 @@
+"""The public event vocabulary: what a match's stream says happened, named once.
+
+Each kind is a :class:`Kind` member, and each has one constructor here that the lifecycle calls
+instead of spelling the kind and its data. The strings are a stored and wire format (the store
+gives each known kind one byte, in :data:`serai.store.encoding.KIND_CODES`; the service and the
+clients read them), so they never change. A constructor puts the plain ``str`` value in the
+event, not the member: the store looks kinds up on every move, and a plain string hashes faster.
+
+Example::
+
+    events = [events.moved(0, "take 2 spice"), events.finished(outcome)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from serai.store import NewEvent
+
+
+class Kind(StrEnum):
+    """An event's kind, as stored and as sent."""
+
+    CREATED = "created"
+    """The match was made: ``{"game": name, "seats": n}``."""
+    JOINED = "joined"
+    """A seat was claimed: ``{"seat": n, "name": text}``."""
+    STARTED = "started"
+    """Every seat is taken; the match runs."""
+    MOVE = "move"
+    """A seat moved: ``{"seat": n, "label": text}``."""
+    ANNOUNCEMENT = "announcement"
+    """The game says something public: ``{"text": text}``."""
+    RESIGNED = "resigned"
+    """A seat resigned: ``{"seat": n}``."""
+    TIMED_OUT = "timed_out"
+    """A seat ran out of time: ``{"seat": n}``, with ``"move"`` when its default move was played."""
+    FINISHED = "finished"
+    """The match is over: ``{"outcome": {"scores", "ranks", "summary"}}``."""
+
+
+_CREATED = Kind.CREATED.value
+_JOINED = Kind.JOINED.value
+_STARTED = Kind.STARTED.value
+_MOVE = Kind.MOVE.value
+_ANNOUNCEMENT = Kind.ANNOUNCEMENT.value
+_RESIGNED = Kind.RESIGNED.value
+_TIMED_OUT = Kind.TIMED_OUT.value
+_FINISHED = Kind.FINISHED.value
+
+
+def created(game: str, seats: int) -> NewEvent:
+    return NewEvent(_CREATED, {"game": game, "seats": seats})
+
+
+def joined(seat: int, name: str) -> NewEvent:
+    return NewEvent(_JOINED, {"seat": seat, "name": name})
+
+
+def started() -> NewEvent:
+    return NewEvent(_STARTED)
+
+
+def moved(seat: int, label: str) -> NewEvent:
+    return NewEvent(_MOVE, {"seat": seat, "label": label})
+
+
+def announced(text: str) -> NewEvent:
+    return NewEvent(_ANNOUNCEMENT, {"text": text})
+
+
+def resigned(seat: int) -> NewEvent:
+    return NewEvent(_RESIGNED, {"seat": seat})
+
+
+def timed_out(seat: int, move: str | None = None) -> NewEvent:
+    """``move``: the label of the default move played for the seat (None: the seat lost)."""
+    return NewEvent(_TIMED_OUT, {"seat": seat} if move is None else {"seat": seat, "move": move})
+
+
+def finished(outcome: Mapping[str, Any]) -> NewEvent:
+    return NewEvent(_FINISHED, {"outcome": outcome})

@@ -1,0 +1,56 @@
+"""Looking at matches without changing them (though a read may enforce a clock that ran out:
+see :meth:`serai.matches.clocks.Clocks.current`): the list, one match as a seat or a spectator
+sees it, and a seat's legal moves with their ids."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from serai.game import Seat
+from serai.matches import access, requests
+from serai.matches.cache import Entry
+from serai.matches.clocks import Clocks
+from serai.matches.values import LegalMove, LegalMoves, Snapshot
+from serai.store import MatchRecord, Status, Store
+
+
+def snapshot(entry: Entry, seat: Seat | None) -> Snapshot:
+    """The match as ``seat`` (None: a spectator) may see it."""
+    running = entry.record.status == "running"
+    to_act = tuple(entry.game.to_act(entry.state)) if running else ()
+    return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
+
+
+class Reading:
+    """ListMatches, GetMatch and ListLegalMoves."""
+
+    def __init__(self, store: Store, clocks: Clocks) -> None:
+        self.store = store
+        self.clocks = clocks
+
+    async def list_matches(
+        self, status: Status | None = None, game: str | None = None, limit: int = 50
+    ) -> list[MatchRecord]:
+        """Matches newest first, by status and game (any when None)."""
+        requests.check_list_limit(limit)
+        return await self.store.list_matches(status, game or None, min(limit or 50, 1000))
+
+    async def get(self, match_id: str, token: str = "") -> Snapshot:
+        """The match as the token's seat sees it, or as a spectator without a token."""
+        entry = await self.clocks.current(match_id)
+        return snapshot(entry, access.authenticate(entry, token))
+
+    async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
+        """The seat's legal moves now, each with an id valid at this version (empty if none)."""
+        entry = await self.clocks.current(match_id)
+        seat = access.require_seat(entry, token)
+        record = entry.record
+        moves: Sequence[Any] = ()
+        if record.status == "running" and seat in entry.game.to_act(entry.state):
+            moves = entry.legal_for(seat)
+        listed = tuple(
+            LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
+            for i, move in enumerate(moves)
+        )
+        return LegalMoves(entry.game, seat, record.version, listed)

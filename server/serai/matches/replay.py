@@ -1,0 +1,78 @@
+"""Replaying a match: its state rebuilt from the seed and the log, to check the stored one (an
+audit) or to answer a repeated request at the version it produced.
+
+The log holds one JSON line per change: ``{"v": version, "s": seat, "m": <move, base64>}`` for a
+move, with ``"r": 1`` instead of ``"m"`` for a resignation and ``"t": 1`` for a loss on time
+(see :func:`serai.matches.planning.log_entry`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from serai.game import Game, GameError, Seat
+from serai.matches import planning
+from serai.matches.cache import Entry
+from serai.matches.values import ReplayReport
+from serai.store import MatchRecord, Store
+
+
+def rebuild(
+    record: MatchRecord,
+    game: Game[Any, Any, Any],
+    log_entries: Sequence[Mapping[str, Any]],
+    upto_version: int | None,
+) -> tuple[Any, Seat | None]:
+    """The state after the logged moves up to a version (all when None), and who resigned."""
+    state = game.setup(len(record.seats), record.seed, record.options)
+    resigned: Seat | None = None
+    for item in log_entries:
+        if upto_version is not None and item["v"] > upto_version:
+            break
+        if item.get("r") or item.get("t"):  # resigned, or lost on time
+            resigned = item["s"]
+            continue
+        message = game.move_message()
+        message.ParseFromString(base64.b64decode(item["m"]))
+        state = game.apply(state, item["s"], game.move_from_proto(message))
+    return state, resigned
+
+
+async def read_log(store: Store, match_id: str) -> list[dict[str, Any]]:
+    """The match's log entries, oldest first."""
+    return [json.loads(raw) for raw in await store.read_log(match_id)]
+
+
+async def audit(store: Store, entry: Entry) -> ReplayReport:
+    """Apply the stored log again from the seed and compare with the stored state."""
+    record, game = entry.record, entry.game
+    match_id = record.match_id
+    log_entries = await read_log(store, match_id)
+    try:
+        state, resigned = rebuild(record, game, log_entries, None)
+    except GameError as error:
+        return ReplayReport(match_id, False, len(log_entries), f"the log does not apply: {error}")
+    moves = sum(1 for e in log_entries if "m" in e)
+    if game.encode_state(state) != record.state:
+        return ReplayReport(
+            match_id,
+            False,
+            moves,
+            f"{moves} moves replayed; the state differs from the stored one",
+        )
+    if resigned is None and record.outcome is not None:
+        outcome = game.outcome(state)
+        if outcome is None or planning.outcome_data(outcome) != record.outcome:
+            return ReplayReport(
+                match_id, False, moves, f"{moves} moves replayed; the outcome differs"
+            )
+    return ReplayReport(
+        match_id,
+        True,
+        moves,
+        f"{moves} moves replayed from seed {record.seed}: the stored state (version "
+        f"{record.version}, {record.status}) is reproduced",
+    )

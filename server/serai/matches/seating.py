@@ -1,0 +1,249 @@
+"""The open phase of a match: making it, and claiming its seats until every one is taken.
+
+A repeated CreateMatch or JoinMatch with the same ``request_id`` (a client retrying after a lost
+answer) gets the first one's answer and changes nothing; the ids and tokens this takes are kept
+only as hashes (see :mod:`.request_ids`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import structlog
+
+from serai.game import NotPlayable, Seat
+from serai.matches import access, requests
+from serai.matches import events as event
+from serai.matches.cache import Entry
+from serai.matches.clocks import Clocks
+from serai.matches.entries import Change, Entries
+from serai.matches.errors import BadRequest, LimitExceeded, SeatTaken, StaleVersion
+from serai.matches.request_ids import created_match_id, join_id_of, seal
+from serai.matches.requests import quoted
+from serai.matches.values import Joined
+from serai.store import (
+    Commit,
+    MatchIdTaken,
+    MatchRecord,
+    SeatRecord,
+    TimeoutPolicy,
+)
+
+
+class Seating:
+    """CreateMatch and JoinMatch."""
+
+    def __init__(
+        self,
+        entries: Entries,
+        clocks: Clocks,
+        *,
+        allow_chosen_seeds: bool,
+        max_open_per_client: int,
+    ) -> None:
+        self.entries = entries
+        self.clocks = clocks
+        self.allow_chosen_seeds = allow_chosen_seeds
+        self.max_open_per_client = max_open_per_client  # 0: no limit
+
+    async def create(
+        self,
+        game: str,
+        seats: int = 0,
+        options: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        *,
+        client_id: str = "",
+        move_seconds: int = 0,
+        timeout_policy: TimeoutPolicy = "lose",
+        request_id: str = "",
+    ) -> MatchRecord:
+        """A new open match. ``seats`` 0 means the game's smallest player count.
+
+        ``move_seconds`` > 0 gives it a turn clock (see :mod:`.clocks`); ``client_id`` counts it
+        against that client's limit of unfinished matches.
+
+        With a ``request_id``, the match id is derived from it and the ``client_id``, so a
+        repeated create (a client retrying after a lost answer) finds the match the first one
+        made and answers it as it is now, instead of making a second one.
+        """
+        entries, store = self.entries, self.entries.store
+        requests.check_client_id(client_id)
+        requests.check_move_seconds(move_seconds)
+        if seed is not None and not self.allow_chosen_seeds:
+            raise BadRequest(
+                "this server does not take chosen seeds (whoever chose one could work out the "
+                "deal): leave seed unset"
+            )
+        requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
+        match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
+        if request_id:
+            first = await store.load(match_id)
+            if isinstance(first, MatchRecord):
+                await entries.index_again(first)
+                return entries.remember(first).record
+        plugin = entries.game(game)
+        if not plugin.info.playable:
+            raise NotPlayable(
+                f"{plugin.info.title} is registered but not playable yet; "
+                "ListGames says which games are"
+            )
+        players = seats or plugin.info.min_players
+        plugin.check_players(players)
+        resolved = plugin.resolve_options(dict(options or {}))
+        seed_chosen = seed is not None
+        if seed is None:
+            seed = secrets.randbits(63)
+        state = plugin.setup(players, seed, resolved)
+        record = MatchRecord(
+            match_id=match_id,
+            game=game,
+            options=resolved,
+            seed=seed,
+            created_ms=self.clocks.now_ms(),
+            status="open",
+            version=0,
+            seats=tuple(SeatRecord() for _ in range(players)),
+            state=plugin.encode_state(state),
+            client_id=client_id,
+            move_seconds=move_seconds,
+            timeout_policy=timeout_policy,
+            seed_chosen=seed_chosen,
+        )
+        if client_id and self.max_open_per_client > 0:
+            open_now = await store.claim_open_slot(
+                client_id, match_id, record.created_ms, self.max_open_per_client
+            )
+            if open_now is not None:
+                raise LimitExceeded(
+                    f"client {quoted(client_id)} already has {open_now} unfinished matches, the "
+                    f"most this server allows ({self.max_open_per_client}): finish or resign some "
+                    "first"
+                )
+        try:
+            last = await store.create(
+                record,
+                [event.created(game, players)],
+                idle_ms=self.clocks.idle_ms_with(record, None),
+            )
+        except MatchIdTaken:
+            first = await store.load(match_id) if request_id else None
+            if not isinstance(first, MatchRecord):
+                raise
+            return entries.remember(first).record  # the same request, retried on another replica
+        record = replace(record, last_event_id=last)
+        entries.cache.put(Entry(record, plugin, state))
+        await store.index(record, None, "open")
+        return record
+
+    async def join(
+        self,
+        match_id: str,
+        seat: Seat | None = None,
+        player_name: str = "",
+        *,
+        request_id: str = "",
+    ) -> Joined:
+        """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
+
+        With a ``request_id``, a repeated join (a client retrying after a lost answer) answers
+        the seat and token the first one claimed, whatever its seat and name say, and changes
+        nothing; without one, a retry claims another seat. The seat keeps a hash of the id and
+        the token sealed with a key derived from the id, so the store never holds either."""
+        requests.check_player_name(player_name)
+        requests.check_secret_request_id(request_id, "JoinMatch", "the seat token")
+        entry = await self.clocks.current(match_id)
+        join = _Join(self, match_id, seat, player_name, request_id)
+        return await self.entries.change(entry, join)
+
+
+class _Join(Change[Joined]):
+    """A JoinMatch through the compare-and-set loop."""
+
+    __slots__ = ("answer", "join_id", "player_name", "request_id", "seat", "seating", "token")
+
+    def __init__(
+        self,
+        seating: Seating,
+        match_id: str,
+        seat: Seat | None,
+        player_name: str,
+        request_id: str,
+    ) -> None:
+        self.seating = seating
+        self.seat = seat  # asked for (None: the lowest free one), then chosen
+        self.player_name = player_name
+        self.request_id = request_id
+        self.join_id = join_id_of(match_id, request_id) if request_id else ""
+        self.token = secrets.token_urlsafe(24)
+        self.answer: Joined | None = None  # what a repeat of this join answers
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        match_id, request_id = record.match_id, self.request_id
+        join_id = self.join_id
+        if join_id:
+            self.answer = access.joined_by(record, join_id, request_id)
+            if self.answer is not None:
+                return None
+        free = [i for i, s in enumerate(record.seats) if not s.joined]
+        if record.status != "open" or not free:
+            raise SeatTaken(
+                f"every seat of match {match_id} is taken (it is {record.status}): "
+                "create a new match, or watch this one as a spectator"
+            )
+        chosen = free[0] if self.seat is None else self.seat
+        if not 0 <= chosen < len(record.seats):
+            raise BadRequest(
+                f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
+            )
+        if record.seats[chosen].joined:
+            raise SeatTaken(
+                f"seat {chosen} of match {match_id} is taken; free seats: "
+                f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
+            )
+        seats = list(record.seats)
+        name = self.player_name or f"seat {chosen}"
+        token = self.token
+        seats[chosen] = SeatRecord(
+            name=name,
+            joined=True,
+            token_hash=access.token_hash(token),
+            join_id=join_id,
+            sealed_token=seal(token, match_id, request_id) if request_id else "",
+        )
+        events = [event.joined(chosen, name)]
+        starts = all(s.joined for s in seats)
+        if starts:
+            events.append(event.started())
+        clocks = self.seating.clocks
+        deadline = clocks.deadline(record, starts)
+        commit = Commit(
+            seats=tuple(seats),
+            status="running" if starts else None,
+            events=events,
+            deadline_ms=deadline,
+            idle_ms=clocks.idle_ms_with(record, deadline),
+        )
+        self.seat = chosen
+        return commit, entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Joined:
+        assert self.seat is not None  # the commit was planned for it
+        structlog.contextvars.bind_contextvars(seat=self.seat)
+        return Joined(self.seat, self.token, entry.record)
+
+    async def settled(self, entry: Entry) -> Joined:
+        assert self.answer is not None  # the join that was made
+        await self.seating.entries.index_again(entry.record)
+        structlog.contextvars.bind_contextvars(seat=self.answer.seat)
+        return self.answer
+
+    def exhausted(self, entry: Entry) -> Joined:
+        # Another join (perhaps this very one, retried on another replica) came first each time.
+        raise StaleVersion(
+            f"match {entry.record.match_id} changed too often while joining; try again"
+        )
