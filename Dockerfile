@@ -12,4 +12,4 @@ RUN pip install --no-cache-dir . && useradd --create-home serai && mkdir -m 700 
 USER serai
 EXPOSE 50051 50052
 VOLUME /data
-CMD ["serai", "serve", "--host", "0.0.0.0", "--port", "50051", "--data-dir", "/data"]
+CMD ["serai", "serve", "--host", "0.0.0.0", "--port", "50051", "--http-port", "50052", "--data-dir", "/data"]

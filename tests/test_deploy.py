@@ -69,7 +69,7 @@ def test_the_dockerfile_command_parses_and_exposes_its_port():
     exposed, cmd = _dockerfile()
     args = _serve_args(cmd)
     assert args.host == "0.0.0.0"
-    assert exposed == [args.port]
+    assert exposed == [args.port, args.http_port]
 
 
 def test_compose_replicas_proxy_and_redis_agree():
@@ -90,6 +90,12 @@ def test_compose_replicas_proxy_and_redis_agree():
     inside = {int(str(p).split(":")[-1]) for p in published}
     assert inside == listens
     assert re.search(r"grpc_pass\s+grpc://serai\s*;", nginx)
+    # the HTTP port (Connect, gRPC-Web, JSON) has its own upstream, unbuffered for Watch
+    http = re.search(r"upstream\s+serai_http\s*\{(.*?)\}", nginx, re.S)
+    assert http, "nginx has no upstream serai_http"
+    assert re.findall(r"server\s+serai:(\d+)", http[1]) == [str(args.http_port)]
+    assert re.search(r"proxy_pass\s+http://serai_http\s*;", nginx)
+    assert re.search(r"proxy_buffering\s+off\s*;", nginx)
     # the proxy lets through what the replicas accept
     body = re.search(r"client_max_body_size\s+(\d+)([km]?)", nginx)
     assert body
@@ -120,8 +126,13 @@ def test_kubernetes_ports_probes_services_and_redis_agree():
     assert pod["spec"]["terminationGracePeriodSeconds"] > args.grace_seconds
     service = _one(docs, "Service", "serai")
     assert service["spec"]["selector"] == pod["metadata"]["labels"]
-    (port,) = service["spec"]["ports"]
+    assert ports["http"] == args.http_port
+    service_ports = {p["name"]: p for p in service["spec"]["ports"]}
+    assert set(service_ports) == {"grpc", "http"}
+    port = service_ports["grpc"]
     assert port["targetPort"] in (ports["grpc"], "grpc") and port["port"] == args.port
+    port = service_ports["http"]
+    assert port["targetPort"] in (ports["http"], "http") and port["port"] == args.http_port
 
     redis_docs = _kubernetes("redis.yaml")
     redis_service = _one(redis_docs, "Service", "serai-redis")
