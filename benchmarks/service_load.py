@@ -10,6 +10,7 @@ measure a running deployment instead. Each move is two calls, as a generic bot m
 ListLegalMoves, then SubmitMove of a random id with the expected version. Example::
 
     python benchmarks/service_load.py --matches 10
+    python benchmarks/service_load.py --matches 10 --redis-fsync always   # the cost of fsync
     python benchmarks/service_load.py --matches 100 --server 127.0.0.1:50051 \\
         --redis-url redis://127.0.0.1:6379/0
 """
@@ -50,6 +51,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the Redis that server uses, for the memory figure (default: start one)",
     )
     parser.add_argument("--channels", type=int, default=4, help="gRPC channels the bots share (4)")
+    parser.add_argument(
+        "--redis-fsync",
+        choices=("everysec", "always"),
+        default="everysec",
+        help="appendfsync of the Redis it starts, as serve --redis-fsync (everysec)",
+    )
     return parser.parse_args(argv)
 
 
@@ -193,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         redis_url = args.redis_url
         try:
             if redis_url is None:
-                embedded = EmbeddedRedis(Path(folder) / "data").start()
+                embedded = EmbeddedRedis(
+                    Path(folder) / "data", appendfsync=args.redis_fsync
+                ).start()
                 redis_url = embedded.url
             address = args.server
             if address is None:
