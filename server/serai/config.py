@@ -253,9 +253,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _setting(
         parser,
         "--list-rate",
-        "ListMatches calls per second allowed from one client address (gRPC and HTTP together), "
-        "on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client "
-        "shares its address: raise it or set 0 there",
+        "ListMatches calls per second allowed from one client address (gRPC and HTTP together, "
+        "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
+        "a proxy every client shares its address: raise it or set 0 there",
         kind=_at_least(0, float),
     )
     _setting(
