@@ -381,6 +381,7 @@ def start_serai(args: argparse.Namespace, folder: Path, redis_url: str) -> Serve
         [*(profile if args.profile else []),
          sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis_url,
          "--log-format", "json", "--move-rate", "0", "--workers", str(args.workers),
+         "--max-open-per-peer", "0", "--max-open-total", "0",
          "--chosen-seeds", "allow"],
         folder / "serve.log",
         "serai listening",

@@ -209,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 server, address = start_process(
                     [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
                      "--http-port", "off", "--redis-url", redis_url, "--log-format", "json",
+                     "--max-open-per-peer", "0", "--max-open-total", "0",
                      "--chosen-seeds", "allow"],
                     Path(folder) / "serve.log",
                     "serai listening",

@@ -222,6 +222,7 @@ def _start_replica(
         [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
          "--log-format", "json",
          "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0",
+         "--max-open-per-peer", "0", "--max-open-total", "0",
          "--chosen-seeds", "allow", *target],
         folder / f"serve-{index}.log",
         "serai listening",

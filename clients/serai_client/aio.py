@@ -93,8 +93,40 @@ class AsyncSeraiClient:
     async def list_matches(
         self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", limit: int = 0
     ) -> list[pb.MatchSummary]:
-        request = pb.ListMatchesRequest(status=status, game=game, limit=limit)  # type: ignore[arg-type]
-        return list((await self._call(self._stub.ListMatches, request)).matches)
+        """The newest matches: one page (at most 100; see :meth:`iter_matches` for all)."""
+        return list((await self.list_matches_page(status, game, limit)).matches)
+
+    async def list_matches_page(
+        self,
+        status: int = pb.MATCH_STATUS_UNSPECIFIED,
+        game: str = "",
+        limit: int = 0,
+        page_token: str = "",
+    ) -> pb.ListMatchesResponse:
+        """One page of matches, newest first, and its ``next_page_token`` ("" at the last):
+        pass that as ``page_token``, with the same status and game, for the next page."""
+        request = pb.ListMatchesRequest(
+            status=status,  # type: ignore[arg-type]
+            game=game,
+            limit=limit,
+            page_token=page_token,
+        )
+        return await self._call(self._stub.ListMatches, request)
+
+    async def iter_matches(
+        self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", page_size: int = 0
+    ) -> AsyncGenerator[pb.MatchSummary, None]:
+        """Every match, newest first, fetched a page at a time as the iteration goes on; each
+        once, whatever is created meanwhile (newer matches than the first page are not listed).
+        The server rate-limits ListMatches: a caller that loops may get ResourceExhaustedError."""
+        token = ""
+        while True:
+            page = await self.list_matches_page(status, game, page_size, token)
+            for match in page.matches:
+                yield match
+            token = page.next_page_token
+            if not token:
+                return
 
     async def create_match(
         self,

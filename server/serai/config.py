@@ -39,6 +39,10 @@ class Settings:
     move_rate: float = 1000.0
     move_burst: float = 2000.0
     max_open_matches: int = 100
+    max_open_per_peer: int = 100
+    max_open_total: int = 10_000
+    list_rate: float = 5.0
+    list_burst: float = 10.0
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
@@ -248,9 +252,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--list-rate",
+        "ListMatches calls per second allowed from one client address (gRPC and HTTP together, "
+        "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
+        "a proxy every client shares its address: raise it or set 0 there",
+        kind=_at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--list-burst",
+        "ListMatches calls one address may make at once before --list-rate applies",
+        kind=_at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--max-open-per-peer",
+        "unfinished matches the CreateMatch calls from one client address may have (the host, "
+        "not the port; an IPv6 /64 as one), whatever their client_id; more get "
+        "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its address: "
+        "raise it or set 0 there, and rely on --max-open-total",
+        kind=_at_least(0, int),
+    )
+    _setting(
+        parser,
+        "--max-open-total",
+        "unfinished matches the whole store may hold, from every client and replica (each "
+        "takes about 7 KB); more CreateMatch calls get RESOURCE_EXHAUSTED; 0: no limit",
+        kind=_at_least(0, int),
+    )
+    _setting(
+        parser,
         "--max-open-matches",
-        "unfinished matches one CreateMatch client_id may have; more get RESOURCE_EXHAUSTED; "
-        "0: no limit",
+        "unfinished matches one CreateMatch client_id may have (a label the client chooses: a "
+        "courtesy limit among bots sharing an address; --max-open-per-peer is the one a client "
+        "cannot reset); more get RESOURCE_EXHAUSTED; 0: no limit",
         kind=_at_least(0, int),
     )
     _setting(
@@ -323,6 +358,10 @@ def from_args(args: argparse.Namespace) -> Settings:
         move_rate=args.move_rate,
         move_burst=args.move_burst,
         max_open_matches=args.max_open_matches,
+        max_open_per_peer=args.max_open_per_peer,
+        max_open_total=args.max_open_total,
+        list_rate=args.list_rate,
+        list_burst=args.list_burst,
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,

@@ -117,6 +117,26 @@ def test_a_create_whose_answer_was_lost_is_retried_and_makes_one_match(client):
     assert client.create_match("jaipur").match_id != match.match_id  # a new call, a new match
 
 
+def test_the_sync_and_async_clients_follow_every_page_of_a_listing(client, service):
+    """list_matches answers one page, as before; iter_matches follows next_page_token to the end,
+    and list_matches_page hands the token out."""
+    made = [client.create_match("jaipur").match_id for _ in range(7)]
+    newest_first = [m.match_id for m in client.list_matches()]
+    assert sorted(newest_first) == sorted(made)
+    assert [m.match_id for m in client.list_matches(limit=3)] == newest_first[:3]
+    assert [m.match_id for m in client.iter_matches(page_size=3)] == newest_first
+    page = client.list_matches_page(limit=5)
+    rest = client.list_matches_page(limit=5, page_token=page.next_page_token)
+    assert [m.match_id for m in [*page.matches, *rest.matches]] == newest_first
+    assert rest.next_page_token == ""
+
+    async def listed() -> list[str]:
+        async with AsyncSeraiClient(service.address) as aio_client:
+            return [m.match_id async for m in aio_client.iter_matches(page_size=2)]
+
+    assert asyncio.run(listed()) == newest_first
+
+
 def test_legal_moves_carry_typed_payloads_and_a_move_by_id_is_played(client):
     seats = seated_match(client)
     seat = mover(client, seats)

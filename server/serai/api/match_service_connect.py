@@ -58,7 +58,8 @@ class MatchService(Protocol):
 
     async def list_matches(self, request: ListMatchesRequest, ctx: RequestContext[ListMatchesRequest, ListMatchesResponse], /) -> ListMatchesResponse:
         """
-        Matches by status and game, newest first.
+        Matches by status and game, newest first, a page at a time (see page_token). Rate-limited
+        per client address (RESOURCE_EXHAUSTED).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -324,7 +325,8 @@ class MatchServiceClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> ListMatchesResponse:
         """
-        Matches by status and game, newest first.
+        Matches by status and game, newest first, a page at a time (see page_token). Rate-limited
+        per client address (RESOURCE_EXHAUSTED).
         """
         return await self.execute_unary(
             request=request,

@@ -106,7 +106,8 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListMatches(self, request, context):
-        """Matches by status and game, newest first.
+        """Matches by status and game, newest first, a page at a time (see page_token). Rate-limited
+        per client address (RESOURCE_EXHAUSTED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

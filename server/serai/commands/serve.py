@@ -12,7 +12,8 @@ Any number of replicas may share one Redis: they keep nothing of their own.
 The same API is served over HTTP on --http-port (50052 by default; off for none): the Connect
 protocol in JSON or binary (curl works: see the README's "From any language"), gRPC-Web for
 browsers (--http-allow-origin lets a page of another origin call it), and grpc.health.v1.
-Every limit applies on both ports alike.
+Every limit applies on both ports alike; those per client address (--max-open-per-peer,
+--list-rate) count a client's calls on both ports together.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
 --workers N runs N server processes on the one port, to use N cores (see serai.commands.workers).
 """
@@ -173,12 +174,16 @@ async def serve(
             watch_block_ms=settings.watch_block_ms,
             idle_seconds=settings.idle_seconds,
             max_open_per_client=settings.max_open_matches,
+            max_open_per_quota=settings.max_open_per_peer,
+            max_unfinished=settings.max_open_total,
             sweep_seconds=settings.sweep_seconds,
             allow_chosen_seeds=settings.chosen_seeds == "allow",
             # a waiting Watch holds a Redis connection: a quarter stays for moves and reads
             max_watches=max(1, settings.redis_connections * 3 // 4),
         )
         runtime = Runtime(matches)
+        # One for both ports: a caller lists at one rate whichever it uses.
+        list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         server = await build_server(
             matches,
             max_message_bytes=settings.max_message_bytes,
@@ -186,6 +191,7 @@ async def serve(
             move_burst=settings.move_burst,
             reuse_port=worker is not None,
             runtime=runtime,
+            list_limiter=list_limiter,
         )
         http = None
         if settings.http_port is not None:
@@ -194,6 +200,7 @@ async def serve(
             http_handlers = MatchHandlers(
                 matches,
                 RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
+                list_limiter,
             )
             http = build_http_server(
                 http_handlers,

@@ -9,9 +9,11 @@ or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store k
 :mod:`.replay` (rebuild from the log).
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
-(it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_client``
-bounds the unfinished matches one ``client_id`` may have created; ``max_watches`` the watches
-open at once.
+(it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_quota``
+bounds the unfinished matches one caller (the ``quota_key`` of :meth:`Matches.create`: its
+address) may have created, ``max_open_per_client`` those of one ``client_id`` (a label the
+client chooses, so no bound on a client that changes it), ``max_unfinished`` those of the whole
+store; ``max_watches`` the watches open at once. 0 is no limit, for each.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from serai.matches.seating import Seating
 from serai.matches.values import (
     Joined,
     LegalMoves,
+    MatchPage,
     PackedMove,
     ReplayReport,
     Snapshot,
@@ -57,6 +60,8 @@ class Matches:
         clock: Callable[[], float] = time.time,
         idle_seconds: int = 0,
         max_open_per_client: int = 0,
+        max_open_per_quota: int = 0,
+        max_unfinished: int = 0,
         sweep_seconds: float = 1.0,
         allow_chosen_seeds: bool = True,
         max_watches: int = 0,
@@ -79,6 +84,8 @@ class Matches:
             clocks,
             allow_chosen_seeds=allow_chosen_seeds,
             max_open_per_client=max_open_per_client,
+            max_open_per_quota=max_open_per_quota,
+            max_unfinished=max_unfinished,
         )
         self._play = play = Play(entries, clocks)
         # The hot path is called straight, without a frame of the facade's own; the method
@@ -123,6 +130,7 @@ class Matches:
         move_seconds: int = 0,
         timeout_policy: TimeoutPolicy = "lose",
         request_id: str = "",
+        quota_key: str = "",
     ) -> MatchRecord:
         """A new open match; see :meth:`serai.matches.seating.Seating.create`."""
         return await self._seating.create(
@@ -131,6 +139,7 @@ class Matches:
             options,
             seed,
             client_id=client_id,
+            quota_key=quota_key,
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
             request_id=request_id,
@@ -152,8 +161,18 @@ class Matches:
     async def list_matches(
         self, status: Status | None = None, game: str | None = None, limit: int = 50
     ) -> list[MatchRecord]:
-        """Matches newest first, by status and game (any when None)."""
+        """The first page of matches newest first, by status and game (any when None)."""
         return await self._reading.list_matches(status, game, limit)
+
+    async def list_page(
+        self,
+        status: Status | None = None,
+        game: str | None = None,
+        limit: int = 50,
+        page_token: str = "",
+    ) -> MatchPage:
+        """A page of matches; see :meth:`serai.matches.reading.Reading.list_page`."""
+        return await self._reading.list_page(status, game, limit, page_token)
 
     async def get(self, match_id: str, token: str = "") -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""

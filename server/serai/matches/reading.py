@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from serai.game import Seat
-from serai.matches import access, requests
+from serai.matches import access, paging
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
-from serai.matches.values import LegalMove, LegalMoves, Snapshot
+from serai.matches.values import LegalMove, LegalMoves, MatchPage, Snapshot
 from serai.store import MatchRecord, Status, Store
 
 
@@ -32,9 +32,29 @@ class Reading:
     async def list_matches(
         self, status: Status | None = None, game: str | None = None, limit: int = 50
     ) -> list[MatchRecord]:
-        """Matches newest first, by status and game (any when None)."""
-        requests.check_list_limit(limit)
-        return await self.store.list_matches(status, game or None, min(limit or 50, 1000))
+        """The first page of matches, newest first, by status and game (any when None)."""
+        return list((await self.list_page(status, game, limit)).matches)
+
+    async def list_page(
+        self,
+        status: Status | None = None,
+        game: str | None = None,
+        limit: int = 50,
+        page_token: str = "",
+    ) -> MatchPage:
+        """A page of matches newest first, by status and game (any when None): at most
+        :data:`~serai.matches.paging.MAX_PAGE` (``limit`` 0: the default), after the match
+        ``page_token`` names ("": from the newest); see :mod:`serai.matches.paging`."""
+        size = paging.page_size(limit)
+        game = game or None
+        after = paging.read_page_token(page_token, status, game)
+        # One more than the page: whether there is a next page is known without another call.
+        records = await self.store.list_matches(status, game, size + 1, after=after)
+        if len(records) <= size:
+            return MatchPage(tuple(records), "")
+        last = records[size - 1]
+        token = paging.page_token(status, game, last.created_ms, last.match_id)
+        return MatchPage(tuple(records[:size]), token)
 
     async def get(self, match_id: str, token: str = "") -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""

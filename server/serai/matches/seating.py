@@ -43,11 +43,16 @@ class Seating:
         *,
         allow_chosen_seeds: bool,
         max_open_per_client: int,
+        max_open_per_quota: int = 0,
+        max_unfinished: int = 0,
     ) -> None:
         self.entries = entries
         self.clocks = clocks
         self.allow_chosen_seeds = allow_chosen_seeds
-        self.max_open_per_client = max_open_per_client  # 0: no limit
+        # 0: no limit, for each
+        self.max_open_per_client = max_open_per_client
+        self.max_open_per_quota = max_open_per_quota
+        self.max_unfinished = max_unfinished
 
     async def create(
         self,
@@ -60,11 +65,15 @@ class Seating:
         move_seconds: int = 0,
         timeout_policy: TimeoutPolicy = "lose",
         request_id: str = "",
+        quota_key: str = "",
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
-        ``move_seconds`` > 0 gives it a turn clock (see :mod:`.clocks`); ``client_id`` counts it
-        against that client's limit of unfinished matches.
+        ``move_seconds`` > 0 gives it a turn clock (see :mod:`.clocks`). The match counts
+        against three limits of unfinished matches (see :meth:`_claim`): the caller's
+        (``quota_key``, e.g. ``peer:10.0.0.7``: what the caller cannot change for free), the
+        ``client_id``'s (a label the caller chooses: a courtesy limit among cooperating bots),
+        and the whole store's.
 
         With a ``request_id``, the match id is derived from it and the ``client_id``, so a
         repeated create (a client retrying after a lost answer) finds the match the first one
@@ -113,16 +122,7 @@ class Seating:
             timeout_policy=timeout_policy,
             seed_chosen=seed_chosen,
         )
-        if client_id and self.max_open_per_client > 0:
-            open_now = await store.claim_open_slot(
-                client_id, match_id, record.created_ms, self.max_open_per_client
-            )
-            if open_now is not None:
-                raise LimitExceeded(
-                    f"client {quoted(client_id)} already has {open_now} unfinished matches, the "
-                    f"most this server allows ({self.max_open_per_client}): finish or resign some "
-                    "first"
-                )
+        await self._claim(record, quota_key)
         try:
             last = await store.create(
                 record,
@@ -138,6 +138,52 @@ class Seating:
         entries.cache.put(Entry(record, plugin, state))
         await store.index(record, None, "open")
         return record
+
+    async def _claim(self, record: MatchRecord, quota_key: str) -> None:
+        """Count the match, about to be made, against each limit of unfinished matches, or raise
+        LimitExceeded (having given back the places already claimed) for the first it would pass.
+
+        Each claim is one atomic step in the store, so creates on any replica never pass a limit
+        together. A caller's own limits come first: the one who is over them is refused before
+        the server-wide cap is touched. A claim whose create then fails is dropped after a while.
+        """
+        store, match_id, now_ms = self.entries.store, record.match_id, record.created_ms
+        client_id = record.client_id
+        if client_id and self.max_open_per_client > 0:
+            open_now = await store.claim_open_slot(
+                client_id, match_id, now_ms, self.max_open_per_client
+            )
+            if open_now is not None:
+                raise LimitExceeded(
+                    f"client {quoted(client_id)} already has {open_now} unfinished matches, the "
+                    f"most this server allows ({self.max_open_per_client}): finish or resign some "
+                    "first"
+                )
+        else:
+            client_id = ""  # nothing claimed for it
+        if quota_key and self.max_open_per_quota > 0:
+            open_now = await store.claim_quota_slot(
+                quota_key, match_id, now_ms, self.max_open_per_quota
+            )
+            if open_now is not None:
+                await store.release_open_slots(match_id, client_id=client_id)
+                raise LimitExceeded(
+                    f"this caller ({_caller(quota_key)}) already has {open_now} unfinished "
+                    f"matches, the most this server allows one caller "
+                    f"({self.max_open_per_quota}): finish or resign some first (a new client_id "
+                    "does not reset this limit)"
+                )
+        else:
+            quota_key = ""
+        if self.max_unfinished > 0:
+            open_now = await store.claim_unfinished_slot(match_id, now_ms, self.max_unfinished)
+            if open_now is not None:
+                await store.release_open_slots(match_id, client_id=client_id, quota_key=quota_key)
+                raise LimitExceeded(
+                    f"this server already holds {open_now} unfinished matches, the most it "
+                    f"allows ({self.max_unfinished}): join an open match (ListMatches), or try "
+                    "again once some have finished"
+                )
 
     async def join(
         self,
@@ -158,6 +204,12 @@ class Seating:
         entry = await self.clocks.current(match_id)
         join = _Join(self, match_id, seat, player_name, request_id)
         return await self.entries.change(entry, join)
+
+
+def _caller(quota_key: str) -> str:
+    """A quota key as an error message shows it to the caller it names: ``peer:10.0.0.7`` is
+    "10.0.0.7" (its own address; nobody else sees the message)."""
+    return quota_key.removeprefix("peer:")
 
 
 class _Join(Change[Joined]):

@@ -1,5 +1,6 @@
-"""The values the lifecycle hands to the service: snapshots, legal moves, seats joined, moves
-submitted, watch batches, replay reports, and the typed move as it came over the wire."""
+"""The values the lifecycle hands to the service: pages of matches, snapshots, legal moves, seats
+joined, moves submitted, watch batches, replay reports, and the typed move as it came over the
+wire."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ class PackedMove:
 
     type_url: str
     value: bytes
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """One page of a listing, newest first; ``next_page_token`` "" when it is the last."""
+
+    matches: tuple[MatchRecord, ...]
+    next_page_token: str
 
 
 @dataclass(frozen=True)

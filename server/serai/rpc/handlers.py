@@ -26,7 +26,7 @@ from serai.rpc.convert import (
     snapshot,
     summary,
 )
-from serai.rpc.limits import RateLimiter
+from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.responses import MovePayloads, SubmitResponses
 
 
@@ -37,16 +37,31 @@ class CallContext:
 
     peer: str = ""
 
+    @property
+    def quota_key(self) -> str:
+        """Whom the caller's quotas count (see :func:`serai.rpc.limits.quota_key_of`): its
+        address without the port, so that a new connection or client_id does not reset them."""
+        return quota_key_of(self.peer)
+
 
 class MatchHandlers:
     """One method per RPC of serai.v1.MatchService, over a :class:`serai.matches.Matches`.
 
-    ``move_limiter`` limits SubmitMove per ``ctx.peer`` (none by default).
+    ``move_limiter`` limits SubmitMove per ``ctx.peer`` (a connection), ``list_limiter``
+    ListMatches per ``ctx.quota_key`` (an address: a listing costs the server far more than it
+    costs the caller, and new connections are free); none by default. One ``list_limiter`` may
+    serve several transports' handlers, so that a caller has one rate on all of them.
     """
 
-    def __init__(self, matches: Matches, move_limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        move_limiter: RateLimiter | None = None,
+        list_limiter: RateLimiter | None = None,
+    ) -> None:
         self.matches = matches
         self.move_limiter = move_limiter or RateLimiter(0, 0)
+        self.list_limiter = list_limiter or RateLimiter(0, 0)
         self.payloads = MovePayloads()
         self.responses = SubmitResponses()
 
@@ -74,6 +89,7 @@ class MatchHandlers:
             move_seconds=request.move_seconds,
             timeout_policy=policy,  # type: ignore[arg-type]
             request_id=request.request_id,
+            quota_key=ctx.quota_key,
         )
         return pb.CreateMatchResponse(match=summary(record))
 
@@ -96,14 +112,23 @@ class MatchHandlers:
     async def ListMatches(
         self, request: pb.ListMatchesRequest, ctx: CallContext
     ) -> pb.ListMatchesResponse:
+        limiter = self.list_limiter
+        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
+            raise LimitExceeded(
+                f"more than {limiter.rate:g} ListMatches calls per second (bursts of "
+                f"{limiter.burst:g}) from this address: slow down, and retry in a moment"
+            )
         if request.status and request.status not in PB_TO_STATUS:
             raise BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
-        records = await self.matches.list_matches(
+        page = await self.matches.list_page(
             status=PB_TO_STATUS.get(request.status),
             game=request.game or None,
             limit=request.limit,
+            page_token=request.page_token,
         )
-        return pb.ListMatchesResponse(matches=[summary(r) for r in records])
+        return pb.ListMatchesResponse(
+            matches=[summary(r) for r in page.matches], next_page_token=page.next_page_token
+        )
 
     async def GetMatch(self, request: pb.GetMatchRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.get(request.match_id, request.seat_token))

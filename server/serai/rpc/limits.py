@@ -1,8 +1,11 @@
-"""Rate limits on calls, keyed by whatever the call context gives: the peer today, a key later."""
+"""Limits per caller: rate limits on calls, and the key a caller's quotas count under (the peer's
+address today, an API key later)."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -41,3 +44,36 @@ class RateLimiter:
         if len(self._buckets) > self._keys:
             self._buckets.popitem(last=False)
         return allowed
+
+
+def quota_key_of(peer: str) -> str:
+    """The key a caller's quotas (its unfinished matches, its ListMatches rate) are counted under:
+    ``peer:<host>``, from a peer as the transports write it (gRPC's ``ipv4:1.2.3.4:5678``,
+    ``ipv6:%5B::1%5D:5678``, ``unix:...``; Connect's ``http:<host>:<port>``). "" for no peer.
+
+    The host alone, not the port: a new connection is free, a new address is not. An IPv6 host
+    counts by its /64 network, which one machine usually has whole (but ::1 as itself); an
+    IPv4-mapped IPv6 address as the IPv4 one; every caller on a unix socket as one. Once callers
+    carry API keys, the key replaces the peer here (``key:<id>``), and nothing that counts by it
+    changes. Example::
+
+        quota_key_of("ipv6:%5B2001:db8::7%5D:443")   # "peer:2001:db8::/64"
+    """
+    scheme, _, rest = urllib.parse.unquote(peer).partition(":")
+    if scheme.startswith("unix"):
+        return "peer:unix"
+    host = rest.rpartition(":")[0] if ":" in rest else rest  # drop the port
+    host = host.strip("[]").partition("%")[0]  # brackets, and an IPv6 zone (fe80::1%eth0)
+    if not host:
+        return ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return f"peer:{host[:64]}"  # not an IP address (a name?): itself, shortened
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return f"peer:{address.ipv4_mapped}"
+        if address.is_loopback:
+            return f"peer:{address}"
+        return f"peer:{ipaddress.IPv6Network((address, 64), strict=False)}"
+    return f"peer:{address}"

@@ -245,9 +245,16 @@ class Store(Protocol):
         that, request_answer included."""
 
     async def list_matches(
-        self, status: Status | None, game: str | None, limit: int
+        self,
+        status: Status | None,
+        game: str | None,
+        limit: int,
+        *,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        """Matches newest first, without their state."""
+        """Matches newest first, without their state: ordered by (created_ms, match_id), both
+        descending, and with ``after`` only those that come after that position (a page token's:
+        matches created meanwhile, which come first, do not shift the pages)."""
 
     async def open_matches(self, client_id: str) -> int:
         """How many unfinished matches ``client_id`` created."""
@@ -259,6 +266,22 @@ class Store(Protocol):
         unless the client has ``limit`` already: None when counted, else how many it has. Atomic:
         concurrent claims (on any replica) never pass the limit together. A claim whose match is
         never created is dropped after a while."""
+
+    async def claim_quota_slot(
+        self, quota_key: str, match_id: str, now_ms: int, limit: int
+    ) -> int | None:
+        """As :meth:`claim_open_slot`, among the unfinished matches a caller created, counted
+        under its ``quota_key`` (see serai.rpc.limits.quota_key_of)."""
+
+    async def claim_unfinished_slot(self, match_id: str, now_ms: int, limit: int) -> int | None:
+        """As :meth:`claim_open_slot`, among every unfinished match of the store (all replicas);
+        :meth:`index` takes a match out of the count when it finishes."""
+
+    async def release_open_slots(
+        self, match_id: str, *, client_id: str = "", quota_key: str = ""
+    ) -> None:
+        """Give back the places claimed for ``match_id`` (a create refused by a later limit):
+        the client's and the caller's, when named, and the store's."""
 
     async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
         """(match id, move deadline in ms) of the running ones among up to ``limit`` unfinished

@@ -1,5 +1,5 @@
-"""The global sorted sets that index matches (by status, game, client and clock), the listings
-and quotas read from them, and the fold they trigger when a match finishes.
+"""The global sorted sets that index matches (by status, game, client, caller and clock), the
+listings and quotas read from them, and the fold they trigger when a match finishes.
 
 Each is updated with single-key commands after a commit and repaired when a reader finds it stale
 (an expired match is pruned, one that moved on is indexed again), so a cluster never needs a
@@ -8,6 +8,7 @@ cross-slot script. The key names are in keys.py.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -15,7 +16,14 @@ from serai.store import STATUSES, MatchRecord, Status
 from serai.store.redis.encoding import SUMMARY_FIELDS, record_from_fields, text
 from serai.store.redis.errors import errors
 from serai.store.redis.folding import fold, joined, missing_pieces
-from serai.store.redis.keys import CLOCKS_KEY, client_key, index_key, match_keys
+from serai.store.redis.keys import (
+    CLOCKS_KEY,
+    UNFINISHED_KEY,
+    client_key,
+    index_key,
+    match_keys,
+    quota_index_key,
+)
 from serai.store.redis.scripts import CLAIM_SCRIPT, FOLD_READ_SCRIPT, FOLD_SCRIPT, Script
 
 # Runs a script with its keys and arguments (RedisStore._run).
@@ -24,6 +32,18 @@ ScriptRunner = Callable[[Script, Sequence[str], Sequence[Any]], Awaitable[Any]]
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
 # on its way, and pruning it would give its place to another.
 _CLAIM_GRACE_MS = 60_000
+
+# A caller's index is not told when its matches finish (their records do not name it): it is
+# pruned when full, and expires once no create renewed it for this long, when its matches have
+# long finished or expired (at worst the caller then has some matches it is not counted for).
+_QUOTA_TTL_MS = 7 * 86_400_000
+
+# The index of every unfinished match loses a match when it finishes (index()) or is found gone
+# (a listing, the sweeper); what that misses (an idle match that expired unlisted) is pruned only
+# when the cap is reached, _PRUNE_CHUNK entries a round trip, at most once every
+# _UNFINISHED_PRUNE_SECONDS per process, so that callers refused at the cap cost little.
+_PRUNE_CHUNK = 1000
+_UNFINISHED_PRUNE_SECONDS = 10.0
 
 # ListMatches reads an index in pages of the limit asked, or of this many if more (so that a run of
 # expired entries is passed in few round trips), and at most _LIST_PAGES of them a call (each page
@@ -48,6 +68,7 @@ class Indexes:
 
     _redis: Any  # the redis-py client
     _run: ScriptRunner
+    _unfinished_pruned_at = -_UNFINISHED_PRUNE_SECONDS  # time.monotonic() of the last prune
 
     async def existed(self, match_id: str) -> bool:
         async with errors():
@@ -59,9 +80,11 @@ class Indexes:
             pipe = self._redis.pipeline(transaction=False)
             if current == "finished":
                 pipe.zrem(CLOCKS_KEY, record.match_id)
+                pipe.zrem(UNFINISHED_KEY, record.match_id)
                 if record.client_id:
                     pipe.zrem(client_key(record.client_id), record.match_id)
             else:
+                pipe.zadd(UNFINISHED_KEY, {record.match_id: score})
                 if record.move_seconds:
                     pipe.zadd(CLOCKS_KEY, {record.match_id: score})
                 if record.client_id:
@@ -83,34 +106,50 @@ class Indexes:
                 await self._run(FOLD_SCRIPT, keys, [version, *args])
 
     async def list_matches(
-        self, status: Status | None, game: str | None, limit: int
+        self,
+        status: Status | None,
+        game: str | None,
+        limit: int,
+        *,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         if status is not None:
-            return await self._listed(status, game, limit)
+            return await self._listed(status, game, limit, after)
         # Every status: the newest of each status index, merged. (The index of all matches keeps
         # the ids of expired ones for existed(), so it cannot be listed past them.)
-        found = [r for st in STATUSES for r in await self._listed(st, game, limit)]
+        found = [r for st in STATUSES for r in await self._listed(st, game, limit, after)]
         found.sort(key=lambda record: (record.created_ms, record.match_id), reverse=True)
         return found[:limit]
 
-    async def _listed(self, status: Status, game: str | None, limit: int) -> list[MatchRecord]:
-        """The newest ``limit`` matches of one status index, paging on past (and pruning) the
-        entries of expired matches and repairing those of matches that moved on (bounded)."""
+    async def _listed(
+        self, status: Status, game: str | None, limit: int, after: tuple[int, str] | None
+    ) -> list[MatchRecord]:
+        """The newest ``limit`` matches of one status index (those after the position ``after``
+        only), paging on past (and pruning) the entries of expired matches and repairing those
+        of matches that moved on (bounded)."""
         key = index_key(status, game)
         records: list[MatchRecord] = []
         seen: set[str] = set()  # a create between two pages moves the rest one place back
+        # Scores are created_ms; equal ones are in descending id order, as in the listing. Read
+        # from the score of ``after`` down, passing the ids at that score not after it.
+        top: int | str = "+inf" if after is None else after[0]
         offset, size = 0, max(limit, _LIST_PAGE)
         for _page in range(_LIST_PAGES):
             async with errors():
-                page = await self._redis.zrevrange(key, offset, offset + size - 1)
-                ids = [text(i) for i in page]
+                page = await self._redis.zrevrangebyscore(
+                    key, top, "-inf", start=offset, num=size, withscores=True
+                )
+                ids = [text(i) for i, _score in page]
                 rows = await self._listed_rows(ids)
             offset += len(ids)
             gone = []
-            for match_id, fields in zip(ids, rows, strict=True):
+            scores = [int(score) for _id, score in page]
+            for match_id, score, fields in zip(ids, scores, rows, strict=True):
                 if match_id in seen:
                     continue
                 seen.add(match_id)
+                if after is not None and score == after[0] and match_id >= after[1]:
+                    continue  # on an earlier page
                 if fields["status"] is None:  # expired, or deleted behind the index's back
                     gone.append(match_id)
                     continue
@@ -126,6 +165,7 @@ class Indexes:
                 async with errors():
                     await self._redis.zrem(key, *gone)
                     await self._redis.zrem(index_key(status, None), *gone)
+                    await self._redis.zrem(UNFINISHED_KEY, *gone)
                 offset -= len(gone)
             if len(ids) < size:
                 break
@@ -158,20 +198,78 @@ class Indexes:
     ) -> int | None:
         key = client_key(client_id)
         async with errors():
-            statuses = await self._client_statuses(key)
-            gone = [  # finished behind the index's back, expired, or a create that never was
+            await self._prune(key, now_ms)
+        return await self._claim(key, match_id, now_ms, limit)
+
+    async def claim_quota_slot(
+        self, quota_key: str, match_id: str, now_ms: int, limit: int
+    ) -> int | None:
+        key = quota_index_key(quota_key)
+        open_now = await self._claim(key, match_id, now_ms, limit)
+        async with errors():
+            # Full: some may have finished since (nothing takes them out when they do).
+            if open_now is not None and await self._prune(key, now_ms):
+                open_now = await self._claim(key, match_id, now_ms, limit)
+            await self._redis.pexpire(key, _QUOTA_TTL_MS)
+        return open_now
+
+    async def claim_unfinished_slot(self, match_id: str, now_ms: int, limit: int) -> int | None:
+        open_now = await self._claim(UNFINISHED_KEY, match_id, now_ms, limit)
+        now = time.monotonic()
+        if open_now is not None and now - self._unfinished_pruned_at >= _UNFINISHED_PRUNE_SECONDS:
+            self._unfinished_pruned_at = now
+            async with errors():
+                pruned = await self._prune(UNFINISHED_KEY, now_ms)
+            if pruned:
+                open_now = await self._claim(UNFINISHED_KEY, match_id, now_ms, limit)
+        return open_now
+
+    async def release_open_slots(
+        self, match_id: str, *, client_id: str = "", quota_key: str = ""
+    ) -> None:
+        async with errors():
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.zrem(UNFINISHED_KEY, match_id)
+            if client_id:
+                pipe.zrem(client_key(client_id), match_id)
+            if quota_key:
+                pipe.zrem(quota_index_key(quota_key), match_id)
+            await pipe.execute()
+
+    async def _claim(self, key: str, match_id: str, now_ms: int, limit: int) -> int | None:
+        """CLAIM_SCRIPT on one quota index: None when counted, else how many it holds."""
+        open_now = await self._run(CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
+        return None if open_now == -1 else int(open_now)
+
+    async def _prune(self, key: str, now_ms: int) -> int:
+        """Remove from a quota index the matches that are no longer unfinished: finished behind
+        its back, expired, or a create that never was (a claim older than _CLAIM_GRACE_MS).
+        Returns how many were removed."""
+        removed, start = 0, 0
+        while True:
+            entries = await self._redis.zrange(
+                key, start, start + _PRUNE_CHUNK - 1, withscores=True
+            )
+            gone = [
                 i
-                for i, score, status in statuses
+                for i, score, status in await self._statuses(entries)
                 if status == b"finished" or (status is None and score < now_ms - _CLAIM_GRACE_MS)
             ]
             if gone:
                 await self._redis.zrem(key, *gone)
-        open_now = await self._run(CLAIM_SCRIPT, (key,), (match_id, now_ms, limit))
-        return None if open_now == -1 else int(open_now)
+                removed += len(gone)
+            if len(entries) < _PRUNE_CHUNK:
+                return removed
+            start += len(entries) - len(gone)
 
     async def _client_statuses(self, key: str) -> list[tuple[str, float, bytes | None]]:
         """(match id, score, status) of every match in a client's index."""
-        entries = await self._redis.zrange(key, 0, -1, withscores=True)
+        return await self._statuses(await self._redis.zrange(key, 0, -1, withscores=True))
+
+    async def _statuses(
+        self, entries: Sequence[tuple[bytes, float]]
+    ) -> list[tuple[str, float, bytes | None]]:
+        """(match id, score, status) of each (match id, score) of an index."""
         if not entries:
             return []
         pipe = self._redis.pipeline(transaction=False)
@@ -201,5 +299,6 @@ class Indexes:
                     found.append((match_id, int(deadline)))
             if gone:
                 await self._redis.zrem(CLOCKS_KEY, *gone)
+                await self._redis.zrem(UNFINISHED_KEY, *gone)
         # The ones removed leave the index: the next page starts that much closer.
         return found, (offset + len(ids) - len(gone) if len(ids) == limit else 0)

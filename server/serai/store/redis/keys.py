@@ -26,6 +26,11 @@ a cross-slot script::
                                   serai:index:all:<game>; nothing reads it now)
     serai:clocks                  the unfinished matches with a turn clock
     serai:client:<client_id>      each client's unfinished matches
+    serai:quota:<quota_key>       each caller's unfinished matches (its address today, an API key
+                                  later: see serai.rpc.limits.quota_key_of); not told when a
+                                  match finishes, so pruned when full; expires unused
+    serai:unfinished              every unfinished match, for the cap on them all (matches made
+                                  before it existed join it at their next change of status)
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 from serai.store import Status
 
 CLOCKS_KEY = "serai:clocks"
+UNFINISHED_KEY = "serai:unfinished"
 
 
 def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
@@ -56,3 +62,8 @@ def index_key(status: Status | None, game: str | None) -> str:
 def client_key(client_id: str) -> str:
     """The index of one client's unfinished matches (for its quota)."""
     return f"serai:client:{client_id}"
+
+
+def quota_index_key(quota_key: str) -> str:
+    """The index of one caller's unfinished matches (for its quota)."""
+    return f"serai:quota:{quota_key}"

@@ -167,10 +167,13 @@ async def build_server(
     move_burst: float = 0,
     reuse_port: bool = False,
     runtime: Runtime | None = None,
+    list_limiter: RateLimiter | None = None,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
-    ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``).
+    ``move_rate`` > 0 limits SubmitMove per client connection (a token bucket of ``move_burst``);
+    ``list_limiter`` ListMatches per caller's address (none: no limit; pass the HTTP port's too,
+    so that a caller has one rate on both).
     ``reuse_port`` lets several processes listen on one port (SO_REUSEPORT: the kernel spreads
     connections over them); off by default, so a second server on a taken port fails loudly.
     ``runtime``: the process's shared services, started and closed by the caller; None makes the
@@ -192,7 +195,9 @@ async def build_server(
         return _decoding(method, handler if method in _UNLOGGED else logged.wrap(method, handler))
 
     wrapping = _Wrapping(server, wrap)
-    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches, limiter), wrapping)
+    pb_grpc.add_MatchServiceServicer_to_server(
+        MatchService(matches, limiter, list_limiter), wrapping
+    )
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)
     for name in ("", SERVICE_NAME):

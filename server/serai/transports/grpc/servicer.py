@@ -74,9 +74,14 @@ def _streaming(name: str) -> Callable[..., AsyncIterator[Any]]:
 class MatchService(pb_grpc.MatchServiceServicer):
     """serai.v1.MatchService over a :class:`serai.matches.Matches`, for grpc.aio."""
 
-    def __init__(self, matches: Matches, move_limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        move_limiter: RateLimiter | None = None,
+        list_limiter: RateLimiter | None = None,
+    ) -> None:
         self.matches = matches
-        self.handlers = MatchHandlers(matches, move_limiter)
+        self.handlers = MatchHandlers(matches, move_limiter, list_limiter)
 
     ListGames = _unary("ListGames")
     CreateMatch = _unary("CreateMatch")
