@@ -148,6 +148,8 @@ _SMALL_VARINTS = [bytes([n]) for n in range(0x80)]
 def varint(value: int) -> bytes:
     if 0 <= value < 0x80:
         return _SMALL_VARINTS[value]
+    if value < 0x4000:  # two bytes: a match's versions past 127 (a third of the cost of the loop)
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
@@ -172,14 +174,10 @@ def pack_log(entry: LogEntry) -> bytes:
     (resigned) or ``t`` (timed out), varint version, varint seat."""
     move, ended = entry.move, entry.ended
     if move is not None and ended is None:
-        return b"%b%b%b%b" % (PACKED_MOVE, varint(entry.version), varint(entry.seat), move)
+        return b"".join((PACKED_MOVE, varint(entry.version), varint(entry.seat), move))
     if move is None and ended is not None:
-        return b"%b%b%b%b" % (
-            _PACKED_FLAG,
-            _ENDED_CODES[ended],
-            varint(entry.version),
-            varint(entry.seat),
-        )
+        code = _ENDED_CODES[ended]
+        return b"".join((_PACKED_FLAG, code, varint(entry.version), varint(entry.seat)))
     raise ValueError(
         f"a log entry holds a move or how the seat lost, not both nor neither: {entry}"
     )
