@@ -51,7 +51,8 @@ async def audit(store: Store, entry: Entry) -> ReplayReport:
     try:
         state, resigned = rebuild(record, game, log_entries, None)
     except GameError as error:
-        return ReplayReport(match_id, False, len(log_entries), f"the log does not apply: {error}")
+        message = f"the log does not apply: {error}"
+        return ReplayReport(match_id, False, len(log_entries), message, record.seed)
     moves = sum(1 for e in log_entries if e.ended is None)
     if game.encode_state(state) != record.state:
         return ReplayReport(
@@ -59,17 +60,18 @@ async def audit(store: Store, entry: Entry) -> ReplayReport:
             False,
             moves,
             f"{moves} moves replayed; the state differs from the stored one",
+            record.seed,
         )
     if resigned is None and record.outcome is not None:
         outcome = game.outcome(state)
         if outcome is None or planning.outcome_data(outcome) != record.outcome:
-            return ReplayReport(
-                match_id, False, moves, f"{moves} moves replayed; the outcome differs"
-            )
+            message = f"{moves} moves replayed; the outcome differs"
+            return ReplayReport(match_id, False, moves, message, record.seed)
     return ReplayReport(
         match_id,
         True,
         moves,
-        f"{moves} moves replayed from seed {record.seed}: the stored state (version "
-        f"{record.version}, {record.status}) is reproduced",
+        f"{moves} moves replayed from the seed: the stored state (version {record.version}, "
+        f"{record.status}) is reproduced",
+        record.seed,
     )
