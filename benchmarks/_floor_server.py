@@ -19,7 +19,7 @@ from pathlib import Path
 import grpc
 from _harness import Servers, start_process
 from serai.api import match_service_pb2 as pb
-from serai.store import Commit, MatchRecord, NewEvent, SeatRecord
+from serai.store import Commit, LogEntry, MatchRecord, NewEvent, SeatRecord
 from serai.store.redis_store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
@@ -74,7 +74,7 @@ async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commi
     """A commit like serai's for one Jaipur move: its real state, log entry and move event."""
     store = RedisStore.from_url(redis_url)
     record = await store.load(match_id)
-    entry = (await store.read_log(match_id) or [b""])[0]
+    entry = (await store.read_log(match_id) or [LogEntry(1, 0, b"")])[0]
     moves = [e for e in await store.read_events(match_id, "") if e.kind == "move"]
     await store.close()
     assert isinstance(record, MatchRecord)

@@ -3,7 +3,8 @@
 Nothing here mocks Redis or uses a server that happens to be running: the tests start their own.
 
 - ``redis_server`` (session): a redis-server of the tests' own on a free loopback port, no
-  persistence, no password, every command (serai's own embedded one is closed: see embedded.py).
+  persistence, no password, every command (serai's own embedded one is closed: see
+  serai.store.embedded).
 - ``redis_url``: its URL, with the database flushed first (each test starts empty).
 - ``start_service(registry=None, **matches_options)``: a serai gRPC server in this process (its own
   asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`

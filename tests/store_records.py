@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from serai.store import MatchRecord, SeatRecord
+import base64
+from collections.abc import Sequence
+from typing import Any
+
+from serai.store import LogEntry, MatchRecord, SeatRecord
 
 
 def running_record(match_id: str, state: bytes = b"state") -> MatchRecord:
@@ -18,3 +22,17 @@ def running_record(match_id: str, state: bytes = b"state") -> MatchRecord:
         seats=(SeatRecord("a", True), SeatRecord("b", True)),
         state=state,
     )
+
+
+def log_items(entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+    """Log entries as the JSON lines serai once kept them in: ``{"v": version, "s": seat}`` with
+    ``"m"`` (the move's bytes, base64), ``"r": 1`` (resigned) or ``"t": 1`` (timed out)."""
+    items: list[dict[str, Any]] = []
+    for e in entries:
+        item: dict[str, Any] = {"v": e.version, "s": e.seat}
+        if e.ended is None:
+            item["m"] = base64.b64encode(e.move or b"").decode()
+        else:
+            item["r" if e.ended == "resigned" else "t"] = 1
+        items.append(item)
+    return items

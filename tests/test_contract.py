@@ -112,3 +112,19 @@ def test_each_installed_game_sends_its_view_message_as_protobuf_writes_it(name):
         message = game.view_to_proto(view)
         assert isinstance(message, game.view_message)
         assert game.view_bytes(view) == message.SerializeToString(deterministic=True)
+
+
+def test_an_option_value_is_echoed_short_whatever_its_size():
+    """Text quoted and cut to a prefix with its length; a number past 32 digits likewise."""
+    for given in ({"rounds": "x" * 10_000}, {"deluxe": "y" * 10_000}, {"bid": "9" * 4000}):
+        with pytest.raises(InvalidOptions) as refused:
+            Sample().resolve_options(given)
+        message = str(refused.value)
+        assert len(message) < 150 and "characters)" in message, message
+
+
+def test_unknown_option_names_are_echoed_short_and_few():
+    given = {f"colour{n}" + "z" * 1000: "red" for n in range(100)}
+    with pytest.raises(InvalidOptions, match="and 95 more; sample accepts") as refused:
+        Sample().resolve_options(given)
+    assert len(str(refused.value)) < 500

@@ -29,6 +29,8 @@ from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
+from serai.quoting import quoted
+
 Seat = int
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -239,18 +241,21 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         unknown = sorted(set(given) - set(specs))
         if unknown:
             known = ", ".join(sorted(specs)) or "none"
-            raise InvalidOptions(
-                f"unknown option(s) {', '.join(unknown)}; {self.info.name} accepts: {known}"
-            )
+            named = ", ".join(quoted(name) for name in unknown[:_ECHOED_NAMES])
+            if len(unknown) > _ECHOED_NAMES:
+                named += f" and {len(unknown) - _ECHOED_NAMES} more"
+            raise InvalidOptions(f"unknown option(s) {named}; {self.info.name} accepts: {known}")
         resolved: dict[str, OptionValue] = {}
         for name, spec in specs.items():
             value = _coerce_option(spec, given[name]) if name in given else spec.default
             if spec.choices and value not in spec.choices:
                 allowed = ", ".join(str(choice) for choice in spec.choices)
-                raise InvalidOptions(f"option {name}={value!r} is not one of: {allowed}")
+                raise InvalidOptions(f"option {name}={_shown(value)} is not one of: {allowed}")
             if spec.bounds and not spec.bounds[0] <= value <= spec.bounds[1]:  # type: ignore[operator]
                 least, greatest = spec.bounds
-                raise InvalidOptions(f"option {name}={value!r} is not from {least} to {greatest}")
+                raise InvalidOptions(
+                    f"option {name}={_shown(value)} is not from {least} to {greatest}"
+                )
             resolved[name] = value
         return resolved
 
@@ -282,8 +287,21 @@ def _coerce_option(spec: OptionSpec, raw: str | OptionValue) -> OptionValue:
         if kind is int:
             return int(text)
     except ValueError:
-        raise InvalidOptions(f"option {spec.name}={raw!r} is not a {kind.__name__}") from None
+        raise InvalidOptions(f"option {spec.name}={_shown(raw)} is not a {kind.__name__}") from None
     return text
+
+
+# Unknown option names a message lists before "and N more": a client may send thousands.
+_ECHOED_NAMES = 5
+
+
+def _shown(value: str | OptionValue) -> str:
+    """An option value as a message echoes it: text quoted and cut (see :func:`quoted`), a number
+    as written, cut the same way (int() reads up to 4,300 digits)."""
+    if isinstance(value, str):
+        return quoted(value)
+    text = repr(value)
+    return text if len(text) <= 32 else f"{text[:32]}… ({len(text)} characters)"
 
 
 class UnplayableGame(Game[None, None, None]):

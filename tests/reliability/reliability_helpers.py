@@ -251,14 +251,13 @@ async def play_match(
 async def check_replays(store: Any, registry: Any, played: Sequence[Played]) -> None:
     """Every match: its log has one entry per acknowledged move (none lost, none twice), the
     entries' versions follow the joins one by one up to the stored version, and it replays."""
-    import json
-
     from serai.matches import Matches
+    from store_records import log_items
 
     matches = Matches(store, registry)
     for match in played:
         record = await store.load(match.match_id)
-        log = [json.loads(raw) for raw in await store.read_log(match.match_id)]
+        log = log_items(await store.read_log(match.match_id))
         assert [e["v"] for e in log] == list(range(match.seats + 1, record.version + 1)), (
             match.match_id
         )

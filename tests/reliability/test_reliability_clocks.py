@@ -5,7 +5,6 @@ the effect with a bounded poll; they never assert on how long it took."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 import grpc
 import pytest
@@ -15,6 +14,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches, label_of
 from serai.store.redis_store import open_store
+from store_records import log_items
 
 Code = grpc.StatusCode
 
@@ -49,7 +49,7 @@ def _stored(redis_url, match_id):
         store = open_store(redis_url)
         try:
             record = await store.load(match_id)
-            log = [json.loads(raw) for raw in await store.read_log(match_id)]
+            log = log_items(await store.read_log(match_id))
             matches = Matches(store, registry.load())
             labels = label_of(matches.game("jaipur"))  # a finished match's labels are rebuilt
             events = await store.read_events(match_id, "", count=10_000, label_of=labels)

@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 import redis
-from serai.store import Commit, Committed, StoreUnavailable
+from serai.store import Commit, Committed, LogEntry, StoreUnavailable
 from serai.store.redis_store import RedisStore
 from store_records import running_record
 
@@ -34,7 +34,10 @@ def test_twenty_concurrent_commits_share_one_connection_and_all_apply(redis_url:
             await store.client.connection_pool.disconnect()
             await asyncio.gather(*(store.create(running_record(i), []) for i in ids))
             results = await asyncio.gather(
-                *(store.commit(i, 0, Commit(state=b"moved", log=[b"m"])) for i in ids)
+                *(
+                    store.commit(i, 0, Commit(state=b"moved", log=[LogEntry(1, 0, b"m")]))
+                    for i in ids
+                )
             )
             assert _clients_named(redis_url, name) == 1  # the shared one, no pooled one
             return results

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 from serai.store import (
     Commit,
     Committed,
+    LogEntry,
     StoreError,
     StoreUnavailable,
 )
@@ -53,7 +54,9 @@ def test_many_concurrent_commits_on_many_matches_all_land_in_order(redis_url: st
         async def play(match_id: str) -> list[int]:
             versions = []
             for n in range(10):
-                result = await store.commit(match_id, n, Commit(state=b"%d" % n, log=[b"m"]))
+                result = await store.commit(
+                    match_id, n, Commit(state=b"%d" % n, log=[LogEntry(n + 1, 0, b"m")])
+                )
                 assert isinstance(result, Committed)
                 versions.append(result.version)
             return versions

@@ -12,7 +12,7 @@ import secrets
 import redis
 from serai import registry
 from serai.matches import Matches
-from serai.store import Commit, MatchRecord, NewEvent, StoredEvent
+from serai.store import Commit, LogEntry, MatchRecord, NewEvent, StoredEvent
 from serai.store.redis_store import RedisStore, match_keys
 from store_records import running_record
 
@@ -43,7 +43,7 @@ def test_the_archive_gives_back_every_event_and_every_resume_point_exactly(redis
             if i == 3:
                 await asyncio.sleep(0.02)  # ids some milliseconds apart too
             last = i == len(commits) - 1
-            logged = {1: b'{"v":2,"s":0,"m":"CAE="}', 2: b'{"v":3,"s":1,"m":"CAE="}'}
+            logged = {1: LogEntry(2, 0, b"\x08\x01"), 2: LogEntry(3, 1, b"\x08\x01")}
             result = await store.commit(
                 match_id,
                 version,

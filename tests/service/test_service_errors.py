@@ -98,6 +98,16 @@ def test_bad_options_and_seat_counts_are_invalid_arguments(stub):
         assert code == Code.INVALID_ARGUMENT, details
 
 
+def test_a_megabyte_option_gets_a_short_message(stub):
+    """An option's name or value is echoed as a short escaped prefix with its length."""
+    huge = "9" * 1_000_000
+    for options in ({"hand": huge}, {"simultaneous": huge}, {huge: "1"}):
+        request = pb.CreateMatchRequest(game="tiny", options=options)
+        code, details = status_of(lambda request=request: stub.CreateMatch(request))
+        assert code == Code.INVALID_ARGUMENT, details
+        assert "(1000000 characters)" in details and len(details) < 200, details
+
+
 def test_an_unknown_match_is_not_found_everywhere(stub):
     for call in (
         lambda: stub.GetMatch(pb.GetMatchRequest(match_id="nosuchmatch")),

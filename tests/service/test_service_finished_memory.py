@@ -10,7 +10,15 @@ import asyncio
 import secrets
 
 import redis
-from serai.store import REQUEST_WINDOW, Commit, MatchRecord, NewEvent, SeatRecord, StoredEvent
+from serai.store import (
+    REQUEST_WINDOW,
+    Commit,
+    LogEntry,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    StoredEvent,
+)
 from serai.store.encoding import pack_events
 from serai.store.folding import unfold
 from serai.store.redis_store import RedisStore, match_keys
@@ -57,7 +65,7 @@ async def _play(store: RedisStore, match_id: str, seats: int) -> int:
             version,
             Commit(
                 state=bytes([n]) * (300 + n),
-                log=[f'{{"v":{version + 1},"s":{seat},"m":"CAE="}}'.encode()],
+                log=[LogEntry(version + 1, seat, b"\x08\x01")],
                 events=[
                     NewEvent("move", {"seat": seat, "label": _label(b"\x08\x01")}),
                     *([NewEvent("finished", {"outcome": {"scores": [1, 0]}})] if last else []),

@@ -1,6 +1,6 @@
 """What the Redis store writes is a stored format: the scripts' bytes (EVALSHA names a script by
-its SHA-1), the byte each event kind is kept as and the order of event ids never change by
-accident."""
+its SHA-1), the byte each event kind is kept as, the bytes of a log entry and the order of event
+ids never change by accident."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import secrets
 
 import redis
-from serai.store import NewEvent, event_id_after
+from serai.store import Commit, LogEntry, NewEvent, event_id_after
 from serai.store.redis import scripts
 from serai.store.redis.encoding import KIND_CODES
 from serai.store.redis_store import RedisStore, match_keys
@@ -76,3 +76,34 @@ def test_event_ids_are_ordered_as_numbers_and_empty_comes_first():
     assert not event_id_after("5-9", "5-10")
     assert not event_id_after("7-3", "7-3")
     assert not event_id_after("", "")
+
+
+def test_log_entries_are_kept_in_the_compact_form_older_matches_hold(redis_url):
+    """A move: 0x01, varint version, varint seat, the move's bytes; an ending: 0x02, r (resigned)
+    or t (timed out), varint version, varint seat. What serai has written since the compact form."""
+    match_id = secrets.token_hex(8)
+    log = [
+        LogEntry(3, 1, b"\x08\x01"),
+        LogEntry(300, 0, b""),
+        LogEntry(5, 1, None, "resigned"),
+        LogEntry(6, 0, None, "timed_out"),
+    ]
+
+    async def scenario() -> list[LogEntry]:
+        store = RedisStore.from_url(redis_url)
+        try:
+            await store.create(running_record(match_id), [])
+            await store.commit(match_id, 0, Commit(log=log))
+            return await store.read_log(match_id)
+        finally:
+            await store.close()
+
+    assert asyncio.run(scenario()) == log
+    with redis.Redis.from_url(redis_url) as admin:
+        stored = admin.lrange(match_keys(match_id)[1], 0, -1)
+    assert stored == [
+        b"\x01\x03\x01\x08\x01",
+        b"\x01\xac\x02\x00",
+        b"\x02r\x05\x01",
+        b"\x02t\x06\x00",
+    ]

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 import redis
 from serai.api import match_service_pb2 as pb
-from serai.store import REQUEST_WINDOW, Commit, Committed, Duplicate, MatchIdTaken, NewEvent
+from serai.store import (
+    REQUEST_WINDOW,
+    Commit,
+    Committed,
+    Duplicate,
+    LogEntry,
+    MatchIdTaken,
+    NewEvent,
+)
 from serai.store.redis_store import RedisStore, match_keys
 from store_records import running_record
 
@@ -78,7 +86,9 @@ def test_a_move_restarts_the_idle_time_of_every_key(redis_url):
         with redis.Redis.from_url(redis_url) as admin:
             for key in match_keys(match_id):
                 admin.pexpire(key, 5_000)  # as if 55 s had passed
-        moved = Commit(state=b"s", log=[b"x"], events=[NewEvent("move")], idle_ms=60_000)
+        moved = Commit(
+            state=b"s", log=[LogEntry(1, 0, b"x")], events=[NewEvent("move")], idle_ms=60_000
+        )
         assert isinstance(await store.commit(match_id, 0, moved), Committed)
         return match_id
 
@@ -92,7 +102,12 @@ def test_the_move_that_finishes_a_match_keeps_its_keys_for_ever(redis_url):
 
     async def scenario(store: RedisStore, match_id: str) -> str:
         await store.create(running_record(match_id), [NewEvent("created")], idle_ms=60_000)
-        last = Commit(state=b"s", status="finished", log=[b"x"], events=[NewEvent("finished")])
+        last = Commit(
+            state=b"s",
+            status="finished",
+            log=[LogEntry(2, 0, b"x")],
+            events=[NewEvent("finished")],
+        )
         assert isinstance(await store.commit(match_id, 0, last), Committed)
         return match_id
 

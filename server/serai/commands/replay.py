@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
 from pathlib import Path
 
@@ -89,12 +88,9 @@ async def _replay(url: str, match_id: str, games: Registry, show_seed: bool = Fa
     finally:
         await store.close()
     finished = isinstance(record, MatchRecord) and record.status == "finished"
-    message = report.message if finished or show_seed else _without_seed(report.message)
-    print(f"match {match_id}: {'OK' if report.ok else 'MISMATCH'}: {message}")
+    if finished or show_seed:
+        seed = f"seed {report.seed}"
+    else:
+        seed = "seed hidden until the match is finished (--show-seed prints it)"
+    print(f"match {match_id}: {'OK' if report.ok else 'MISMATCH'}: {report.message}; {seed}")
     return 0 if report.ok else 1
-
-
-def _without_seed(message: str) -> str:
-    """``message`` with the seed it quotes (as Matches.replay words it) left out."""
-    hidden = "its seed (hidden until the match is finished; --show-seed prints it)"
-    return re.sub(r"\bseed -?\d+", hidden, message)

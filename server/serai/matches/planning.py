@@ -11,8 +11,6 @@ place (rank 0); scores are all 0, since the game's own scoring applies only to a
 
 from __future__ import annotations
 
-import base64
-import json
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -22,7 +20,7 @@ from serai.matches.cache import Entry
 from serai.matches.errors import MatchNotRunning, MoveNotFound, NotYourTurn, StaleVersion
 from serai.matches.requests import quoted
 from serai.matches.values import PackedMove
-from serai.store import Commit, MatchRecord, Status
+from serai.store import Commit, LogEntry, MatchRecord, Status
 
 
 class Deadlines(Protocol):
@@ -91,7 +89,7 @@ def plan_move(
         state=encoded,
         status=status,
         outcome=outcome_dict,
-        log=[log_entry(version, seat, move=move_bytes)],
+        log=(LogEntry(version, seat, move_bytes),),
         events=events,
         request_seat=seat,
         request_id=request_id,
@@ -136,7 +134,10 @@ def plan_forfeit(record: MatchRecord, losers: tuple[Seat, ...], *, timed_out: bo
         status="finished",
         seats=tuple(seats),
         outcome=outcome,
-        log=[log_entry(version, seat, resign=not timed_out, timeout=timed_out) for seat in losers],
+        log=[
+            LogEntry(version, seat, None, "timed_out" if timed_out else "resigned")
+            for seat in losers
+        ],
         events=[*(ended(seat) for seat in losers), event.finished(outcome)],
         deadline_ms=0 if record.move_seconds else None,
     )
@@ -151,14 +152,11 @@ def no_longer_legal(error: Exception) -> bool:
 
 def log_entry(
     version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
-) -> bytes:
-    """One line of the match's log: ``{"v": version, "s": seat}`` with the move's bytes in
-    base64 (``"m"``), or ``"r": 1`` for a resignation, or ``"t": 1`` for a loss on time."""
-    if not (resign or timeout):  # a move, the common case: the bytes json.dumps would give
-        return b'{"v":%d,"s":%d,"m":"%s"}' % (version, seat, base64.b64encode(move))
-    item: dict[str, Any] = {"v": version, "s": seat}
-    item["r" if resign else "t"] = 1
-    return json.dumps(item, separators=(",", ":")).encode()
+) -> LogEntry:
+    """One line of the match's log: the move's bytes, or a resignation, or a loss on time."""
+    if resign or timeout:
+        return LogEntry(version, seat, None, "resigned" if resign else "timed_out")
+    return LogEntry(version, seat, move)
 
 
 def outcome_data(outcome: Outcome) -> dict[str, Any]:

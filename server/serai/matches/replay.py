@@ -1,49 +1,46 @@
 """Replaying a match: its state rebuilt from the seed and the log, to check the stored one (an
 audit) or to answer a repeated request at the version it produced.
 
-The log holds one JSON line per change: ``{"v": version, "s": seat, "m": <move, base64>}`` for a
-move, with ``"r": 1`` instead of ``"m"`` for a resignation and ``"t": 1`` for a loss on time
-(see :func:`serai.matches.planning.log_entry`).
+The log holds one :class:`serai.store.LogEntry` per change: the version it produced, the seat,
+and the move's bytes, or how the seat lost the match there (resigned, or timed out).
 """
 
 from __future__ import annotations
 
-import base64
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from serai.game import Game, GameError, Seat
 from serai.matches import planning
 from serai.matches.cache import Entry
 from serai.matches.values import ReplayReport
-from serai.store import MatchRecord, Store
+from serai.store import LogEntry, MatchRecord, Store
 
 
 def rebuild(
     record: MatchRecord,
     game: Game[Any, Any, Any],
-    log_entries: Sequence[Mapping[str, Any]],
+    log_entries: Sequence[LogEntry],
     upto_version: int | None,
 ) -> tuple[Any, Seat | None]:
     """The state after the logged moves up to a version (all when None), and who resigned."""
     state = game.setup(len(record.seats), record.seed, record.options)
     resigned: Seat | None = None
     for item in log_entries:
-        if upto_version is not None and item["v"] > upto_version:
+        if upto_version is not None and item.version > upto_version:
             break
-        if item.get("r") or item.get("t"):  # resigned, or lost on time
-            resigned = item["s"]
+        if item.ended is not None:  # resigned, or lost on time
+            resigned = item.seat
             continue
         message = game.move_message()
-        message.ParseFromString(base64.b64decode(item["m"]))
-        state = game.apply(state, item["s"], game.move_from_proto(message))
+        message.ParseFromString(item.move or b"")
+        state = game.apply(state, item.seat, game.move_from_proto(message))
     return state, resigned
 
 
-async def read_log(store: Store, match_id: str) -> list[dict[str, Any]]:
+async def read_log(store: Store, match_id: str) -> list[LogEntry]:
     """The match's log entries, oldest first."""
-    return [json.loads(raw) for raw in await store.read_log(match_id)]
+    return await store.read_log(match_id)
 
 
 async def audit(store: Store, entry: Entry) -> ReplayReport:
@@ -54,25 +51,27 @@ async def audit(store: Store, entry: Entry) -> ReplayReport:
     try:
         state, resigned = rebuild(record, game, log_entries, None)
     except GameError as error:
-        return ReplayReport(match_id, False, len(log_entries), f"the log does not apply: {error}")
-    moves = sum(1 for e in log_entries if "m" in e)
+        message = f"the log does not apply: {error}"
+        return ReplayReport(match_id, False, len(log_entries), message, record.seed)
+    moves = sum(1 for e in log_entries if e.ended is None)
     if game.encode_state(state) != record.state:
         return ReplayReport(
             match_id,
             False,
             moves,
             f"{moves} moves replayed; the state differs from the stored one",
+            record.seed,
         )
     if resigned is None and record.outcome is not None:
         outcome = game.outcome(state)
         if outcome is None or planning.outcome_data(outcome) != record.outcome:
-            return ReplayReport(
-                match_id, False, moves, f"{moves} moves replayed; the outcome differs"
-            )
+            message = f"{moves} moves replayed; the outcome differs"
+            return ReplayReport(match_id, False, moves, message, record.seed)
     return ReplayReport(
         match_id,
         True,
         moves,
-        f"{moves} moves replayed from seed {record.seed}: the stored state (version "
-        f"{record.version}, {record.status}) is reproduced",
+        f"{moves} moves replayed from the seed: the stored state (version {record.version}, "
+        f"{record.status}) is reproduced",
+        record.seed,
     )

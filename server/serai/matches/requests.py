@@ -11,6 +11,7 @@ import unicodedata
 
 from serai.matches.errors import BadRequest, MatchNotFound, MoveNotFound
 from serai.matches.values import PackedMove
+from serai.quoting import quoted  # here too, where the core has always taken it from
 
 # Checked with fullmatch, in ASCII only: "$" would let a trailing newline through, and "\d" other
 # scripts' digits, which int() and Redis then refuse.
@@ -24,18 +25,6 @@ MAX_MOVE_SECONDS = 7 * 24 * 3600
 MAX_REQUEST_ID = 128
 MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
 REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{MAX_REQUEST_ID}}}")
-
-
-def quoted(text: str, limit: int = 32) -> str:
-    """Client text as an error message may echo it: escaped (``repr``), and cut to its first
-    ``limit`` characters, with its length, when longer, so a huge id makes no huge message.
-
-    >>> quoted("x" * 40, 4)
-    "'xxxx'… (40 characters)"
-    """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text)} characters)"
 
 
 def check_match_id(match_id: str) -> None:

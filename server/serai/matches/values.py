@@ -87,7 +87,12 @@ class WatchBatch:
 
 @dataclass(frozen=True)
 class ReplayReport:
+    """What an audit found. ``message`` never quotes the seed: with it and the game's open code,
+    anyone can work out every hand of a match still being played, so the caller decides whether
+    to show ``seed`` (``serai replay`` does for a finished match)."""
+
     match_id: str
     ok: bool
     moves: int
     message: str
+    seed: int

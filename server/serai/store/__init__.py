@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
 TimeoutPolicy = Literal["lose", "default_move"]
+Ended = Literal["resigned", "timed_out"]
 
 # Request ids are remembered per seat for this many most recent moves: a client retries its latest
 # request (the SDK never has more than one move of a seat in flight), and a small window keeps a
@@ -117,14 +118,56 @@ def event_id_after(event_id: str, than: str) -> bool:
     return event_id_key(event_id) > event_id_key(than)
 
 
+class LogEntry:
+    """One line of a match's move log: the version it produced and the seat that acted, with
+    either the move's bytes (its protobuf message, serialized deterministically) or ``ended``,
+    how that seat lost the match there (resigned, or ran out of time), never both.
+
+    Read-only (mypy holds every attribute Final). A plain ``__slots__`` class rather than a
+    frozen dataclass or a NamedTuple: every SubmitMove builds one, and this is the cheapest to
+    build and read (about 2,800 CPU instructions to build and read all four fields, against
+    4,500 for a NamedTuple; a frozen dataclass sets each field through ``object.__setattr__``).
+
+    >>> LogEntry(12, 0, b"\\x08\\x01")
+    LogEntry(version=12, seat=0, move=b'\\x08\\x01', ended=None)
+    """
+
+    __slots__ = ("ended", "move", "seat", "version")
+
+    def __init__(
+        self, version: int, seat: int, move: bytes | None = None, ended: Ended | None = None
+    ) -> None:
+        self.version: Final = version
+        self.seat: Final = seat
+        self.move: Final = move
+        self.ended: Final = ended
+
+    def _values(self) -> tuple[int, int, bytes | None, Ended | None]:
+        return self.version, self.seat, self.move, self.ended
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not LogEntry:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (
+            f"LogEntry(version={self.version!r}, seat={self.seat!r}, move={self.move!r}, "
+            f"ended={self.ended!r})"
+        )
+
+
 @dataclass(frozen=True)
 class Commit:
     """One atomic change of a match. Fields left ``None`` keep their stored value.
 
-    ``log`` entries are appended to the move log; ``events`` to the stream; when ``request_id``
-    is set, ``answer`` is remembered for it (with the new version and the last event id) among the
-    :data:`REQUEST_WINDOW` most recent requests of ``request_seat``, and a later commit with the
-    same seat and id is answered :class:`Duplicate` and applies nothing.
+    ``log`` entries (:class:`LogEntry`) are appended to the move log; ``events`` to the stream;
+    when ``request_id`` is set, ``answer`` is remembered for it (with the new version and the last
+    event id) among the :data:`REQUEST_WINDOW` most recent requests of ``request_seat``, and a
+    later commit with the same seat and id is answered :class:`Duplicate` and applies nothing.
 
     ``deadline_ms`` (when not None) replaces the stored move deadline. ``idle_ms`` > 0 makes every
     key of an unfinished match expire after that many idle milliseconds (each commit restarts the
@@ -135,7 +178,7 @@ class Commit:
     status: Status | None = None
     seats: tuple[SeatRecord, ...] | None = None
     outcome: Mapping[str, Any] | None = None
-    log: Sequence[bytes] = ()
+    log: Sequence[LogEntry] = ()
     events: Sequence[NewEvent] = ()
     request_seat: int = 0
     request_id: str = ""
@@ -217,8 +260,8 @@ class Store(Protocol):
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         """The remembered answer to one of the seat's recent request ids, if any."""
 
-    async def read_log(self, match_id: str) -> list[bytes]:
-        """Every log entry, oldest first."""
+    async def read_log(self, match_id: str) -> list[LogEntry]:
+        """Every log entry, oldest first, as committed (a move's bytes byte for byte)."""
 
     async def read_events(
         self,
@@ -308,6 +351,8 @@ __all__ = [
     "Committed",
     "Conflict",
     "Duplicate",
+    "Ended",
+    "LogEntry",
     "MatchIdTaken",
     "MatchRecord",
     "NewEvent",

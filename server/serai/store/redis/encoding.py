@@ -3,10 +3,13 @@ kinds, archives of events, request answers and match records (and the records re
 
 A finished Jaipur match has about 200 log entries and 200 events, so their bytes are most of its
 memory. The store keeps the common shapes in a compact binary form and gives back exactly what it
-was given; anything else (and every entry written before) is kept, and read, as it was. A compact
+was given; anything else (and every event written before) is kept, and read, as it was. A compact
 value starts with a byte below 0x20, which no JSON text starts with.
 
->>> pack_log(b'{"v":12,"s":0,"r":1}')
+Log entries are always compact (:func:`pack_log`); entries of older matches may be JSON lines
+(``{"v": 12, "s": 0, "m": <move, base64>}``, or ``"r": 1`` / ``"t": 1``), read all the same.
+
+>>> pack_log(LogEntry(12, 0, ended="resigned"))
 b'\\x02r\\x0c\\x00'
 """
 
@@ -14,13 +17,14 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from serai.store import (
     STATUSES,
     Answer,
+    Ended,
+    LogEntry,
     MatchRecord,
     NewEvent,
     SeatRecord,
@@ -117,9 +121,10 @@ def event_args(events: Sequence[NewEvent]) -> list[bytes | str]:
     return args
 
 
-_LOG_MOVE = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"m":"([A-Za-z0-9+/]*={0,2})"\}')
-_LOG_FLAG = re.compile(rb'\{"v":(\d{1,18}),"s":(\d{1,9}),"([rt])":1\}')
 PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
+# How a log entry's ``ended`` is kept (the keys of the older JSON form), and back.
+_ENDED_CODES: dict[str, bytes] = {"resigned": b"r", "timed_out": b"t"}
+_ENDED_NAMES: dict[bytes, Ended] = {b"r": "resigned", b"t": "timed_out"}
 DATA_SEAT_LABEL, _DATA_TEXT, DATA_SEAT_FROM_LOG = b"\x01", b"\x02", b"\x03"
 # The byte each event kind serai writes is kept as, in streams and archives (other kinds are kept
 # by name). A stored format: a byte is never changed nor given to another kind; a new kind takes
@@ -143,6 +148,8 @@ _SMALL_VARINTS = [bytes([n]) for n in range(0x80)]
 def varint(value: int) -> bytes:
     if 0 <= value < 0x80:
         return _SMALL_VARINTS[value]
+    if value < 0x4000:  # two bytes: a match's versions past 127 (a third of the cost of the loop)
+        return bytes(((value & 0x7F) | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
@@ -162,32 +169,41 @@ def read_varint(raw: bytes, at: int) -> tuple[int, int]:
         shift += 7
 
 
-def pack_log(entry: bytes) -> bytes:
-    """``{"v":12,"s":0,"m":"<base64>"}`` as 0x01, varint v, varint s, the raw move bytes;
-    ``{"v":12,"s":0,"r":1}`` (or "t") as 0x02, r|t, varint v, varint s; else unchanged."""
-    found = _LOG_MOVE.fullmatch(entry)
-    if found:
-        move = base64.b64decode(found[3])
-        if base64.b64encode(move) == found[3]:  # canonical base64 only: read back byte for byte
-            return PACKED_MOVE + varint(int(found[1])) + varint(int(found[2])) + move
-        return entry
-    found = _LOG_FLAG.fullmatch(entry)
-    if found:
-        return _PACKED_FLAG + found[3] + varint(int(found[1])) + varint(int(found[2]))
-    return entry
+def pack_log(entry: LogEntry) -> bytes:
+    """A move as 0x01, varint version, varint seat, the move's bytes; an ending as 0x02, ``r``
+    (resigned) or ``t`` (timed out), varint version, varint seat."""
+    move, ended = entry.move, entry.ended
+    if move is not None and ended is None:
+        return b"".join((PACKED_MOVE, varint(entry.version), varint(entry.seat), move))
+    if move is None and ended is not None:
+        code = _ENDED_CODES[ended]
+        return b"".join((_PACKED_FLAG, code, varint(entry.version), varint(entry.seat)))
+    raise ValueError(
+        f"a log entry holds a move or how the seat lost, not both nor neither: {entry}"
+    )
 
 
-def unpack_log(raw: bytes) -> bytes:
+def unpack_log(raw: bytes) -> LogEntry:
+    """The entry :func:`pack_log` wrote, or one of the older JSON form (see the module's notes)."""
     if raw[:1] == PACKED_MOVE:
         version, at = read_varint(raw, 1)
         seat, at = read_varint(raw, at)
-        move = base64.b64encode(raw[at:]).decode()
-        return f'{{"v":{version},"s":{seat},"m":"{move}"}}'.encode()
-    if raw[:1] == _PACKED_FLAG:
+        return LogEntry(version, seat, raw[at:])
+    if raw[:1] == _PACKED_FLAG and raw[1:2] in _ENDED_NAMES:
         version, at = read_varint(raw, 2)
         seat, at = read_varint(raw, at)
-        return f'{{"v":{version},"s":{seat},"{raw[1:2].decode()}":1}}'.encode()
-    return raw
+        return LogEntry(version, seat, None, _ENDED_NAMES[raw[1:2]])
+    try:
+        item = json.loads(raw)
+        version, seat = item["v"], item["s"]
+        if type(version) is not int or type(seat) is not int:
+            raise TypeError
+        if "m" in item:
+            return LogEntry(version, seat, base64.b64decode(item["m"]))
+        ended = next(name for key, name in _ENDED_NAMES.items() if item.get(key.decode()))
+    except (ValueError, TypeError, KeyError, StopIteration, UnicodeDecodeError):
+        raise StoreError(f"a log entry in an unknown format: {raw[:40]!r}") from None
+    return LogEntry(version, seat, None, ended)
 
 
 def _pack_data(data: Mapping[str, Any]) -> bytes | str:

@@ -25,6 +25,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    LogEntry,
     MatchIdTaken,
     MatchRecord,
     NewEvent,
@@ -250,7 +251,7 @@ class RedisStore(EventReads, Indexes):
                 return answer(raw[len(prefix) :])
         return None
 
-    async def read_log(self, match_id: str) -> list[bytes]:
+    async def read_log(self, match_id: str) -> list[LogEntry]:
         keys = match_keys(match_id)
         async with errors():
             pipe = self._redis.pipeline(transaction=False)
