@@ -39,6 +39,7 @@ from serai.matches.errors import (
     SeatTaken,
     StaleVersion,
     Unauthenticated,
+    WatchBehind,
     WrongToken,
 )
 from serai.matches.lifecycle import Matches, label_of
@@ -81,6 +82,7 @@ __all__ = [
     "Submitted",
     "Unauthenticated",
     "WatchBatch",
+    "WatchBehind",
     "WrongToken",
     "label_of",
 ]

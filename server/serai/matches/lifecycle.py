@@ -11,7 +11,9 @@ or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store k
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
 (it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_client``
 bounds the unfinished matches one ``client_id`` may have created; ``max_watches`` the watches
-open at once.
+open at once, ``max_watches_per_peer`` those of one peer and ``max_watches_per_match`` those of
+one match. Watches read through :class:`.watching.Polling` (a read per watch) until
+:meth:`Matches.use_watch_hub` gives the process's shared hub (:mod:`.hub`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from serai.game import Game, GameInfo, Seat
 from serai.matches import replay
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
+from serai.matches.hub import EventFeed, WatchHub
 from serai.matches.play import Play
 from serai.matches.reading import Reading
 from serai.matches.seating import Seating
@@ -36,7 +39,7 @@ from serai.matches.values import (
     Submitted,
     WatchBatch,
 )
-from serai.matches.watching import Watching, label_of
+from serai.matches.watching import Polling, Watching, label_of
 from serai.registry import Registry
 from serai.store import MatchRecord, Status, Store, TimeoutPolicy
 
@@ -60,6 +63,9 @@ class Matches:
         sweep_seconds: float = 1.0,
         allow_chosen_seeds: bool = True,
         max_watches: int = 0,
+        max_watches_per_peer: int = 0,
+        max_watches_per_match: int = 0,
+        watch_queue: int = 256,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -85,16 +91,28 @@ class Matches:
         # below says what it does and takes the same arguments.
         self.submit = play.submit  # type: ignore[method-assign]
         self._reading = Reading(store, clocks)
-        self._watching = Watching(store, clocks, block_ms=watch_block_ms, max_watches=max_watches)
+        self._polling = Polling(store, clocks, block_ms=watch_block_ms)
+        self._watch_block_ms = watch_block_ms
+        self._watch_queue = watch_queue
+        self._hub: WatchHub | None = None
+        self._watching = Watching(
+            self._polling,
+            clocks,
+            max_watches=max_watches,
+            per_peer=max_watches_per_peer,
+            per_match=max_watches_per_match,
+        )
 
     @property
     def closing(self) -> bool:
         """Set when the process shuts down: the sweeper stops and every watch ends."""
-        return self._watching.closing
+        return self._polling.closing
 
     @closing.setter
     def closing(self, value: bool) -> None:
-        self._clocks.closing = self._watching.closing = value
+        self._clocks.closing = self._polling.closing = value
+        if value and self._hub is not None:
+            self._hub.closing = True
 
     @property
     def watching(self) -> int:
@@ -202,10 +220,24 @@ class Matches:
     # watching
 
     def watch(
-        self, match_id: str, token: str = "", after_event_id: str = ""
+        self, match_id: str, token: str = "", after_event_id: str = "", *, peer: str = ""
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events as they happen; see :meth:`serai.matches.watching.Watching.watch`."""
-        return self._watching.watch(match_id, token, after_event_id)
+        return self._watching.watch(match_id, token, after_event_id, peer=peer)
+
+    def use_watch_hub(self, feed: EventFeed) -> WatchHub:
+        """Make new watches read through one hub on ``feed`` (the process's: see
+        :class:`serai.runtime.Runtime`), which the caller closes; returns it."""
+        hub = WatchHub(
+            feed,
+            self.store,
+            self._clocks,
+            block_ms=self._watch_block_ms,
+            queue_batches=self._watch_queue,
+        )
+        self._hub = hub
+        self._watching.source = hub
+        return hub
 
     # replay
 
