@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from typing import Protocol
 
 import structlog
@@ -52,6 +52,7 @@ _READ_COUNT = 500  # events per match per shared read
 _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least (expiry)
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
+_DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 
 
 class EventFeed(Protocol):
@@ -144,7 +145,7 @@ class WatchHub:
         queue_batches: int = 256,
     ) -> None:
         self.feed = feed
-        self.reads = reads
+        self.reads = _BoundedReads(reads, _DIRECT_READS)
         self.clocks = clocks
         self.block_ms = max(1, min(block_ms, 5000))  # below the store's command timeout
         self.queue_batches = queue_batches
@@ -417,3 +418,26 @@ class WatchHub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.feed.close()
+
+
+class _BoundedReads:
+    """Direct reads, at most ``limit`` at once: 2,000 watchers catching up together share a few
+    store connections instead of each taking one."""
+
+    def __init__(self, reads: EventReads, limit: int) -> None:
+        self._reads = reads
+        self._limit = asyncio.Semaphore(limit)
+
+    async def read_events(
+        self,
+        match_id: str,
+        after_event_id: str,
+        *,
+        block_ms: int = 0,
+        count: int = 100,
+        label_of: Callable[[bytes], str] | None = None,
+    ) -> list[StoredEvent]:
+        async with self._limit:
+            return await self._reads.read_events(
+                match_id, after_event_id, block_ms=block_ms, count=count, label_of=label_of
+            )

@@ -77,6 +77,9 @@ class EventReads:
         return events
 
 
+CLIENT_NAME = "serai-watch-hub"  # what CLIENT LIST calls the feed's connections
+
+
 class StreamFeed:
     """Many matches' streams read at once, for a process's watch hub
     (:class:`serai.matches.hub.WatchHub`): one blocking XREAD per Redis node, on a connection of
@@ -174,7 +177,8 @@ class _NodeConnections:
     """A reader connection and, made when first needed, the one that unblocks it."""
 
     def __init__(self, connection_class: Any, connection_kwargs: Mapping[str, Any]) -> None:
-        self._make = lambda: connection_class(**connection_kwargs)
+        # Named, so that CLIENT LIST shows which connections are the hub's.
+        self._make = lambda: connection_class(**{**connection_kwargs, "client_name": CLIENT_NAME})
         self._reader: Any = None
         self._reader_id = 0
         self._control: Any = None
