@@ -175,8 +175,10 @@ async def serve(
             max_open_per_client=settings.max_open_matches,
             sweep_seconds=settings.sweep_seconds,
             allow_chosen_seeds=settings.chosen_seeds == "allow",
-            # a waiting Watch holds a Redis connection: a quarter stays for moves and reads
-            max_watches=max(1, settings.redis_connections * 3 // 4),
+            # Watches share the runtime's hub (two Redis connections per node), not the pool
+            max_watches=settings.max_watches,
+            max_watches_per_peer=settings.max_watches_per_peer,
+            max_watches_per_match=settings.max_watches_per_match,
         )
         runtime = Runtime(matches)
         server = await build_server(
