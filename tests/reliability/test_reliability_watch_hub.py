@@ -50,7 +50,9 @@ async def _watched_and_played(store: RedisStore, count: int, ports: list[int]) -
             for match_id, tokens in started
             for token in (*tokens, "")
         ]
-        while hub.followed < count:
+        for _ in range(3000):  # 30 s at most
+            if hub.followed == count or any(w.done() for w in watchers):
+                break
             await asyncio.sleep(0.01)
         connections = feed.open_connections
         per_node = [await asyncio.to_thread(_hub_clients, port) for port in ports]

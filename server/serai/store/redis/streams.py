@@ -4,10 +4,13 @@ many streams at once (:class:`StreamFeed`)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ResponseError
 
 from serai.store import StoredEvent, StoreUnavailable, event_id_key
 from serai.store.redis.encoding import (
@@ -78,6 +81,7 @@ class EventReads:
 
 
 CLIENT_NAME = "serai-watch-hub"  # what CLIENT LIST calls the feed's connections
+CLUSTER_POLL_MS = 50  # on a Redis Cluster, a read that found nothing waits this long
 
 
 class StreamFeed:
@@ -88,6 +92,11 @@ class StreamFeed:
     it watches through two connections per node: one Redis or a Sentinel group's master is one
     node (""), a Redis Cluster groups its matches by the master owning each match's slot (a
     match's keys share one hash tag, so one slot).
+
+    On a Redis Cluster one XREAD may not name streams of different slots (CROSSSLOT), and each
+    match has its own: there a read is one pipelined round of single-stream XREADs (no BLOCK) on
+    the node's one connection, and a read that finds nothing pauses ``CLUSTER_POLL_MS`` (or
+    until :meth:`wake`) before it answers. Delivery there waits up to that pause.
 
     Example::
 
@@ -115,21 +124,31 @@ class StreamFeed:
         if not after:
             return {}
         streams = {match_keys(match_id)[2]: match_id for match_id in after}
+        connections = self._node(shard)
+        found: dict[str, list[StoredEvent]] = {}
+        if self._cluster:
+            commands = [
+                ("XREAD", "COUNT", count, "STREAMS", key, after[match_id] or "0-0")
+                for key, match_id in streams.items()
+            ]
+            async with errors():
+                try:
+                    replies = await connections.pipelined(commands)
+                except ResponseError as error:
+                    if "MOVED" in str(error) or "ASK" in str(error):  # slots moved: look again
+                        await self._client.nodes_manager.initialize()
+                    raise
+            for reply in replies:
+                _found(reply, streams, found)
+            if not found:
+                await connections.pause(min(block_ms, CLUSTER_POLL_MS) / 1000)
+            return found
         args: list[Any] = ["XREAD", "COUNT", count, "BLOCK", max(1, block_ms), "STREAMS"]
         args += streams
         args += [after[match_id] or "0-0" for match_id in streams.values()]
-        connections = self._node(shard)
         async with errors():
             reply = await connections.command(args)
-        found: dict[str, list[StoredEvent]] = {}
-        streams_read = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3, RESP2
-        for key, entries in streams_read:
-            match_id = streams.get(text(key))
-            if match_id is None:
-                continue
-            found[match_id] = [
-                _event(text(event_id), fields) for event_id, fields in entries if fields
-            ]
+        _found(reply, streams, found)
         return found
 
     async def wake(self, shard: str) -> bool:
@@ -137,6 +156,8 @@ class StreamFeed:
         connections = self._readers.get(shard)
         if connections is None:
             return False
+        if self._cluster:
+            return connections.resume()
         async with errors():
             return await connections.unblock()
 
@@ -165,6 +186,17 @@ class StreamFeed:
         return connections
 
 
+def _found(reply: Any, streams: Mapping[str, str], found: dict[str, list[StoredEvent]]) -> None:
+    """Add an XREAD reply's events to ``found`` (match id -> events)."""
+    streams_read = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3, RESP2
+    for key, entries in streams_read:
+        match_id = streams.get(text(key))
+        if match_id is not None:
+            found[match_id] = [
+                _event(text(event_id), fields) for event_id, fields in entries if fields
+            ]
+
+
 def _event(event_id: str, flat: Sequence[bytes] | Mapping[bytes, bytes]) -> StoredEvent:
     if isinstance(flat, Mapping):
         data = dict(flat)
@@ -183,31 +215,76 @@ class _NodeConnections:
         self._reader_id = 0
         self._control: Any = None
         self._waiting = False
+        self._resumed = asyncio.Event()
 
     @property
     def open(self) -> int:
         return (self._reader is not None) + (self._control is not None)
 
     async def command(self, args: Sequence[Any]) -> Any:
+        reader = await self._reader_connection()
+        self._waiting = True
+        try:
+            await reader.send_command(*args)
+            return await reader.read_response()
+        except BaseException:
+            # A read cut short (an error, a cancelled task) leaves a reply in flight: never reuse
+            # the connection.
+            await self._drop_reader()
+            raise
+        finally:
+            self._waiting = False
+
+    async def pipelined(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        """Each command's reply, sent in one write; an error reply raises after every reply
+        is read (the connection stays in step)."""
+        reader = await self._reader_connection()
+        try:
+            await reader.send_packed_command(reader.pack_commands(commands))
+            replies: list[Any] = []
+            refused: Exception | None = None
+            for _ in commands:
+                try:
+                    replies.append(await reader.read_response())
+                except ResponseError as error:
+                    refused = refused or error
+            if refused is not None:
+                raise refused
+            return replies
+        except ResponseError:
+            raise
+        except BaseException:
+            await self._drop_reader()
+            raise
+
+    async def pause(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if :meth:`resume` is called meanwhile."""
+        self._resumed.clear()
+        self._waiting = True
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._resumed.wait(), seconds)
+        finally:
+            self._waiting = False
+
+    def resume(self) -> bool:
+        was = self._waiting
+        self._resumed.set()
+        return was
+
+    async def _reader_connection(self) -> Any:
         if self._reader is None:
             reader = self._make()
             await reader.connect()
             await reader.send_command("CLIENT", "ID")
             self._reader_id = int(await reader.read_response())
             self._reader = reader
-        self._waiting = True
-        try:
-            await self._reader.send_command(*args)
-            return await self._reader.read_response()
-        except BaseException:
-            # A read cut short (an error, a cancelled task) leaves a reply in flight: never reuse
-            # the connection.
-            reader, self._reader = self._reader, None
-            if reader is not None:
-                await reader.disconnect()
-            raise
-        finally:
-            self._waiting = False
+        return self._reader
+
+    async def _drop_reader(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            await reader.disconnect()
 
     async def unblock(self) -> bool:
         if not (self._waiting and self._reader_id):
