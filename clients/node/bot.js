@@ -149,8 +149,10 @@ function waitForTurn(client, seat, snapshot) {
         if (done) return; // our own cancel, once we had what we waited for
         failed = true;
         // UNAVAILABLE: the server is down; RESOURCE_EXHAUSTED: it has no room for another
-        // watch now. Either may pass: watch again, with backoff.
-        if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.RESOURCE_EXHAUSTED) reopen();
+        // watch now; ABORTED: this watch fell too far behind and was ended. Each may pass:
+        // watch again (after the last event seen), with backoff.
+        const again = [grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED];
+        if (again.includes(error.code)) reopen();
         else if (error.code === grpc.status.CANCELLED) askAndGoOn(); // the server's, not ours
         else finish(reject, error);
       });

@@ -30,8 +30,11 @@ DEFAULT_TARGET = "localhost:50051"
 
 # A dropped connection shows up as one of these on a stream; the watch reconnects and resumes.
 # RESOURCE_EXHAUSTED: the server has no room for another watch now, and may in a moment.
+# ABORTED: the watch fell too far behind its match's events and was ended; it resumes after the
+# last event it delivered.
 RESUMABLE_CODES = frozenset(
     {
+        grpc.StatusCode.ABORTED,
         grpc.StatusCode.UNAVAILABLE,
         grpc.StatusCode.UNKNOWN,
         grpc.StatusCode.INTERNAL,

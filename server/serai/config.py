@@ -46,6 +46,9 @@ class Settings:
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
+    max_watches: int = 20_000
+    max_watches_per_peer: int = 200
+    max_watches_per_match: int = 2_000
     workers: int = 1
     chosen_seeds: str = "refuse"
     redis_maxmemory: str = "auto"
@@ -200,9 +203,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--redis-connections",
         "most Redis connections this process opens (per node of a cluster; each of --workers "
-        "opens its own); each request in flight and each waiting Watch holds one, more wait for "
-        "a free one; Watches may take three quarters of them, and more are refused "
-        "(RESOURCE_EXHAUSTED)",
+        "opens its own); each request in flight holds one, more wait for a free one (Watches "
+        "share two per node, whatever their number)",
+        kind=_at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--max-watches",
+        "most Watch streams this process serves at once; more are refused (RESOURCE_EXHAUSTED)",
+        kind=_at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--max-watches-per-peer",
+        "most Watch streams one client address may hold open on this process (a client opening "
+        "more connections gets no more), so that no client takes every slot",
+        kind=_at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--max-watches-per-match",
+        "most Watch streams of one match on this process",
         kind=_at_least(1, int),
     )
     _setting(
@@ -365,6 +386,9 @@ def from_args(args: argparse.Namespace) -> Settings:
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,
+        max_watches=args.max_watches,
+        max_watches_per_peer=args.max_watches_per_peer,
+        max_watches_per_match=args.max_watches_per_match,
         workers=args.workers,
         chosen_seeds=args.chosen_seeds,
         redis_maxmemory=args.redis_maxmemory,

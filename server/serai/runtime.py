@@ -1,8 +1,10 @@
 """Process-level services every transport shares, started once per process, not per server.
 
-Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`) and the closing flag
-that ends every Watch when the process stops. ``serai serve`` starts one; a server built without
-one (tests, benchmarks) makes and runs its own. Example::
+Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the watch hub that
+reads every watched match through a few store connections (:mod:`serai.matches.hub`, on stores
+that offer ``event_feed()``), and the closing flag that ends every Watch when the process stops.
+``serai serve`` starts one; a server built without one (tests, benchmarks) makes and runs its
+own. Example::
 
     runtime = Runtime(matches)
     runtime.start()
@@ -18,13 +20,19 @@ import asyncio
 import contextlib
 
 from serai.matches import Matches
+from serai.matches.hub import WatchHub
 
 
 class Runtime:
-    """The sweeper task and the closing flag of one process's :class:`Matches`."""
+    """The sweeper task, the watch hub and the closing flag of one process's :class:`Matches`.
 
-    def __init__(self, matches: Matches) -> None:
+    ``watch_hub`` False leaves each watch reading for itself (a store connection per waiting
+    watch), as before the hub."""
+
+    def __init__(self, matches: Matches, *, watch_hub: bool = True) -> None:
         self.matches = matches
+        self.watch_hub = watch_hub
+        self.hub: WatchHub | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -35,10 +43,15 @@ class Runtime:
         """Start sweeping turn clocks (on the running loop); a second call does nothing."""
         if self._sweeper is None and not self.closing:
             self._sweeper = asyncio.get_running_loop().create_task(self.matches.run_sweeper())
+            event_feed = getattr(self.matches.store, "event_feed", None)
+            if self.watch_hub and event_feed is not None:
+                self.hub = self.matches.use_watch_hub(event_feed())
 
     async def close(self) -> None:
         """Mark the process closing (open Watches end) and stop the sweeper."""
         self.matches.closing = True
+        if self.hub is not None:
+            await self.hub.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

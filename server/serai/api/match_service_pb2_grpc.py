@@ -137,7 +137,10 @@ class MatchServiceServicer:
     def Watch(self, request, context):
         """Events after `after_event_id` ("" for all), then new ones as they happen. Resumable. The
         stream ends (status OK) once the match is finished and its last event sent, or when the
-        server shuts down: resume after the last event_id received.
+        server shuts down: resume after the last event_id received. A stream that reads too slowly
+        (the server keeps a bounded number of batches for it) ends with ABORTED, and one the
+        server has no room for is refused with RESOURCE_EXHAUSTED: in both cases resume after the
+        last event_id received (ABORTED at once, RESOURCE_EXHAUSTED after a pause).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -178,8 +178,10 @@ async def serve(
             max_unfinished=settings.max_open_total,
             sweep_seconds=settings.sweep_seconds,
             allow_chosen_seeds=settings.chosen_seeds == "allow",
-            # a waiting Watch holds a Redis connection: a quarter stays for moves and reads
-            max_watches=max(1, settings.redis_connections * 3 // 4),
+            # Watches share the runtime's hub (two Redis connections per node), not the pool
+            max_watches=settings.max_watches,
+            max_watches_per_peer=settings.max_watches_per_peer,
+            max_watches_per_match=settings.max_watches_per_match,
         )
         runtime = Runtime(matches)
         # One for both ports: a caller lists at one rate whichever it uses.
@@ -245,10 +247,13 @@ async def serve(
         if lost:  # exit non-zero, so that whatever runs serai restarts it with its Redis
             print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
-        await runtime.close()  # first: open Watches end, so the grace is for moves
-        stopping = [server.stop(settings.grace_seconds)]
+        stopping = [asyncio.ensure_future(server.stop(settings.grace_seconds))]
         if http is not None:
-            stopping.append(http.stop(settings.grace_seconds))
+            stopping.append(asyncio.ensure_future(http.stop(settings.grace_seconds)))
+        await asyncio.sleep(0)  # both have begun: new calls are refused from here on
+        # Then the open Watches end, so the grace is for moves; a client that calls again once
+        # its Watch ended is refused (UNAVAILABLE: retry elsewhere), not cut short mid-call.
+        await runtime.close()
         await asyncio.gather(*stopping)
         log.info("stopped")
         return 1 if lost else 0

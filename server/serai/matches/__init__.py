@@ -39,6 +39,7 @@ from serai.matches.errors import (
     SeatTaken,
     StaleVersion,
     Unauthenticated,
+    WatchBehind,
     WrongToken,
 )
 from serai.matches.lifecycle import Matches, label_of
@@ -83,6 +84,7 @@ __all__ = [
     "Submitted",
     "Unauthenticated",
     "WatchBatch",
+    "WatchBehind",
     "WrongToken",
     "label_of",
 ]

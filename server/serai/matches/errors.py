@@ -53,3 +53,8 @@ class StaleVersion(MatchError):
 
 class LimitExceeded(MatchError):
     """A configured limit was reached."""
+
+
+class WatchBehind(MatchError):
+    """A watcher fell too far behind its match's events: its watch ended, and it resumes after
+    the last event it received."""

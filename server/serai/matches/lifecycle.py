@@ -13,7 +13,10 @@ Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed 
 bounds the unfinished matches one caller (the ``quota_key`` of :meth:`Matches.create`: its
 address) may have created, ``max_open_per_client`` those of one ``client_id`` (a label the
 client chooses, so no bound on a client that changes it), ``max_unfinished`` those of the whole
-store; ``max_watches`` the watches open at once. 0 is no limit, for each.
+store; ``max_watches`` the watches open at once, ``max_watches_per_peer`` those of one peer and
+``max_watches_per_match`` those of one match. 0 is no limit, for each. Watches read through
+:class:`.watching.Polling` (a read per watch) until :meth:`Matches.use_watch_hub` gives the
+process's shared hub (:mod:`.hub`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from serai.game import Game, GameInfo, Seat
 from serai.matches import replay
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
+from serai.matches.hub import EventFeed, WatchHub
 from serai.matches.play import Play
 from serai.matches.reading import Reading
 from serai.matches.seating import Seating
@@ -39,7 +43,7 @@ from serai.matches.values import (
     Submitted,
     WatchBatch,
 )
-from serai.matches.watching import Watching, label_of
+from serai.matches.watching import Polling, Watching, label_of
 from serai.registry import Registry
 from serai.store import MatchRecord, Status, Store, TimeoutPolicy
 
@@ -65,6 +69,9 @@ class Matches:
         sweep_seconds: float = 1.0,
         allow_chosen_seeds: bool = True,
         max_watches: int = 0,
+        max_watches_per_peer: int = 0,
+        max_watches_per_match: int = 0,
+        watch_queue: int = 256,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -92,16 +99,28 @@ class Matches:
         # below says what it does and takes the same arguments.
         self.submit = play.submit  # type: ignore[method-assign]
         self._reading = Reading(store, clocks)
-        self._watching = Watching(store, clocks, block_ms=watch_block_ms, max_watches=max_watches)
+        self._polling = Polling(store, clocks, block_ms=watch_block_ms)
+        self._watch_block_ms = watch_block_ms
+        self._watch_queue = watch_queue
+        self._hub: WatchHub | None = None
+        self._watching = Watching(
+            self._polling,
+            clocks,
+            max_watches=max_watches,
+            per_peer=max_watches_per_peer,
+            per_match=max_watches_per_match,
+        )
 
     @property
     def closing(self) -> bool:
         """Set when the process shuts down: the sweeper stops and every watch ends."""
-        return self._watching.closing
+        return self._polling.closing
 
     @closing.setter
     def closing(self, value: bool) -> None:
-        self._clocks.closing = self._watching.closing = value
+        self._clocks.closing = self._polling.closing = value
+        if value and self._hub is not None:
+            self._hub.closing = True
 
     @property
     def watching(self) -> int:
@@ -221,10 +240,24 @@ class Matches:
     # watching
 
     def watch(
-        self, match_id: str, token: str = "", after_event_id: str = ""
+        self, match_id: str, token: str = "", after_event_id: str = "", *, peer: str = ""
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events as they happen; see :meth:`serai.matches.watching.Watching.watch`."""
-        return self._watching.watch(match_id, token, after_event_id)
+        return self._watching.watch(match_id, token, after_event_id, peer=peer)
+
+    def use_watch_hub(self, feed: EventFeed) -> WatchHub:
+        """Make new watches read through one hub on ``feed`` (the process's: see
+        :class:`serai.runtime.Runtime`), which the caller closes; returns it."""
+        hub = WatchHub(
+            feed,
+            self.store,
+            self._clocks,
+            block_ms=self._watch_block_ms,
+            queue_batches=self._watch_queue,
+        )
+        self._hub = hub
+        self._watching.source = hub
+        return hub
 
     # replay
 

@@ -1,29 +1,52 @@
 """Watching a match: batches of its events as they happen, each with the match as the watcher
-may see it, read through a :class:`WatchSource` (the store's event stream today).
+may see it at the batch's last event, read through a :class:`WatchSource`.
 
-A waiting watch holds a store connection: beyond ``max_watches`` at once, a new one is refused
-(:class:`LimitExceeded`), so that moves and reads still find connections.
+Two sources: :class:`Polling`, where each watch reads its match's events itself (a blocking
+read, so a store connection, per waiting watch), and the process's shared hub
+(:class:`serai.matches.hub.WatchHub`), which reads every watched match through a few
+connections. :class:`Watching` admits watches: at most ``max_watches`` at once, ``per_peer`` from
+one peer (its host: a client opening new connections gets no more) and ``per_match`` on one
+match, so that no client takes every slot; beyond them a new watch is refused
+(:class:`LimitExceeded`).
+
+A batch's snapshot is the match at the batch's last event, never newer (:func:`read_to_entry`
+cuts batches so): each version's snapshot reaches a watcher once, so "your turn" is said once
+per version.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from serai.game import Game, Seat
 from serai.matches import access, requests
+from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.errors import LimitExceeded
 from serai.matches.reading import snapshot
 from serai.matches.values import WatchBatch
-from serai.store import StoredEvent
+from serai.store import StoredEvent, event_id_after
 
 _RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
+CHUNK = 100  # events per read when catching up
+_RELOADS = 16  # a match changing faster than it is read: deliver what is read after this many
 
 
 class WatchSource(Protocol):
-    """Where a watch reads events; :meth:`serai.store.Store.read_events` is one."""
+    """Where a watch gets its batches: every event after ``after_event_id``, in order, each
+    batch with the match at its last event as ``seat`` may see it; ends once the match is
+    finished and its last event delivered (or the process closes)."""
+
+    def batches(
+        self, entry: Entry, seat: Seat | None, after_event_id: str
+    ) -> AsyncIterator[WatchBatch]: ...
+
+
+class EventReads(Protocol):
+    """Bounded reads of one match's events: :meth:`serai.store.Store.read_events`."""
 
     async def read_events(
         self,
@@ -36,80 +59,218 @@ class WatchSource(Protocol):
     ) -> list[StoredEvent]: ...
 
 
+@dataclass
+class Caught:
+    """Events read up to an entry: ``events`` end at ``entry``'s version (nothing after it),
+    ``rest`` came after it (kept for the next batch), ``position`` is the last event read."""
+
+    events: list[StoredEvent]
+    rest: list[StoredEvent]
+    position: str
+    entry: Entry
+
+
+async def read_to_entry(
+    reads: EventReads,
+    clocks: Clocks,
+    match_id: str,
+    label: Callable[[bytes], str],
+    events: list[StoredEvent],
+    position: str,
+    entry: Entry | None,
+    *,
+    read_first: bool,
+) -> Caught:
+    """Read on from ``position`` until the events read end exactly at a loaded entry's version.
+
+    A commit writes the record and its events at once, so an entry loaded before a read that
+    came back short has all its events in that read, and an entry loaded after a read is at
+    least as new as what it read. ``entry`` None: load one now (after ``events`` were read);
+    ``read_first``: the events read so far may not be all there is (a read came back full).
+    """
+    synced = False  # a short read happened after the entry's load
+    reloads = 0
+    while True:
+        if entry is None:
+            entry = await clocks.current(match_id)
+        if read_first:
+            chunk = await reads.read_events(match_id, position, count=CHUNK, label_of=label)
+            if chunk:
+                events.extend(chunk)
+                position = chunk[-1].event_id
+            read_first = len(chunk) == CHUNK
+            synced = not read_first
+            continue
+        version = entry.record.version
+        if events and events[-1].version > version and reloads < _RELOADS:
+            entry, reloads, read_first = None, reloads + 1, True  # events newer than the entry
+            continue
+        if not synced and (not events or events[-1].version < version):
+            read_first = True  # the entry is newer than the events: read what it has
+            continue
+        cut = len(events)
+        while cut and events[cut - 1].version > version:
+            cut -= 1
+        return Caught(events[:cut], events[cut:], position, entry)
+
+
+def finished_at(entry: Entry, position: str) -> bool:
+    """Whether the match is over and ``position`` is (at or after) its last event."""
+    record = entry.record
+    return record.status == "finished" and not event_id_after(record.last_event_id, position)
+
+
+class Polling:
+    """The source where each watch reads its own match's events (a blocking read per waiting
+    watch): for a :class:`serai.matches.Matches` that no process runtime gave a hub."""
+
+    def __init__(self, reads: EventReads, clocks: Clocks, *, block_ms: int) -> None:
+        self.reads = reads
+        self.clocks = clocks
+        self.block_ms = block_ms
+        self.closing = False  # every watch ends when set
+
+    async def batches(
+        self, entry: Entry, seat: Seat | None, after_event_id: str
+    ) -> AsyncGenerator[WatchBatch, None]:
+        clocks = self.clocks
+        match_id = entry.record.match_id
+        label = label_of(entry.game)
+        caught = await read_to_entry(
+            self.reads, clocks, match_id, label, [], after_event_id, entry, read_first=True
+        )
+        looked = clocks.clock()
+        while True:
+            if caught.events:
+                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat))
+            entry, position, pending = caught.entry, caught.position, caught.rest
+            if self.closing or (finished_at(entry, position) and not pending):
+                return
+            if not pending:
+                events = await self.reads.read_events(
+                    match_id, position, block_ms=self.block_ms, count=CHUNK, label_of=label
+                )
+                if not events:
+                    if self.closing:
+                        return
+                    # Quiet: now and then make sure the match still exists and its clock is kept.
+                    if clocks.overdue(entry) or clocks.clock() - looked >= _RECHECK_SECONDS:
+                        looked = clocks.clock()
+                        caught = await read_to_entry(
+                            self.reads, clocks, match_id, label, [], position, None, read_first=True
+                        )
+                    else:
+                        caught = Caught([], [], position, entry)
+                    continue
+                pending, position = events, events[-1].event_id
+            looked = clocks.clock()
+            caught = await read_to_entry(
+                self.reads,
+                clocks,
+                match_id,
+                label,
+                list(pending),
+                position,
+                None,
+                read_first=len(pending) >= CHUNK,
+            )
+
+
 class Watching:
-    """The open watches of this process."""
+    """The open watches of this process, admitted within its limits, and where they read."""
 
     def __init__(
-        self, source: WatchSource, clocks: Clocks, *, block_ms: int, max_watches: int
+        self,
+        source: WatchSource,
+        clocks: Clocks,
+        *,
+        max_watches: int,
+        per_peer: int = 0,
+        per_match: int = 0,
     ) -> None:
         self.source = source
         self.clocks = clocks
-        self.block_ms = block_ms
         self.max_watches = max_watches  # 0: no limit
+        self.per_peer = per_peer  # 0: no limit
+        self.per_match = per_match  # 0: no limit
         self.open = 0
-        self.closing = False  # every watch ends when set
+        self.by_peer: dict[str, int] = {}
+        self.by_match: dict[str, int] = {}
 
     async def watch(
-        self, match_id: str, token: str = "", after_event_id: str = ""
+        self, match_id: str, token: str = "", after_event_id: str = "", *, peer: str = ""
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events after ``after_event_id`` ("": from the start), as they happen.
 
-        Each batch carries the match as the watcher may see it. Ends once the match is finished
-        and its last event delivered, or when the process is closing."""
+        Each batch carries the match as the watcher may see it after the batch's last event.
+        Ends once the match is finished and its last event delivered, or when the process is
+        closing. ``peer``: who is calling, in the transport's words (see :func:`peer_host`);
+        "" (a call from inside the process) is held to no per-peer limit."""
         requests.check_event_id(after_event_id)
+        requests.check_match_id(match_id)
+        host = peer_host(peer)
+        self._admit(match_id, host)
+        self.open += 1
+        _count(self.by_match, match_id, 1)
+        if host:
+            _count(self.by_peer, host, 1)
+        try:
+            entry = await self.clocks.current(match_id)
+            seat = access.authenticate(entry, token)
+            batches = self.source.batches(entry, seat, after_event_id)
+            async with contextlib.aclosing(batches):  # type: ignore[type-var]
+                async for batch in batches:
+                    yield batch
+        finally:
+            self.open -= 1
+            _count(self.by_match, match_id, -1)
+            if host:
+                _count(self.by_peer, host, -1)
+
+    def _admit(self, match_id: str, host: str) -> None:
         if self.max_watches and self.open >= self.max_watches:
             raise LimitExceeded(
                 f"this server already serves {self.open} watches, the most it allows: "
                 "retry in a moment (another replica may have room), or poll GetMatch"
             )
-        self.open += 1
-        try:
-            async with contextlib.aclosing(self._batches(match_id, token, after_event_id)) as got:
-                async for batch in got:
-                    yield batch
-        finally:
-            self.open -= 1
-
-    async def _batches(
-        self, match_id: str, token: str, after_event_id: str
-    ) -> AsyncGenerator[WatchBatch, None]:
-        clocks = self.clocks
-        entry = await clocks.current(match_id)
-        seat: Seat | None = access.authenticate(entry, token)
-        after = after_event_id
-        looked = clocks.clock()
-        while not self.closing:
-            record = entry.record
-            if record.status == "finished" and after and not is_after(record.last_event_id, after):
-                return
-            finished = record.status == "finished"  # nothing more will come: do not wait
-            events = await self.source.read_events(
-                match_id,
-                after,
-                block_ms=0 if finished else self.block_ms,
-                count=100,
-                label_of=label_of(entry.game),
+        if host and self.per_peer and self.by_peer.get(host, 0) >= self.per_peer:
+            raise LimitExceeded(
+                f"you already have {self.per_peer} watches open on this server, the most one "
+                "client may: close one first (one watch per match is enough)"
             )
-            if not events:
-                if finished:
-                    return
-                # Quiet: now and then make sure the match still exists and its clock is kept.
-                if clocks.overdue(entry) or clocks.clock() - looked >= _RECHECK_SECONDS:
-                    entry, looked = await clocks.current(match_id), clocks.clock()
-                continue
-            entry, looked = await clocks.current(match_id), clocks.clock()
-            yield WatchBatch(tuple(events), snapshot(entry, seat))
-            after = events[-1].event_id
+        if self.per_match and self.by_match.get(match_id, 0) >= self.per_match:
+            raise LimitExceeded(
+                f"match {match_id} already has {self.per_match} watchers on this server, the "
+                "most it allows: retry in a moment (another replica may have room), or poll "
+                "GetMatch"
+            )
 
 
-def is_after(event_id: str, than: str) -> bool:
-    """Whether one event id comes after another in its stream."""
+def _count(counts: dict[str, int], key: str, change: int) -> None:
+    left = counts.get(key, 0) + change
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
-    def key(text: str) -> tuple[int, int]:
-        ms, _, seq = text.partition("-")
-        return int(ms or 0), int(seq or 0)
 
-    return key(event_id) > key(than)
+def peer_host(peer: str) -> str:
+    """Who a peer is, without the port of its connection (a client opening another connection
+    is still the same client): ``ipv4:10.0.0.7:51234`` -> ``ipv4:10.0.0.7``, ``ipv6:[::1]:5``
+    -> ``ipv6:[::1]``, ``http:10.0.0.7:51234`` -> ``http:10.0.0.7``; others as they are.
+
+    >>> peer_host("ipv4:10.0.0.7:51234"), peer_host("ipv6:[::1]:5"), peer_host("unix:/s")
+    ('ipv4:10.0.0.7', 'ipv6:[::1]', 'unix:/s')
+    """
+    scheme, colon, rest = peer.partition(":")
+    if not colon or scheme not in ("ipv4", "ipv6", "http"):
+        return peer
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit():
+        return peer
+    if scheme == "ipv6" and not host.endswith("]"):
+        return peer
+    return f"{scheme}:{host}"
 
 
 def label_of(game: Game[Any, Any, Any]) -> Callable[[bytes], str]:

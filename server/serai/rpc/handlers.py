@@ -177,7 +177,9 @@ class MatchHandlers:
         the watcher may see; closed with the stream, so the watch's slot is freed at once."""
         batches = cast(
             AsyncGenerator[WatchBatch, None],  # Matches.watch is an async generator
-            self.matches.watch(request.match_id, request.seat_token, request.after_event_id),
+            self.matches.watch(
+                request.match_id, request.seat_token, request.after_event_id, peer=ctx.peer
+            ),
         )
         async with contextlib.aclosing(batches):
             async for batch in batches:

@@ -31,6 +31,7 @@ from serai.matches.errors import (
     SeatTaken,
     StaleVersion,
     Unauthenticated,
+    WatchBehind,
     WrongToken,
 )
 from serai.store import StoreFull, StoreUnavailable
@@ -91,6 +92,7 @@ ERRORS: tuple[tuple[type[Exception], Code, str], ...] = (
     (NotYourTurn, Code.FAILED_PRECONDITION, "{}"),
     (MatchNotRunning, Code.FAILED_PRECONDITION, "{}"),
     (StaleVersion, Code.ABORTED, "{}"),
+    (WatchBehind, Code.ABORTED, "{}"),
     (LimitExceeded, Code.RESOURCE_EXHAUSTED, "{}"),
     (StoreFull, Code.RESOURCE_EXHAUSTED, "{}; the server is out of room, try later"),
     (StoreUnavailable, Code.UNAVAILABLE, "{}; retry in a moment"),

@@ -56,7 +56,7 @@ from serai.store.redis.keys import match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool
 from serai.store.redis.scripts import COMMIT_SCRIPT, CREATE_SCRIPT, LOAD_SCRIPT, Script
-from serai.store.redis.streams import EventReads
+from serai.store.redis.streams import EventReads, StreamFeed
 from serai.store.redis.wire import packed
 
 
@@ -161,6 +161,10 @@ class RedisStore(EventReads, Indexes):
     @property
     def client(self) -> Any:
         return self._redis
+
+    def event_feed(self) -> StreamFeed:
+        """A reader of many matches' streams at once, with connections of its own (close it)."""
+        return StreamFeed(self._redis)
 
     async def close(self) -> None:
         if self._shared is not None:

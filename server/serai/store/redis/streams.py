@@ -1,12 +1,18 @@
 """Reading a match's events, from its stream while it runs and from its archive once it is
-folded, so that a reader never needs to know which form it meets."""
+folded, so that a reader never needs to know which form it meets; and the watch hub's reads of
+many streams at once (:class:`StreamFeed`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from serai.store import StoredEvent, event_id_key
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ResponseError
+
+from serai.store import StoredEvent, StoreUnavailable, event_id_key
 from serai.store.redis.encoding import (
     DATA_SEAT_FROM_LOG,
     PACKED_MOVE,
@@ -72,3 +78,231 @@ class EventReads:
                         labels[version] = label_of(entry[at:])
             events = [stored_event(*e, labels) for e in found]
         return events
+
+
+CLIENT_NAME = "serai-watch-hub"  # what CLIENT LIST calls the feed's connections
+CLUSTER_POLL_MS = 50  # on a Redis Cluster, a read that found nothing waits this long
+
+
+class StreamFeed:
+    """Many matches' streams read at once, for a process's watch hub
+    (:class:`serai.matches.hub.WatchHub`): one blocking XREAD per Redis node, on a connection of
+    its own (outside the store's pool), and a second one per node that can end a waiting read
+    (CLIENT UNBLOCK) when the hub follows a new match. So however many watchers a process holds,
+    it watches through two connections per node: one Redis or a Sentinel group's master is one
+    node (""), a Redis Cluster groups its matches by the master owning each match's slot (a
+    match's keys share one hash tag, so one slot).
+
+    On a Redis Cluster one XREAD may not name streams of different slots (CROSSSLOT), and each
+    match has its own: there a read is one pipelined round of single-stream XREADs (no BLOCK) on
+    the node's one connection, and a read that finds nothing pauses ``CLUSTER_POLL_MS`` (or
+    until :meth:`wake`) before it answers. Delivery there waits up to that pause.
+
+    Example::
+
+        feed = store.event_feed()
+        got = await feed.read(feed.shard_of(m), {m: "0-0"}, block_ms=1000, count=500)
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._cluster = isinstance(client, RedisCluster)
+        self._readers: dict[str, _NodeConnections] = {}
+
+    def shard_of(self, match_id: str) -> str:
+        """The node whose reader follows the match: "" unless on a Redis Cluster."""
+        if not self._cluster:
+            return ""
+        node = self._client.get_node_from_key(match_keys(match_id)[2])
+        return "" if node is None else str(node.name)
+
+    async def read(
+        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
+    ) -> dict[str, list[StoredEvent]]:
+        """The events after each match's id in ``after`` (match id -> event id), waiting up to
+        ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match."""
+        if not after:
+            return {}
+        streams = {match_keys(match_id)[2]: match_id for match_id in after}
+        connections = self._node(shard)
+        found: dict[str, list[StoredEvent]] = {}
+        if self._cluster:
+            commands = [
+                ("XREAD", "COUNT", count, "STREAMS", key, after[match_id] or "0-0")
+                for key, match_id in streams.items()
+            ]
+            async with errors():
+                try:
+                    replies = await connections.pipelined(commands)
+                except ResponseError as error:
+                    if "MOVED" in str(error) or "ASK" in str(error):  # slots moved: look again
+                        await self._client.nodes_manager.initialize()
+                    raise
+            for reply in replies:
+                _found(reply, streams, found)
+            if not found:
+                await connections.pause(min(block_ms, CLUSTER_POLL_MS) / 1000)
+            return found
+        args: list[Any] = ["XREAD", "COUNT", count, "BLOCK", max(1, block_ms), "STREAMS"]
+        args += streams
+        args += [after[match_id] or "0-0" for match_id in streams.values()]
+        async with errors():
+            reply = await connections.command(args)
+        _found(reply, streams, found)
+        return found
+
+    async def wake(self, shard: str) -> bool:
+        """End the node's waiting read now (it answers as if it timed out); whether one was."""
+        connections = self._readers.get(shard)
+        if connections is None:
+            return False
+        if self._cluster:
+            return connections.resume()
+        async with errors():
+            return await connections.unblock()
+
+    @property
+    def open_connections(self) -> int:
+        """How many connections the feed holds open now (for tests and benchmarks)."""
+        return sum(c.open for c in self._readers.values())
+
+    async def close(self) -> None:
+        for connections in self._readers.values():
+            await connections.close()
+        self._readers.clear()
+
+    def _node(self, shard: str) -> _NodeConnections:
+        connections = self._readers.get(shard)
+        if connections is None:
+            if self._cluster:
+                node = self._client.get_node(node_name=shard)
+                if node is None:
+                    raise StoreUnavailable(f"Redis Cluster node {shard} is gone")
+                make = (node.connection_class, node.connection_kwargs)
+            else:
+                pool = self._client.connection_pool
+                make = (pool.connection_class, pool.connection_kwargs)
+            connections = self._readers[shard] = _NodeConnections(*make)
+        return connections
+
+
+def _found(reply: Any, streams: Mapping[str, str], found: dict[str, list[StoredEvent]]) -> None:
+    """Add an XREAD reply's events to ``found`` (match id -> events)."""
+    streams_read = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3, RESP2
+    for key, entries in streams_read:
+        match_id = streams.get(text(key))
+        if match_id is not None:
+            found[match_id] = [
+                _event(text(event_id), fields) for event_id, fields in entries if fields
+            ]
+
+
+def _event(event_id: str, flat: Sequence[bytes] | Mapping[bytes, bytes]) -> StoredEvent:
+    if isinstance(flat, Mapping):
+        data = dict(flat)
+    else:
+        data = {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
+    return stored_event(event_id, data[b"v"], data[b"k"], data[b"d"])
+
+
+class _NodeConnections:
+    """A reader connection and, made when first needed, the one that unblocks it."""
+
+    def __init__(self, connection_class: Any, connection_kwargs: Mapping[str, Any]) -> None:
+        # Named, so that CLIENT LIST shows which connections are the hub's.
+        self._make = lambda: connection_class(**{**connection_kwargs, "client_name": CLIENT_NAME})
+        self._reader: Any = None
+        self._reader_id = 0
+        self._control: Any = None
+        self._waiting = False
+        self._resumed = asyncio.Event()
+
+    @property
+    def open(self) -> int:
+        return (self._reader is not None) + (self._control is not None)
+
+    async def command(self, args: Sequence[Any]) -> Any:
+        reader = await self._reader_connection()
+        self._waiting = True
+        try:
+            await reader.send_command(*args)
+            return await reader.read_response()
+        except BaseException:
+            # A read cut short (an error, a cancelled task) leaves a reply in flight: never reuse
+            # the connection.
+            await self._drop_reader()
+            raise
+        finally:
+            self._waiting = False
+
+    async def pipelined(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        """Each command's reply, sent in one write; an error reply raises after every reply
+        is read (the connection stays in step)."""
+        reader = await self._reader_connection()
+        try:
+            await reader.send_packed_command(reader.pack_commands(commands))
+            replies: list[Any] = []
+            refused: Exception | None = None
+            for _ in commands:
+                try:
+                    replies.append(await reader.read_response())
+                except ResponseError as error:
+                    refused = refused or error
+            if refused is not None:
+                raise refused
+            return replies
+        except ResponseError:
+            raise
+        except BaseException:
+            await self._drop_reader()
+            raise
+
+    async def pause(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if :meth:`resume` is called meanwhile."""
+        self._resumed.clear()
+        self._waiting = True
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._resumed.wait(), seconds)
+        finally:
+            self._waiting = False
+
+    def resume(self) -> bool:
+        was = self._waiting
+        self._resumed.set()
+        return was
+
+    async def _reader_connection(self) -> Any:
+        if self._reader is None:
+            reader = self._make()
+            await reader.connect()
+            await reader.send_command("CLIENT", "ID")
+            self._reader_id = int(await reader.read_response())
+            self._reader = reader
+        return self._reader
+
+    async def _drop_reader(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            await reader.disconnect()
+
+    async def unblock(self) -> bool:
+        if not (self._waiting and self._reader_id):
+            return False
+        if self._control is None:
+            control = self._make()
+            await control.connect()
+            self._control = control
+        try:
+            await self._control.send_command("CLIENT", "UNBLOCK", self._reader_id)
+            return bool(await self._control.read_response())
+        except BaseException:
+            control, self._control = self._control, None
+            await control.disconnect()
+            raise
+
+    async def close(self) -> None:
+        for connection in (self._reader, self._control):
+            if connection is not None:
+                await connection.disconnect()
+        self._reader = self._control = None

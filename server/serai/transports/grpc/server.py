@@ -11,6 +11,7 @@ not the method's message answers INVALID_ARGUMENT) around the request log. Examp
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -149,11 +150,15 @@ class SeraiServer:
 
     async def stop(self, grace: float | None = 5.0) -> None:
         """Stop taking requests, let in-flight ones finish (up to ``grace`` s), end watches (a
-        runtime given to :func:`build_server` is closed by its owner, before this)."""
-        if self._own_runtime is not None:
-            await self._own_runtime.close()
+        runtime given to :func:`build_server` is closed by its owner, once this has begun)."""
+        stopping = asyncio.ensure_future(self.grpc.stop(grace))
+        await asyncio.sleep(0)  # grpc.aio refuses new calls from its first step on
         await self.health.enter_graceful_shutdown()
-        await self.grpc.stop(grace)
+        if self._own_runtime is not None:
+            # Watches end only now: a client that calls again once its Watch ended is told
+            # UNAVAILABLE (and retries elsewhere), not cut short by the stop mid-call.
+            await self._own_runtime.close()
+        await stopping
 
     async def wait(self) -> None:
         await self.grpc.wait_for_termination()

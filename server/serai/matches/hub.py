@@ -1,0 +1,442 @@
+"""One process's shared watch hub: every watched match's events read through a few store
+connections, whatever the number of watchers, and fanned out to the match's local watchers.
+
+It is a :class:`serai.matches.watching.WatchSource`, knowing no transport and no game. The
+shape is boardgame.io's (one subscription per match per process) on redis-py's PubSub and
+asyncio's Queue patterns (one reader task per source, bounded queues per consumer):
+
+- one reader task per shard of the :class:`EventFeed` (a Redis node), doing one blocking read
+  of every followed match's events at once;
+- a match is followed from its first watcher to its last; each new batch of its events is
+  completed up to one load of the match (:func:`read_to_entry`: the batch's snapshot is the
+  match at its last event), and each seat's snapshot is built once for all who share it
+  (spectators share one);
+- a watcher first catches up from its ``after_event_id`` with direct, bounded reads, then
+  joins the feed at the event it reached: no gap, nothing twice;
+- each watcher's queue holds at most ``queue_batches`` batches: one that falls further behind
+  is ended with :class:`WatchBehind` (it resumes after the last event it received), never
+  buffered without bound;
+- :meth:`WatchHub.close` ends every watch at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from typing import Protocol
+
+import structlog
+
+from serai.game import Seat
+from serai.matches.cache import Entry
+from serai.matches.clocks import Clocks
+from serai.matches.errors import MatchError, WatchBehind
+from serai.matches.reading import snapshot
+from serai.matches.values import Snapshot, WatchBatch
+from serai.matches.watching import (
+    Caught,
+    EventReads,
+    finished_at,
+    label_of,
+    read_to_entry,
+)
+from serai.store import StoredEvent, StoreError, event_id_after
+
+log = structlog.get_logger("serai.matches")
+
+_READ_COUNT = 500  # events per match per shared read
+_RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least (expiry)
+_RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
+_RETRY_SECONDS = 0.5  # after a failed shared read
+_DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
+
+
+class EventFeed(Protocol):
+    """Reads of many matches' events at once: :class:`serai.store.redis.StreamFeed`."""
+
+    def shard_of(self, match_id: str) -> str: ...
+
+    async def read(
+        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
+    ) -> Mapping[str, Sequence[StoredEvent]]: ...
+
+    async def wake(self, shard: str) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+class _End:
+    """What ends a watcher's queue: nothing (the watch ends) or an error to raise."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception | None = None) -> None:
+        self.error = error
+
+
+class _Watcher:
+    __slots__ = ("ended", "items", "position", "ready", "seat")
+
+    def __init__(self, seat: Seat | None, position: str) -> None:
+        self.seat = seat
+        self.position = position  # the last event queued for it
+        self.items: deque[WatchBatch | _End] = deque()
+        self.ready = asyncio.Event()
+        self.ended = False
+
+    def end(self, item: _End, drop_queued: bool) -> None:
+        if self.ended:
+            return
+        if drop_queued:
+            self.items.clear()
+        self.items.append(item)
+        self.ended = True
+        self.ready.set()
+
+
+class _Match:
+    """One followed match: its watchers, and the events read for it and not yet delivered."""
+
+    def __init__(self, match_id: str, shard: str, cursor: str, entry: Entry) -> None:
+        self.match_id = match_id
+        self.shard = shard
+        self.cursor = cursor  # the last event read for it (delivered, or in ``inbox``)
+        self.entry = entry
+        self.label = label_of(entry.game)
+        self.watchers: set[_Watcher] = set()
+        self.inbox: list[StoredEvent] = []
+        self.full = False  # the last shared read brought as many as it may: read on directly
+        self.recheck = False
+        self.task: asyncio.Task[None] | None = None
+        self.active = time.monotonic()
+
+
+class _Shard:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.matches: dict[str, _Match] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.stale = False  # a match was added since the waiting read began
+        self.waking: asyncio.Task[None] | None = None
+
+
+class WatchHub:
+    """The watch source of one process: a few shared readers instead of a read per watch.
+
+    Example::
+
+        hub = WatchHub(store.event_feed(), store, clocks, block_ms=1000)
+        watching = Watching(hub, clocks, max_watches=20_000)
+        ...
+        await hub.close()       # every watch ends; the feed's connections close
+    """
+
+    def __init__(
+        self,
+        feed: EventFeed,
+        reads: EventReads,
+        clocks: Clocks,
+        *,
+        block_ms: int = 1000,
+        queue_batches: int = 256,
+    ) -> None:
+        self.feed = feed
+        self.reads = _BoundedReads(reads, _DIRECT_READS)
+        self.clocks = clocks
+        self.block_ms = max(1, min(block_ms, 5000))  # below the store's command timeout
+        self.queue_batches = queue_batches
+        self.closing = False
+        self._matches: dict[str, _Match] = {}
+        self._shards: dict[str, _Shard] = {}
+        self._janitor: asyncio.Task[None] | None = None
+
+    @property
+    def followed(self) -> int:
+        """How many matches the hub follows now."""
+        return len(self._matches)
+
+    async def batches(
+        self, entry: Entry, seat: Seat | None, after_event_id: str
+    ) -> AsyncGenerator[WatchBatch, None]:
+        """See :class:`serai.matches.watching.WatchSource`."""
+        match_id = entry.record.match_id
+        label = label_of(entry.game)
+        caught = Caught([], [], after_event_id, entry)
+        read_first = True
+        while True:  # catch up with direct reads until the shared feed has nothing newer
+            caught = await read_to_entry(
+                self.reads,
+                self.clocks,
+                match_id,
+                label,
+                caught.rest,
+                caught.position,
+                caught.entry,
+                read_first=read_first,
+            )
+            if caught.events:
+                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat))
+            if self.closing or (finished_at(caught.entry, caught.position) and not caught.rest):
+                return
+            followed = self._matches.get(match_id)
+            if not caught.rest and (
+                followed is None or not event_id_after(followed.cursor, caught.position)
+            ):
+                break
+            read_first = not caught.rest
+        watcher = _Watcher(seat, caught.position)
+        followed = self._follow(match_id, watcher, caught.position, caught.entry)
+        delivered = caught.position
+        try:
+            while True:
+                if not watcher.items:
+                    watcher.ready.clear()
+                    await watcher.ready.wait()
+                item = watcher.items.popleft()
+                if isinstance(item, _End):
+                    if item.error is not None:
+                        if isinstance(item.error, WatchBehind):
+                            raise WatchBehind(
+                                f"{item.error} (resume after event {delivered or '0-0'})"
+                            )
+                        raise item.error
+                    return
+                yield item
+                delivered = item.events[-1].event_id
+        finally:
+            self._unfollow(followed, watcher)
+
+    def _follow(self, match_id: str, watcher: _Watcher, position: str, entry: Entry) -> _Match:
+        followed = self._matches.get(match_id)
+        if followed is None:
+            shard_name = self.feed.shard_of(match_id)
+            followed = self._matches[match_id] = _Match(match_id, shard_name, position, entry)
+            shard = self._shards.get(shard_name)
+            if shard is None:
+                shard = self._shards[shard_name] = _Shard(shard_name)
+            shard.matches[match_id] = followed
+            self._start_reading(shard)
+        followed.watchers.add(watcher)
+        if self._janitor is None and not self.closing:
+            self._janitor = asyncio.get_running_loop().create_task(self._look_at_quiet())
+        return followed
+
+    def _unfollow(self, followed: _Match, watcher: _Watcher) -> None:
+        followed.watchers.discard(watcher)
+        if followed.watchers or self._matches.get(followed.match_id) is not followed:
+            return
+        del self._matches[followed.match_id]
+        shard = self._shards.get(followed.shard)
+        if shard is not None:
+            shard.matches.pop(followed.match_id, None)
+        if followed.task is not None and followed.task is not asyncio.current_task():
+            followed.task.cancel()
+
+    def _start_reading(self, shard: _Shard) -> None:
+        if self.closing:
+            return
+        if shard.task is None or shard.task.done():
+            shard.task = asyncio.get_running_loop().create_task(self._read(shard))
+            return
+        shard.stale = True  # its waiting read does not have the new match: end it early
+        if shard.waking is None or shard.waking.done():
+            shard.waking = asyncio.get_running_loop().create_task(self._wake(shard))
+
+    async def _wake(self, shard: _Shard) -> None:
+        """End the shard's waiting read, so that the next one includes the new matches. A wake
+        sent before Redis took the read ends nothing: try again briefly."""
+        await asyncio.sleep(0.002)  # let a burst of new watchers gather into one wake
+        for _ in range(20):
+            if not shard.stale or self.closing:
+                return
+            try:
+                if await self.feed.wake(shard.name):
+                    return
+            except StoreError:
+                return  # the reader meets the same trouble and reports it
+            await asyncio.sleep(0.005)
+
+    async def _read(self, shard: _Shard) -> None:
+        """The shard's reader: one shared read after another while it follows any match."""
+        while shard.matches and not self.closing:
+            after = {match_id: m.cursor for match_id, m in shard.matches.items()}
+            shard.stale = False
+            try:
+                got = await self.feed.read(
+                    shard.name, after, block_ms=self.block_ms, count=_READ_COUNT
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the store is down, or a bug: its watchers resume
+                if not isinstance(error, StoreError):
+                    log.exception("watch hub read failed", shard=shard.name)
+                for failed in list(shard.matches.values()):
+                    self._end_all(failed, error if isinstance(error, StoreError) else None)
+                await asyncio.sleep(_RETRY_SECONDS)
+                continue
+            now = time.monotonic()
+            for match_id, events in got.items():
+                followed = shard.matches.get(match_id)
+                if followed is None or not events:
+                    continue
+                cursor = followed.cursor
+                new = [e for e in events if event_id_after(e.event_id, cursor)]
+                if not new:
+                    continue
+                followed.inbox.extend(new)
+                followed.cursor = new[-1].event_id
+                followed.full = followed.full or len(events) >= _READ_COUNT
+                followed.active = now
+                self._kick(followed)
+            if got and len(after) > 2000:
+                # Each shared read names every followed stream: with many, let a few more
+                # events gather than re-read them all after each (at most 50 ms later).
+                await asyncio.sleep(min(0.05, len(after) / 500_000))
+
+    def _kick(self, followed: _Match) -> None:
+        if followed.task is None or followed.task.done():
+            followed.task = asyncio.get_running_loop().create_task(self._deliver(followed))
+
+    async def _deliver(self, followed: _Match) -> None:
+        """Complete the match's new events up to a load of it and hand them to its watchers."""
+        while (followed.inbox or followed.recheck) and followed.watchers and not self.closing:
+            events, followed.inbox = followed.inbox, []
+            read_first, followed.full = followed.full or not events, False
+            followed.recheck = False
+            start = followed.cursor  # the newest event read for it, in ``events`` or before
+            try:
+                caught = await read_to_entry(
+                    self.reads,
+                    self.clocks,
+                    followed.match_id,
+                    followed.label,
+                    events,
+                    start,
+                    None,
+                    read_first=read_first,
+                )
+            except (MatchError, StoreError) as error:  # expired, gone, or the store is down
+                self._end_all(followed, error)
+                return
+            except Exception:
+                log.exception("watch hub could not deliver", match_id=followed.match_id)
+                self._end_all(followed, None)
+                return
+            # Events read directly may also come from the shared read in flight: keep each once.
+            position = caught.position
+            if event_id_after(position, followed.cursor):
+                followed.cursor = position
+            later = [e for e in followed.inbox if event_id_after(e.event_id, position)]
+            followed.inbox = caught.rest + later
+            followed.entry = caught.entry
+            if caught.events:
+                self._fan_out(followed, caught.events, caught.entry)
+            if finished_at(caught.entry, followed.cursor) and not followed.inbox:
+                self._end_all(followed, None, drop_queued=False)
+                return
+
+    def _fan_out(self, followed: _Match, events: list[StoredEvent], entry: Entry) -> None:
+        shared: dict[Seat | None, WatchBatch] = {}
+        snapshots: dict[Seat | None, Snapshot] = {}
+        last = events[-1].event_id
+        for watcher in list(followed.watchers):
+            if watcher.ended or not event_id_after(last, watcher.position):
+                continue
+            seat = watcher.seat
+            if event_id_after(events[0].event_id, watcher.position):
+                batch = shared.get(seat)
+                if batch is None:
+                    view = snapshots.get(seat) or snapshot(entry, seat)
+                    batch = shared[seat] = WatchBatch(tuple(events), view)
+                    snapshots[seat] = view
+            else:  # it caught up past the first of these
+                mine = tuple(e for e in events if event_id_after(e.event_id, watcher.position))
+                view = snapshots.get(seat) or snapshot(entry, seat)
+                snapshots[seat] = view
+                batch = WatchBatch(mine, view)
+            watcher.position = last
+            if len(watcher.items) >= self.queue_batches:
+                watcher.end(
+                    _End(
+                        WatchBehind(
+                            f"this watch fell more than {self.queue_batches} batches behind "
+                            "its match's events and was ended"
+                        )
+                    ),
+                    drop_queued=True,
+                )
+                continue
+            watcher.items.append(batch)
+            watcher.ready.set()
+
+    def _end_all(
+        self, followed: _Match, error: Exception | None, *, drop_queued: bool = True
+    ) -> None:
+        """End every watcher of the match (with ``error``, or as the match's end) and stop
+        following it."""
+        for watcher in list(followed.watchers):
+            watcher.end(_End(error), drop_queued=drop_queued)
+        followed.watchers.clear()
+        if self._matches.get(followed.match_id) is followed:
+            del self._matches[followed.match_id]
+            shard = self._shards.get(followed.shard)
+            if shard is not None:
+                shard.matches.pop(followed.match_id, None)
+
+    async def _look_at_quiet(self) -> None:
+        """Load quiet matches now and then: one that expired, or whose last events were
+        archived before the shared read saw them, is not left waiting for ever."""
+        while not self.closing:
+            await asyncio.sleep(1.0)
+            now = time.monotonic()
+            every = max(_RECHECK_SECONDS, len(self._matches) / _RECHECKS_PER_SECOND)
+            budget = _RECHECKS_PER_SECOND
+            for followed in list(self._matches.values()):
+                if budget <= 0:
+                    break
+                if now - followed.active >= every or self.clocks.overdue(followed.entry):
+                    followed.active = now
+                    followed.recheck = True
+                    self._kick(followed)
+                    budget -= 1
+
+    async def close(self) -> None:
+        """End every watch now (each resumes elsewhere after its last event) and stop reading."""
+        self.closing = True
+        for followed in list(self._matches.values()):
+            self._end_all(followed, None, drop_queued=True)
+        tasks = [t for t in (self._janitor,) if t is not None]
+        tasks += [s.task for s in self._shards.values() if s.task is not None]
+        tasks += [s.waking for s in self._shards.values() if s.waking is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.feed.close()
+
+
+class _BoundedReads:
+    """Direct reads, at most ``limit`` at once: 2,000 watchers catching up together share a few
+    store connections instead of each taking one."""
+
+    def __init__(self, reads: EventReads, limit: int) -> None:
+        self._reads = reads
+        self._limit = asyncio.Semaphore(limit)
+
+    async def read_events(
+        self,
+        match_id: str,
+        after_event_id: str,
+        *,
+        block_ms: int = 0,
+        count: int = 100,
+        label_of: Callable[[bytes], str] | None = None,
+    ) -> list[StoredEvent]:
+        async with self._limit:
+            return await self._reads.read_events(
+                match_id, after_event_id, block_ms=block_ms, count=count, label_of=label_of
+            )
