@@ -34,6 +34,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--strategy", choices=sorted(STRATEGIES), default="random", help="how the bot plays"
     )
     parser.add_argument(
+        "--policy",
+        metavar="MODULE:FUNCTION",
+        help="play this policy function (view, legal moves -> move) instead of --strategy",
+    )
+    parser.add_argument(
         "--server", default="localhost:50051", help="HOST:PORT of the server (localhost:50051)"
     )
     where = parser.add_mutually_exclusive_group(required=True)

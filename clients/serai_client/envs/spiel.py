@@ -140,7 +140,9 @@ class SeraiSpielState(pyspiel.State):  # type: ignore[misc]
         if self._node is not None and player == self.current_player():
             moves = self._spiel_game.plugin.legal_moves(self._node.state, player)
             if 0 <= action < len(moves):
-                return self._spiel_game.plugin.label(moves[action])
+                # Labels are for people and may repeat (Sobek: "pick 1 card" of two cards);
+                # OpenSpiel wants each action's string distinct, so the index leads.
+                return f"{action}: {self._spiel_game.plugin.label(moves[action])}"
         return f"move {action}"
 
     def is_terminal(self) -> bool:
@@ -304,6 +306,7 @@ def register_games() -> list[str]:
             # A class per game, as OpenSpiel's own Python games register: a closure here is
             # freed by OpenSpiel's registry after the interpreter is gone, and aborts the exit.
             creator = type(f"Serai{name.title()}Game", (SeraiSpielGame,), {"serai_name": name})
+            globals()[creator.__name__] = creator  # findable by name, so pickle can copy one
             _CREATORS.append(creator)
             pyspiel.register_game(game_type(plugin), creator)
             _REGISTERED.add(short)
