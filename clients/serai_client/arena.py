@@ -29,6 +29,7 @@ from serai_client.bots import Strategy, make_strategy
 from serai_client.client import SeraiClient
 from serai_client.elo import bradley_terry, elo_from_score, wilson
 from serai_client.errors import StaleVersionError
+from serai_client.policy import PolicyFunction, PolicyStrategy
 from serai_client.types import SeatHandle, Snapshot
 
 
@@ -139,18 +140,20 @@ def run_arena(
     seed: int,
     *,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    policies: Mapping[str, PolicyFunction] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
 ) -> list[MatchResult]:
     """Play ``matches`` matches per pairing of ``bots``; every result, in order.
 
     A bot is a strategy's name, or the name and ``#N`` for another entrant of the same strategy
-    ("random#2": two random bots, differently seeded, for games only random plays)."""
+    ("random#2": two random bots, differently seeded, for games only random plays), or a name in
+    ``policies``: that policy function plays it (see :mod:`serai_client.policy`)."""
     results = []
     for a, b in pairings(bots):
         for index in range(matches):
             a_seat = index % 2
-            strategy_a = _entrant(a, game, bot_seed(seed, a, b, index, "a"), options)
-            strategy_b = _entrant(b, game, bot_seed(seed, a, b, index, "b"), options)
+            strategy_a = _entrant(a, game, bot_seed(seed, a, b, index, "a"), options, policies)
+            strategy_b = _entrant(b, game, bot_seed(seed, a, b, index, "b"), options, policies)
             players = [(a, strategy_a), (b, strategy_b)]
             if a_seat == 1:
                 players.reverse()
@@ -179,8 +182,14 @@ def strategy_of(bot: str) -> str:
 
 
 def _entrant(
-    bot: str, game: str, seed: int, options: Mapping[str, Mapping[str, Any]] | None
+    bot: str,
+    game: str,
+    seed: int,
+    options: Mapping[str, Mapping[str, Any]] | None,
+    policies: Mapping[str, PolicyFunction] | None = None,
 ) -> Strategy:
+    if policies and bot in policies:
+        return PolicyStrategy(bot, policies[bot])
     name = strategy_of(bot)
     return make_strategy(name, game, seed, **dict((options or {}).get(name, {})))
 

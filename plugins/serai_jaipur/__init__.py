@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from google.protobuf.message import Message
 from serai.game import Game, GameInfo, InvalidOptions, OptionValue, Outcome, Seat
 
-from . import codec, rules
+from . import codec, rules, tensor
 from . import jaipur_pb2 as pb
 from .cards import Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, label
@@ -130,6 +130,9 @@ class JaipurGame(Game[State, Move, JaipurView]):
 
     def determinize(self, view: JaipurView, rng: random.Random) -> State:
         return determinize(view, rng)
+
+    def view_tensor(self, view: JaipurView) -> tuple[float, ...]:
+        return tensor.view_tensor(view)
 
     # --- words and bytes -------------------------------------------------------------------------
 

@@ -187,6 +187,15 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         """
         raise NotImplementedError(f"{self.info.name} offers no determinize")
 
+    def view_tensor(self, view: ViewT) -> Sequence[float] | None:
+        """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.
+
+        Optional: the default offers none. Where offered, every view of a match (any seat, any
+        moment) gives the same length for a given player count, and the numbers are derived from
+        ``view`` alone, so they hold no more than the view does.
+        """
+        return None
+
     # --- words and bytes -------------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -2,10 +2,13 @@
 
     serai arena --game jaipur --bots random,greedy,search --matches 200 --seed 1
     serai arena --game jaipur --bots random,greedy --matches 50 --server HOST:PORT --json
+    serai arena --game jaipur --bots greedy --policy mine=my_agent:policy --matches 20
 
 Each pairing plays ``--matches`` matches, seats alternating; the same ``--seed`` gives the same
 matches. Without ``--server`` a private server runs for the length of the arena. The search bot
 uses an iteration budget here (``--iterations``, no time limit) so that results reproduce.
+``--policy NAME=package.module:function`` (repeatable) adds an entrant called NAME that plays a
+policy function (view, legal moves -> move; see ``serai_client.policy``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from serai_client.bots import STRATEGIES, make_strategy
 from serai_client.client import SeraiClient
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
+from serai_client.policy import PolicyFunction, load_policy
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,6 +43,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}; one named "
         "again plays as another entrant (random,random: for games only random plays)",
     )
+    parser.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME=MODULE:FUNCTION",
+        help="an entrant NAME playing a policy function (view, legal moves -> move); repeatable",
+    )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     parser.add_argument("--seed", type=int, default=1, help="arena seed (default: 1)")
@@ -53,14 +64,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
-    if len(names) < 2 or any(name not in STRATEGIES for name in names):
+    try:
+        policies = _policies(args.policy)
+    except ValueError as error:
+        print(f"serai arena: {error}", file=sys.stderr)
+        return 2
+    if len(names) + len(policies) < 2 or any(name not in STRATEGIES for name in names):
         print(
-            f"serai arena: --bots needs two or more strategies of: "
-            f"{', '.join(STRATEGIES)} (got {args.bots!r})",
+            f"serai arena: --bots and --policy need two or more entrants; --bots names "
+            f"strategies of: {', '.join(STRATEGIES)} (got {args.bots!r})",
             file=sys.stderr,
         )
         return 2
-    bots = _entrants(names)
+    bots = _entrants(names) + list(policies)
     try:
         for name in set(names):  # before any match: say so now, not after the first ones
             make_strategy(name, args.game)
@@ -94,7 +110,14 @@ def run(args: argparse.Namespace) -> int:
                     err.print(f"{len(done)}/{total} matches played")  # for logs
 
             results = run_arena(
-                client, args.game, bots, args.matches, args.seed, options=options, on_result=advance
+                client,
+                args.game,
+                bots,
+                args.matches,
+                args.seed,
+                options=options,
+                policies=policies,
+                on_result=advance,
             )
     except (SeraiError, ValueError) as error:
         print(f"serai arena: {error}", file=sys.stderr)
@@ -106,6 +129,20 @@ def run(args: argparse.Namespace) -> int:
             Console(width=None if sys.stdout.isatty() else 110), results, bots, args.seed, args.game
         )
     return 0
+
+
+def _policies(specs: list[str]) -> dict[str, PolicyFunction]:
+    """NAME=module:function pairs, loaded; ValueError for a malformed or clashing one."""
+    policies: dict[str, PolicyFunction] = {}
+    for spec in specs:
+        name, _, target = spec.partition("=")
+        name = name.strip()
+        if not name or not target or "#" in name:
+            raise ValueError(f"--policy takes NAME=package.module:function, not {spec!r}")
+        if name in policies or name in STRATEGIES:
+            raise ValueError(f"--policy name {name!r} is taken: give each entrant its own name")
+        policies[name] = load_policy(target.strip())
+    return policies
 
 
 def _entrants(names: list[str]) -> list[str]:

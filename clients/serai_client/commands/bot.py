@@ -2,9 +2,12 @@
 
     serai bot --game jaipur --strategy greedy --server localhost:50051 --create
     serai bot --game jaipur --strategy search --server localhost:50051 --match MATCH_ID
+    serai bot --game jaipur --policy my_agent:policy --server localhost:50051 --match MATCH_ID
 
 With ``--create`` the bot creates the match, prints its id (for another player to join) and
 waits for the other seats; with ``--match`` it joins the lowest free seat (or ``--seat``).
+``--policy package.module:function`` plays a policy function (view, legal moves -> move; see
+``serai_client.policy``) instead of a built-in strategy: a trained agent, with no new code.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from serai_client.bots import STRATEGIES, make_strategy, play_seat
+from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
 from serai_client.client import SeraiClient
 from serai_client.errors import SeraiError
+from serai_client.policy import PolicyStrategy, load_policy
 from serai_client.types import Snapshot
 
 
@@ -28,6 +32,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--game", default="jaipur", help="the game (default: jaipur)")
     parser.add_argument(
         "--strategy", choices=sorted(STRATEGIES), default="random", help="how the bot plays"
+    )
+    parser.add_argument(
+        "--policy",
+        metavar="MODULE:FUNCTION",
+        help="play this policy function (view, legal moves -> move) instead of --strategy",
     )
     parser.add_argument(
         "--server", default="localhost:50051", help="HOST:PORT of the server (localhost:50051)"
@@ -61,12 +70,17 @@ def strategy_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    strategy: Strategy
     try:
-        strategy = make_strategy(args.strategy, args.game, args.seed, **strategy_options(args))
+        if args.policy:
+            label = args.policy.rpartition(":")[2]
+            strategy = PolicyStrategy(label, load_policy(args.policy))
+        else:
+            strategy = make_strategy(args.strategy, args.game, args.seed, **strategy_options(args))
     except ValueError as error:
         print(f"serai bot: {error}", file=sys.stderr)
         return 2
-    name = args.name or f"{args.strategy}-bot"
+    name = args.name or f"{strategy.name if args.policy else args.strategy}-bot"
     with SeraiClient(args.server) as client:
         try:
             match_id = args.match
