@@ -12,9 +12,12 @@ So ``to_act`` is always the active seat, and ``setup`` already holds seat 0's fi
 
 Readings chosen where the rules leave room (each has a test in ``tests/nile``):
 
-- **Storehouse cards in a trade are named by crop.** The owner knows its storehouse; the cards
-  go face up to the discard pile, which is public, so the label names them
-  ("market: discard lettuce + flax from storehouse").
+- **A trade's cards are the trader's secret** (as on Board Game Arena, where the others see only
+  "X used the market"; a storehouse is hidden: "Le contenu de votre stock n'est pas visible des
+  autres joueurs", seed 004). The move names storehouse cards by crop, but its public label says
+  only how many cards left the hand and the storehouse ("market: discard 1 card from hand + 1
+  from storehouse"). Views show the discard pile's size and the cards everyone saw go there;
+  each seat's trade discards are counted, and named to that seat only (see :mod:`.views`).
 - **A trade never ends the trade phase**, and there is no separate "end trading" move: plant,
   speculate and pass are offered alongside trades and end the turn.
 - **Plant forms** (BGA's check): every card goes into a field you already have (form c, any
@@ -26,26 +29,33 @@ Readings chosen where the rules leave room (each has a test in ``tests/nile``):
   left, the discard pile and the whole flood pile (including the card just revealed) become the
   new deck, shuffled by ``seeded_rng(seed, "reshuffle", pass)``. The crops flooded this turn
   still forbid planting; the state keeps them apart from the pile.
-- **The end**: the match ends the moment the deck runs out on its last pass. A draw that wanted
-  more cards gets what was left. If the last card was a flood card (or a speculation payout of
-  that flood took it), the flood still finishes: its payouts (empty), locusts and harvest resolve.
-  A plague that was the last card resolves, but no flood card replaces it.
-- **Speculation payouts** go seat by seat from the active seat clockwise, 3 cards per winning
-  card, a plague among them resolved after all payouts and before the harvest. Then every
-  speculation card on the table is discarded.
+- **The end, at once** (our reading of the written rule, "Dès que la dernière pioche est vide, la
+  partie est terminée", seed 004; not Board Game Arena's, which still harvests unless a
+  speculation won): the match ends the moment the deck runs out on its last pass, and nothing
+  resolves after that card. A draw that wanted more cards gets what was left. A last card turned
+  as the flood card floods nothing: no payout, locusts or harvest. A payout that takes the last
+  card ends the payouts there, and no locusts or harvest follow. A plague that is the last card
+  is discarded and destroys nothing.
+- **Speculation payouts**: every speculation card on the table is discarded first, so a
+  reshuffle that a payout triggers takes them (as on Board Game Arena); then 3 cards per winning
+  card, seat by seat from the active seat clockwise (our order: Board Game Arena pays in
+  player-list order; the two differ only when the deck runs short), a plague among them resolved
+  after all payouts and before the harvest.
 - **A plague as the flood card** is discarded and resolved, then the next card is revealed: that
   card's crops are flooded and it resolves the speculation cards.
 - **The plague never sits in a hand**, so where it is (deck or discard) is public.
 - **Scoring**: piles sorted smallest first, compared pile by pile; identical profiles share a
   rank. ``Outcome.scores`` is the smallest pile.
 
-DeLuxor (option ``deluxor``): its rulebook plays 5 crops with 2-4 players, 6 with 5 (grapes
-added) and 7 with 6 (grapes and onions), with a speculation card for every pair of crops in play;
-monuments and stones are not implemented. With ``deluxor`` off the game is exactly base Nile, so
-the option changes nothing for 2-4 players. ``GameInfo.max_players`` is static and stays 5, the
-base game's count that ListGames shows. :meth:`NileGame.check_players`, which sees no options,
-accepts 2 to 6 (the service calls it before ``setup``); ``setup``, which sees them, refuses 6
-seats unless ``deluxor`` is on, saying so.
+DeLuxor (option ``deluxor``): 5 crops with 2-4 players, 6 with 5 (grapes added) and 7 with 6
+(grapes and onions), with a speculation card for every pair of crops in play, and 14 cards of
+each crop at every player count. The source for the 14 is one published component list (141
+cards: 98 crop cards, 7 x 14; 21 speculation; 14 stone; 3 monument; 3 season; 1 plague; 1 flood);
+the DeLuxor rulebook itself was not available. Monuments, stones and seasons are not
+implemented. With ``deluxor`` off the game is exactly base Nile (16 per crop).
+``GameInfo.max_players`` is static and stays 5, the base game's count that ListGames shows.
+:meth:`NileGame.check_players`, which sees no options, accepts 2 to 6 (the service calls it before
+``setup``); ``setup``, which sees them, refuses 6 seats unless ``deluxor`` is on, saying so.
 """
 
 from __future__ import annotations
@@ -57,7 +67,7 @@ from google.protobuf.message import Message
 from serai.game import Game, GameInfo, InvalidOptions, OptionSpec, OptionValue, Outcome, Seat
 
 from . import codec, nile_pb2, rules, views
-from .cards import Card, Crop, base_crops, deluxor_crops
+from .cards import DELUXOR_COPIES_PER_CROP, Card, Crop, base_crops, deluxor_crops
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, label
 from .state import NileState
 from .views import NileView
@@ -90,7 +100,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
         title="Nile",
         min_players=2,
         max_players=5,
-        version="1.0.0",
+        version="1.1.0",
         summary=(
             "Farmers on the banks of the Nile plant papyrus, wheat, lettuce, castor and flax. "
             "Each turn a flood card decides which crops every player harvests into a hidden "
@@ -102,8 +112,9 @@ class NileGame(Game[NileState, NileMove, NileView]):
         options=(
             OptionSpec(
                 "deluxor",
-                "Nile DeLuxor crops: grapes join with 5 players, grapes and onions with 6 "
-                "(up to 6 players); no monuments",
+                "Nile DeLuxor deck: 14 cards of each crop at every player count; grapes join "
+                "with 5 players, grapes and onions with 6 (up to 6 players); no monuments, "
+                "stones or seasons",
                 False,
             ),
         ),
@@ -117,15 +128,14 @@ class NileGame(Game[NileState, NileMove, NileView]):
         if resolved["deluxor"]:
             if not 2 <= players <= DELUXOR_MAX_PLAYERS:
                 raise InvalidOptions(f"Nile DeLuxor is played by 2 to 6 players, not {players}")
-            crops = deluxor_crops(players)
+            return rules.setup(players, seed, deluxor_crops(players), DELUXOR_COPIES_PER_CROP)
         else:
             self.check_players(players)
             if players > self.info.max_players:
                 raise InvalidOptions(
                     f"Nile is played by 2 to 5 players, not {players}; 6 with deluxor=true"
                 )
-            crops = base_crops()
-        return rules.setup(players, seed, crops)
+            return rules.setup(players, seed, base_crops())
 
     def check_players(self, players: int) -> None:
         """2 to 6: the count alone cannot tell, since 6 seats are legal with DeLuxor only.

@@ -20,6 +20,10 @@ from enum import IntEnum
 from itertools import combinations
 
 COPIES_PER_CROP = 16
+DELUXOR_COPIES_PER_CROP = 14
+"""DeLuxor's one published component list (141 cards: 98 crop cards, 7 crops x 14; 21
+speculation; 14 stone; 3 monument; 3 season; 1 plague; 1 flood) gives 14 per crop; under
+``deluxor`` every player count uses it. The rulebook itself was not available."""
 HAND_SIZE = 5
 
 
@@ -111,14 +115,16 @@ class Card:
 
 PLAGUE = Card(())
 
-MOST_CARDS = COPIES_PER_CROP * len(Crop) + len(Crop) * (len(Crop) - 1) // 2 + 1
-"""134: the cards of the largest deck (DeLuxor with six players), so no move names more."""
+MOST_CARDS = DELUXOR_COPIES_PER_CROP * len(Crop) + len(Crop) * (len(Crop) - 1) // 2 + 1
+"""120: the cards of the largest deck (DeLuxor with six players; base Nile has 91), so no move
+names more."""
 
 
-def build_deck(crops: Iterable[Crop]) -> tuple[Card, ...]:
-    """Every card of a match, sorted: 16 of each crop, a speculation card per pair, the plague."""
+def build_deck(crops: Iterable[Crop], copies: int = COPIES_PER_CROP) -> tuple[Card, ...]:
+    """Every card of a match, sorted: ``copies`` of each crop (16, or 14 with DeLuxor), a
+    speculation card per pair, the plague."""
     crops = tuple(crops)
-    cards = [Card.crop(crop) for crop in crops for _ in range(COPIES_PER_CROP)]
+    cards = [Card.crop(crop) for crop in crops for _ in range(copies)]
     cards += [Card.speculation(a, b) for a, b in combinations(crops, 2)]
     cards.append(PLAGUE)
     return tuple(sorted(cards))

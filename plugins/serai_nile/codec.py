@@ -16,7 +16,7 @@ from typing import Any, cast
 from serai.game import MalformedMove
 
 from . import nile_pb2 as pb
-from .cards import Card, Crop
+from .cards import COPIES_PER_CROP, Card, Crop, crop_counts
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, check_cards_named
 from .state import NileState
 from .views import NileView
@@ -55,7 +55,11 @@ def encode_state(state: NileState) -> bytes:
         "speculations": [_codes(cards) for cards in state.speculations],
         "finished": state.finished,
         "events": list(state.events),
+        "traded_hand": [_codes(cards) for cards in state.traded_hand],
+        "traded_storehouse": [_codes(cards) for cards in state.traded_storehouse],
     }
+    if state.copies_per_crop != COPIES_PER_CROP:  # absent for base Nile, as before DeLuxor's 14
+        data["copies"] = state.copies_per_crop
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -90,6 +94,10 @@ def _decode_state(data: bytes) -> NileState:
         speculations=tuple(_cards(cards) for cards in raw["speculations"]),
         finished=raw["finished"],
         events=tuple(raw["events"]),
+        # Absent in states stored before trades were kept secret: none counted as traded.
+        traded_hand=tuple(_cards(cards) for cards in raw.get("traded_hand", ())),
+        traded_storehouse=tuple(_cards(cards) for cards in raw.get("traded_storehouse", ())),
+        copies_per_crop=raw.get("copies", COPIES_PER_CROP),
     )
 
 
@@ -220,6 +228,8 @@ def view_to_proto(view: NileView) -> pb.View:
                 speculations=[card_to_proto(card) for card in view.speculations[seat]],
                 storehouse_known=known is not None,
                 storehouse=_crop_counts(known, view.crops) if known is not None else [],
+                traded_from_hand=view.traded_from_hand[seat],
+                traded_from_storehouse=view.traded_from_storehouse[seat],
             )
         )
     message = pb.View(
@@ -237,6 +247,12 @@ def view_to_proto(view: NileView) -> pb.View:
         players_view=players,
         hand=_card_counts(view.hand),
         finished=view.finished,
+        discard_size=view.discard_size,
+        copies_per_crop=view.copies_per_crop,
+        own_traded_from_hand=_card_counts(view.own_traded_hand),
+        own_traded_from_storehouse=_crop_counts(
+            crop_counts(view.own_traded_storehouse, view.crops), view.crops
+        ),
     )
     if view.seat is not None:
         message.seat = view.seat

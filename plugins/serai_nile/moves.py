@@ -6,10 +6,13 @@ the turn. Flood, harvest, speculation payouts, locusts and the final draw need n
 happen inside ``apply``.
 
 Moves name cards by face, never by id: which of your wheat cards you discard does not matter. A
-storehouse is face down, but its owner knows it, so a trade names storehouse cards by crop::
+storehouse is face down, but its owner knows it, so a trade names storehouse cards by crop. A
+label is public (every watcher reads it), and only the trader may know which cards a trade
+discarded, so a trade's label says how many cards left the hand and the storehouse, not which;
+the move's typed payload, which only its seat is offered, names them::
 
     >>> label(Market(hand=(Card.crop(Crop.LETTUCE),), storehouse=(Crop.FLAX,)))
-    'market: discard lettuce + flax from storehouse'
+    'market: discard 1 card from hand + 1 from storehouse'
     >>> label(Plant((Crop.WHEAT, Crop.WHEAT, Crop.WHEAT)))
     'plant 3 wheat'
 
@@ -114,13 +117,26 @@ def cards_named(move: object) -> int:
     return sum(len(part) for part in parts if isinstance(part, tuple | list))
 
 
+def trade_kind(move: Market | Offering) -> str:
+    return "market" if isinstance(move, Market) else "offering"
+
+
+def trade_counts(from_hand: int, from_storehouse: int) -> str:
+    """ "2 cards from hand", "1 card from hand + 1 from storehouse": what others may know."""
+    parts = []
+    if from_hand:
+        parts.append(f"{from_hand} card{'s' if from_hand != 1 else ''} from hand")
+    if from_storehouse:
+        noun = "" if parts else (" card" if from_storehouse == 1 else " cards")
+        parts.append(f"{from_storehouse}{noun} from storehouse")
+    return " + ".join(parts) or "nothing"
+
+
 def label(move: NileMove) -> str:
-    """A short public description: "plant 3 wheat", "speculate on papyrus/wheat"."""
+    """A short public description: "plant 3 wheat", "speculate on papyrus/wheat", "market:
+    discard 2 cards from hand" (a trade's cards are the trader's secret)."""
     if isinstance(move, Market | Offering):
-        kind = "market" if isinstance(move, Market) else "offering"
-        names = [card.name for card in move.hand]
-        names += [f"{crop.label} from storehouse" for crop in move.storehouse]
-        return f"{kind}: discard {' + '.join(names)}"
+        return f"{trade_kind(move)}: discard {trade_counts(len(move.hand), len(move.storehouse))}"
     if isinstance(move, Plant):
         counts = Counter(move.crops)
         return "plant " + " + ".join(f"{counts[crop]} {crop.label}" for crop in sorted(counts))

@@ -100,7 +100,7 @@ class Move(_message.Message):
     def __init__(self, market: _Optional[_Union[Trade, _Mapping]] = ..., offering: _Optional[_Union[Trade, _Mapping]] = ..., plant: _Optional[_Union[Plant, _Mapping]] = ..., speculate: _Optional[_Union[Speculate, _Mapping]] = ..., pass_turn: _Optional[_Union[PassTurn, _Mapping]] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "hand_size", "storehouse_size", "fields", "speculations", "storehouse_known", "storehouse")
+    __slots__ = ("seat", "hand_size", "storehouse_size", "fields", "speculations", "storehouse_known", "storehouse", "traded_from_hand", "traded_from_storehouse")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     STOREHOUSE_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -108,6 +108,8 @@ class PlayerView(_message.Message):
     SPECULATIONS_FIELD_NUMBER: _ClassVar[int]
     STOREHOUSE_KNOWN_FIELD_NUMBER: _ClassVar[int]
     STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
+    TRADED_FROM_HAND_FIELD_NUMBER: _ClassVar[int]
+    TRADED_FROM_STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand_size: int
     storehouse_size: int
@@ -115,10 +117,12 @@ class PlayerView(_message.Message):
     speculations: _containers.RepeatedCompositeFieldContainer[Card]
     storehouse_known: bool
     storehouse: _containers.RepeatedCompositeFieldContainer[CropCount]
-    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., storehouse_size: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., speculations: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., storehouse_known: _Optional[bool] = ..., storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ...) -> None: ...
+    traded_from_hand: int
+    traded_from_storehouse: int
+    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., storehouse_size: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., speculations: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., storehouse_known: _Optional[bool] = ..., storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., traded_from_hand: _Optional[int] = ..., traded_from_storehouse: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished")
+    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished", "discard_size", "copies_per_crop", "own_traded_from_hand", "own_traded_from_storehouse")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     CROPS_FIELD_NUMBER: _ClassVar[int]
@@ -134,6 +138,10 @@ class View(_message.Message):
     PLAYERS_VIEW_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_SIZE_FIELD_NUMBER: _ClassVar[int]
+    COPIES_PER_CROP_FIELD_NUMBER: _ClassVar[int]
+    OWN_TRADED_FROM_HAND_FIELD_NUMBER: _ClassVar[int]
+    OWN_TRADED_FROM_STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     crops: _containers.RepeatedScalarFieldContainer[Crop]
@@ -149,4 +157,8 @@ class View(_message.Message):
     players_view: _containers.RepeatedCompositeFieldContainer[PlayerView]
     hand: _containers.RepeatedCompositeFieldContainer[CardCount]
     finished: bool
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ...) -> None: ...
+    discard_size: int
+    copies_per_crop: int
+    own_traded_from_hand: _containers.RepeatedCompositeFieldContainer[CardCount]
+    own_traded_from_storehouse: _containers.RepeatedCompositeFieldContainer[CropCount]
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ..., discard_size: _Optional[int] = ..., copies_per_crop: _Optional[int] = ..., own_traded_from_hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., own_traded_from_storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ...) -> None: ...

@@ -17,7 +17,7 @@ from itertools import combinations, product
 
 from serai.game import IllegalMove, MalformedMove, Outcome, seeded_rng
 
-from .cards import HAND_SIZE, PLAGUE, Card, Crop, build_deck, multiset, plural
+from .cards import COPIES_PER_CROP, HAND_SIZE, PLAGUE, Card, Crop, build_deck, multiset, plural
 from .moves import (
     Market,
     NileMove,
@@ -27,6 +27,7 @@ from .moves import (
     Speculate,
     cards_named,
     check_cards_named,
+    trade_kind,
 )
 from .state import NileState
 
@@ -37,9 +38,12 @@ DRAW_AT_END_OF_TURN = 2
 # --- setup ----------------------------------------------------------------------------------------
 
 
-def setup(players: int, seed: int, crops: tuple[Crop, ...]) -> NileState:
-    """Deal 5 cards each with the plague set aside, shuffle it into the rest, flood for seat 0."""
-    cards = [card for card in build_deck(crops) if not card.is_plague]
+def setup(
+    players: int, seed: int, crops: tuple[Crop, ...], copies: int = COPIES_PER_CROP
+) -> NileState:
+    """Deal 5 cards each with the plague set aside, shuffle it into the rest, flood for seat 0.
+    ``copies`` is the number of cards of each crop: 16, or 14 with DeLuxor."""
+    cards = [card for card in build_deck(crops, copies) if not card.is_plague]
     seeded_rng(seed, "deal").shuffle(cards)
     hands = tuple(
         multiset(cards[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(players)
@@ -63,6 +67,7 @@ def setup(players: int, seed: int, crops: tuple[Crop, ...]) -> NileState:
         storehouses=(empty_counts,) * players,
         fields=(empty_counts,) * players,
         speculations=((),) * players,
+        copies_per_crop=copies,
     )
     table = _Table(state)
     table.note(f"{players} players, {players} passes through the deck; seat 0 begins")
@@ -180,8 +185,7 @@ def apply(state: NileState, seat: int, move: NileMove) -> NileState:
     if isinstance(move, Market | Offering):
         _check_trade(state, seat, move)
         table.discard_from(seat, move.hand, move.storehouse)
-        kind = "market" if isinstance(move, Market) else "offering"
-        table.note(f"seat {seat} trades at the {kind}")
+        table.note(f"seat {seat} trades at the {trade_kind(move)}")
         if isinstance(move, Market):
             table.locusts(table.draw(seat, 1))
         else:
@@ -300,6 +304,8 @@ class _Table:
         self.storehouses = [list(counts) for counts in state.storehouses]
         self.fields = [list(counts) for counts in state.fields]
         self.speculations = [list(cards) for cards in state.speculations]
+        self.traded_hand = [list(cards) for cards in state.traded_hand]
+        self.traded_storehouse = [list(cards) for cards in state.traded_storehouse]
         self.finished = state.finished
         self.exhausted = False
         self.events: list[str] = []
@@ -324,6 +330,9 @@ class _Table:
             speculations=tuple(multiset(cards) for cards in self.speculations),
             finished=self.finished,
             events=tuple(self.events),
+            copies_per_crop=s.copies_per_crop,
+            traded_hand=tuple(multiset(cards) for cards in self.traded_hand),
+            traded_storehouse=tuple(multiset(cards) for cards in self.traded_storehouse),
         )
 
     def note(self, event: str) -> None:
@@ -331,7 +340,9 @@ class _Table:
 
     # The deck. A card leaves the top, goes where it goes, and only then is an empty deck
     # refilled (or the match declared over), so a plague or flood card that was the last one of
-    # a pass goes into the reshuffle, as on Board Game Arena.
+    # a pass goes into the reshuffle, as on Board Game Arena. Once the deck has run out on its
+    # last pass nothing more resolves (no payout, locusts or harvest): "Dès que la dernière pioche
+    # est vide, la partie est terminée" (seed 004), read as the game ending at once.
 
     def _after_take(self) -> None:
         while not self.deck and not self.exhausted:
@@ -341,6 +352,8 @@ class _Table:
                 self.deck.sort()
                 seeded_rng(self.state.seed, "reshuffle", self.pass_number).shuffle(self.deck)
                 self.discard, self.flood_pile = [], []
+                self.traded_hand = [[] for _ in self.hands]
+                self.traded_storehouse = [[] for _ in self.hands]
                 self.note(
                     f"the deck is empty: discard and flood pile reshuffled for pass "
                     f"{self.pass_number} of {self.state.passes} ({plural(len(self.deck), 'card')})"
@@ -379,32 +392,38 @@ class _Table:
             self.flooded = card.crops
             self.note(f"flood: {card.name}")
             self._after_take()
+            if self.exhausted:
+                return  # the last card: the game ends at once, nothing resolves
             self.locusts(self.resolve_speculation())
             self.harvest()
             return
 
     def resolve_speculation(self) -> int:
-        """Pay 3 cards per winning speculation card, seats from the active one clockwise, then
-        discard every speculation card on the table. Returns plagues drawn during payouts."""
+        """Discard every speculation card on the table, then pay 3 cards per winning card, seats
+        from the active one clockwise. Returns plagues drawn during payouts.
+
+        The cards are discarded first (as on Board Game Arena), so a reshuffle that a payout
+        triggers takes them. The payout order is ours (BGA pays in player-list order); it
+        matters only when the deck runs short.
+        """
         flooded = set(self.flooded)
-        plagues = 0
         players = self.state.players
-        for seat in [(self.active + offset) % players for offset in range(players)]:
-            won = 0
+        order = [(self.active + offset) % players for offset in range(players)]
+        won = [0] * players
+        for seat in order:
             for card in self.speculations[seat]:
                 if flooded & set(card.crops):
-                    won += 1
+                    won[seat] += 1
                     self.note(f"seat {seat}'s speculation on {card.name} wins")
                 else:
                     self.note(f"seat {seat}'s speculation on {card.name} fails")
-            if won:
-                plagues += self.draw(seat, SPECULATION_PAYOUT * won)
-        for seat in range(players):
             self.discard += self.speculations[seat]
             self.speculations[seat] = []
-        return plagues
+        return sum(self.draw(seat, SPECULATION_PAYOUT * won[seat]) for seat in order if won[seat])
 
     def harvest(self) -> None:
+        if self.exhausted:
+            return  # the game ended at once with the last card
         for crop in sorted(self.flooded):
             for seat in range(self.state.players):
                 if self.fields[seat][crop]:
@@ -414,6 +433,8 @@ class _Table:
 
     def locusts(self, times: int) -> None:
         """Each plague destroys every field whose size is the largest on the table."""
+        if self.exhausted:
+            return  # the game ended at once with the last card
         for _ in range(times):
             largest = max((size for fields in self.fields for size in fields), default=0)
             if not largest:
@@ -430,12 +451,15 @@ class _Table:
                         )
 
     def discard_from(self, seat: int, hand: Iterable[Card], storehouse: Iterable[Crop]) -> None:
+        """Trade discards: into the pile, and remembered as the trader's (see NileState)."""
         for card in hand:
             self.hands[seat].remove(card)
             self.discard.append(card)
+            self.traded_hand[seat].append(card)
         for crop in storehouse:
             self.storehouses[seat][crop] -= 1
             self.discard.append(Card.crop(crop))
+            self.traded_storehouse[seat].append(Card.crop(crop))
 
     def plant(self, seat: int, crops: tuple[Crop, ...]) -> None:
         for crop, count in sorted(Counter(crops).items()):

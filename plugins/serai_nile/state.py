@@ -5,6 +5,11 @@ top). Every other zone is a multiset and is kept in canonical form, so that equa
 equal states and equal stored bytes: hands, speculation areas and the discard pile as sorted card
 tuples; fields and storehouses, which only ever hold crop cards, as counts indexed by crop value.
 
+``traded_hand`` and ``traded_storehouse`` say, per seat, which of the cards in the discard pile
+that seat discarded in trades since the last reshuffle, from its hand and from its storehouse.
+Only the trader knows them (Board Game Arena tells the others only that a seat traded and how
+many cards left its hand and storehouse), so views show the others only their counts.
+
 ``flooded`` is kept apart from the flood pile because a reshuffle takes the whole flood pile
 (rules: "everything not in a hand, field, speculation area or storehouse"), the card on top
 included, while the crops it flooded still forbid planting for the rest of the turn.
@@ -15,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import Card, Crop
+from .cards import COPIES_PER_CROP, Card, Crop
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,15 @@ class NileState:
     speculations: tuple[tuple[Card, ...], ...]
     finished: bool = False
     events: tuple[str, ...] = ()
+    copies_per_crop: int = COPIES_PER_CROP
+    traded_hand: tuple[tuple[Card, ...], ...] = ()  # per seat; () is read as none for all
+    traded_storehouse: tuple[tuple[Card, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        # One canonical form, so that equal situations stay equal states and equal bytes.
+        for name in ("traded_hand", "traded_storehouse"):
+            if not getattr(self, name):
+                object.__setattr__(self, name, ((),) * self.players)
 
     def field_owner(self, crop: Crop) -> int | None:
         """The seat with a field of ``crop``, if any: there is at most one on the table."""

@@ -1,8 +1,11 @@
 """What a seat may know, and a full state sampled from it for search bots.
 
 Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn,
-the discard pile (cards are discarded face up, which is why a trade's label names its cards), deck
-size, pass number, the active seat, each seat's hand size and storehouse size. A seat also sees
+deck size, pass number, the active seat, each seat's hand size and storehouse size, and of the
+discard pile its size and the cards everyone saw go there (fields lost to locusts or taken over,
+speculation cards, the plague). Cards discarded in trades are the trader's secret (Board Game
+Arena tells the others only how many left the hand and the storehouse): each seat sees the
+counts of the others' and the faces of its own, until a reshuffle takes them. A seat also sees
 its own hand and its own storehouse. Storehouses are turned over for scoring, so once the match is
 over every storehouse is public. Nothing else: no deck order, no seed (the seed would replay the
 deal), no other hand or storehouse, not even derived from them.
@@ -32,7 +35,9 @@ class NileView:
     deck_size: int
     flooded: tuple[Crop, ...]
     flood_pile: tuple[Card, ...]
-    discard: tuple[Card, ...]
+    discard: tuple[Card, ...]  # the public part of the discard pile
+    discard_size: int
+    copies_per_crop: int
     fields: tuple[tuple[int, ...], ...]
     speculations: tuple[tuple[Card, ...], ...]
     hand_sizes: tuple[int, ...]
@@ -40,6 +45,10 @@ class NileView:
     hand: tuple[Card, ...]
     storehouses: tuple[tuple[int, ...] | None, ...]
     finished: bool
+    traded_from_hand: tuple[int, ...]  # per seat: cards it discarded in trades, from hand
+    traded_from_storehouse: tuple[int, ...]  # ... and from its storehouse
+    own_traded_hand: tuple[Card, ...]  # the viewer's own trade discards, named
+    own_traded_storehouse: tuple[Card, ...]
 
     @property
     def plague_in_deck(self) -> bool:
@@ -55,6 +64,10 @@ def make_view(state: NileState, seat: int | None) -> NileView:
     def known(other: int) -> tuple[int, ...] | None:
         return state.storehouses[other] if state.finished or other == seat else None
 
+    traded = Counter[Card]()
+    for cards in (*state.traded_hand, *state.traded_storehouse):
+        traded.update(cards)
+    public_discard = multiset((Counter(state.discard) - traded).elements())
     return NileView(
         seat=seat,
         players=state.players,
@@ -66,7 +79,9 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         deck_size=len(state.deck),
         flooded=state.flooded,
         flood_pile=state.flood_pile,
-        discard=state.discard,
+        discard=public_discard,
+        discard_size=len(state.discard),
+        copies_per_crop=state.copies_per_crop,
         fields=state.fields,
         speculations=state.speculations,
         hand_sizes=tuple(len(hand) for hand in state.hands),
@@ -74,6 +89,10 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         hand=() if seat is None else state.hands[seat],
         storehouses=tuple(known(other) for other in range(state.players)),
         finished=state.finished,
+        traded_from_hand=tuple(len(cards) for cards in state.traded_hand),
+        traded_from_storehouse=tuple(len(cards) for cards in state.traded_storehouse),
+        own_traded_hand=() if seat is None else state.traded_hand[seat],
+        own_traded_storehouse=() if seat is None else state.traded_storehouse[seat],
     )
 
 
@@ -81,14 +100,17 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
     """A state that gives exactly ``view`` to its seat, the unknown cards dealt from ``rng``.
 
     Unknown cards are the whole deck minus everything the seat sees. Storehouses only ever hold
-    crop cards and hands never hold the plague, so unknown storehouses are filled from the unknown
-    crop cards first, the plague goes to the deck, and the rest are shuffled into the other hands
-    and the deck. The true state is one such deal, so a deal always exists. The seed is drawn
-    from ``rng`` too: the real one is secret (it would replay the deal).
+    crop cards and hands never hold the plague, so unknown storehouses, and the cards the other
+    seats discarded from them in trades, are filled from the unknown crop cards first; the plague
+    goes to the deck, and the rest are shuffled into the other seats' trade discards from hand,
+    the other hands and the deck. The true state is one such deal, so a deal always exists. The
+    seed is drawn from ``rng`` too: the real one is secret (it would replay the deal).
     """
-    unknown = Counter(build_deck(view.crops))
+    unknown = Counter(build_deck(view.crops, view.copies_per_crop))
     seen: Counter[Card] = Counter(view.flood_pile)
     seen.update(view.discard)
+    seen.update(view.own_traded_hand)
+    seen.update(view.own_traded_storehouse)
     seen.update(view.hand)
     for seat in range(view.players):
         seen.update(view.speculations[seat])
@@ -104,17 +126,31 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
     pool = sorted(unknown.elements())
     rng.shuffle(pool)
 
+    def crop_cards(count: int) -> list[Card]:
+        taken = []
+        for _ in range(count):
+            taken.append(pool.pop(next(i for i, card in enumerate(pool) if card.is_crop)))
+        return taken
+
     storehouses: list[tuple[int, ...]] = []
     for seat in range(view.players):
         known = view.storehouses[seat]
         if known is not None:
             storehouses.append(known)
             continue
-        taken: Counter[Crop] = Counter()
-        for _ in range(view.storehouse_sizes[seat]):
-            index = next(i for i, card in enumerate(pool) if card.is_crop)
-            taken[pool.pop(index).crops[0]] += 1
-        storehouses.append(tuple(taken[crop] for crop in view.crops))
+        held = Counter(card.crops[0] for card in crop_cards(view.storehouse_sizes[seat]))
+        storehouses.append(tuple(held[crop] for crop in view.crops))
+    traded_storehouse = [
+        multiset(view.own_traded_storehouse if seat == view.seat else crop_cards(count))
+        for seat, count in enumerate(view.traded_from_storehouse)
+    ]
+    traded_hand: list[tuple[Card, ...]] = []
+    for seat, count in enumerate(view.traded_from_hand):
+        if seat == view.seat:
+            traded_hand.append(view.own_traded_hand)
+        else:
+            traded_hand.append(multiset(pool[:count]))
+            del pool[:count]
 
     hands: list[tuple[Card, ...]] = []
     for seat in range(view.players):
@@ -140,10 +176,19 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
         deck=tuple(deck),
         flood_pile=view.flood_pile,
         flooded=view.flooded,
-        discard=view.discard,
+        discard=multiset(
+            [
+                *view.discard,
+                *(c for cards in traded_hand for c in cards),
+                *(c for cards in traded_storehouse for c in cards),
+            ]
+        ),
         hands=tuple(hands),
         storehouses=tuple(storehouses),
         fields=view.fields,
         speculations=view.speculations,
         finished=view.finished,
+        copies_per_crop=view.copies_per_crop,
+        traded_hand=tuple(traded_hand),
+        traded_storehouse=tuple(traded_storehouse),
     )

@@ -21,16 +21,19 @@ FROM SOURCES (implemented as stated)
   10 fish, 5 amulets, and wheat (10: what the stated total of 54 leaves); 9 character cards, each
   also belonging to a goods family; 12 event tokens, 5 drawn face down each round; 9 goods cards
   have a green back and form the starting hands (2 each per round, the rest unused that round).
+  Event tokens come in 9 kinds, 6 single and 3 that come twice (a review describing them).
   Goods cards come with a trade value (1 to 3 scarabs, rarer goods more; ivory 3) or without.
 - Market: 9 cards, goods face up, characters face down (reviews). 45 market goods + 9 characters
-  = 54 = six rows of nine per round.
+  = 54 = six rows of nine per round. With two players a round has 5 deliveries of 9 (a review of
+  the published game): 9 market cards sit out each round. Which 9 is not sourced: the last 9 of
+  the shuffled market deck, so 9 at random, face down (``set_aside``), seen by nobody.
 - Character: reveal it, discard it, apply its power; or use it in a set as its goods type,
   ignoring the power (seed).
 - Sets: 3+ cards of one type; amulets are wild; characters count as their type; an existing set
   may be extended, but only with 3+ cards (seed). Score: scarabs x cards (seed examples).
-- Event tokens: after playing a set, look at all the tokens left and pick one (mandatory while
-  any are left, raccoon review); a bonus helps you, a malus hits a player you name; a token may be
-  picked just to waste it (seed).
+- Event tokens: after laying a set or adding to one, look at all the tokens left and pick one
+  (mandatory while any are left, raccoon review); a bonus helps you, a malus hits a player you
+  name; a token may be picked just to waste it (seed).
 - Round end: final sets may be laid horizontally and score only their scarabs; cards left in hand
   go to corruption (seed). The most corrupt player (most cards; tie: most scarabs on them; full
   tie: all of them) moves back one same guild symbol per 10 points scored this round (seed). The
@@ -47,13 +50,15 @@ FROM SOURCES (implemented as stated)
 GUESSES (marked in the code; change them when the rulebook's last page is found)
 - Character powers and names beyond Scribe, Thief, Vizier, Queen, High Priest: see
   :mod:`serai_sobek.powers` for the table. Which goods family each character has: ``cards``.
-- Event token effects (six kinds, two of each): see :mod:`serai_sobek.events`; the points the
-  POINTS and FINE tokens move are option ``event_points`` (default 4).
+- Event token effects, and which 3 of the 9 kinds come twice: see :mod:`serai_sobek.events`;
+  the points the POINTS and FINE tokens move are option ``event_points`` (default 4).
+  ``GameInfo.summary`` tells players that powers and event effects are house rules.
 - Which cards carry scarabs and how many (ivory 3, ebony and marble 2, the rest 1; about 60% of
   each type); which 9 have the green back (scarab-less ones); amulets and characters carry none.
 - A new set must contain a real goods card (option ``new_set_needs_goods``); goods of a type you
-  already laid always extend that set; extending also takes an event token (option
-  ``extension_takes_event``); final horizontal sets never take tokens and never extend.
+  already laid always extend that set (that extending takes an event token is sourced; option
+  ``extension_takes_event`` turns it off as a house variant); final horizontal sets never take
+  tokens and never extend.
 - Final sets are laid seat by seat in turn order from the player after the one who emptied the
   market. Event points count as round points (and so for the corruption penalty). Nobody is
   corrupt when no one has a corruption card. The track never goes below 0. Ties at the end share

@@ -23,8 +23,9 @@ OPTIONS = (
     ),
     OptionSpec(
         "extension_takes_event",
-        "extending a set with 3+ cards also lets you pick an event token (guess: it is 'playing "
-        "a set' too)",
+        "extending a set with 3+ cards also takes an event token, mandatory while any remain, as "
+        "laying a new set does (sources: picking is mandatory when laying a set or adding to "
+        "one); false is a house variant",
         True,
     ),
     OptionSpec(
@@ -62,14 +63,15 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         title="Sobek",
         min_players=2,
         max_players=4,
-        version="1.1.0",
+        version="1.2.0",
         summary=(
             "Merchants of the temple of Sobek buy goods from a market row over three rounds: take "
             "one of the first four cards (the ones skipped become your corruption), play a "
             "character for its power, or lay a set of three or more goods of one kind (amulets "
             "are wild) and pick an event token. A set scores its scarabs times its cards; the "
             "most corrupt player loses ground on the guild track at each round's end, and 100 "
-            "points after the second round wins at once."
+            "points after the second round wins at once. The character powers and the event "
+            "token effects are house rules until the publisher's text is added."
         ),
         options=OPTIONS,
         max_move_bytes=MAX_MOVE_BYTES,

@@ -121,4 +121,12 @@ def apply_event(state: SobekState, seat: int, event: Event, target: int | None) 
         case Event.TRIBUTE:
             assert target is not None
             return push(state, Pending(PendingKind.GIVE, target, seat))
+        case Event.ANY_CARD:
+            return push(state, Pending(PendingKind.TAKE_ANY, seat))
+        case Event.SCAPEGOAT:
+            assert target is not None
+            return push(state, Pending(PendingKind.PASS_CORRUPTION, seat, target))
+        case Event.SPOIL:
+            assert target is not None
+            return push(state, Pending(PendingKind.SELF_CORRUPT, target))
     raise AssertionError(event)

@@ -162,6 +162,7 @@ def view_to_proto(v: SobekView) -> pb.View:
         discard=_cards(v.discard),
         removed_count=v.removed_count,
         unused_count=v.unused_count,
+        set_aside_count=v.set_aside_count,
         tokens_left=v.tokens_left,
         tokens_seen=[int(t) for t in v.tokens_seen],  # type: ignore[misc]
         used_tokens=[int(t) for t in v.used_tokens],  # type: ignore[misc]

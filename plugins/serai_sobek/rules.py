@@ -55,6 +55,7 @@ from serai_sobek.state import (
     REACH,
     ROUNDS,
     ROW_SIZE,
+    TWO_PLAYER_SET_ASIDE,
     Pending,
     PendingKind,
     Phase,
@@ -90,11 +91,19 @@ def setup(players: int, seed: int, options: Mapping[str, OptionValue]) -> SobekS
 
 
 def start_round(state: SobekState, number: int, starter: int) -> SobekState:
-    """Shuffle everything back: 2 green cards each, 9 in the market, 5 event tokens."""
+    """Shuffle everything back: 2 green cards each, 9 in the market, 5 event tokens.
+
+    With two players a round has 5 deliveries of 9 market cards instead of 6 (a review of the
+    published game), so 9 cards sit out. Which 9 is not sourced: the last 9 of the shuffled market
+    deck, that is 9 at random, face down, seen by nobody (``set_aside``).
+    """
     green = list(GREEN_IDS)
     seeded_rng(state.seed, "green", number).shuffle(green)
     market = list(MARKET_IDS)
     seeded_rng(state.seed, "market", number).shuffle(market)
+    set_aside: list[int] = []
+    if state.players == 2:
+        market, set_aside = market[:-TWO_PLAYER_SET_ASIDE], market[-TWO_PLAYER_SET_ASIDE:]
     tokens = list(TOKENS)
     seeded_rng(state.seed, "tokens", number).shuffle(tokens)
     hands: list[list[int]] = [[] for _ in range(state.players)]
@@ -122,6 +131,7 @@ def start_round(state: SobekState, number: int, starter: int) -> SobekState:
         seats=seats,
         pending=(),
         finishing=(),
+        set_aside=tuple(sorted(set_aside)),
     )
 
 

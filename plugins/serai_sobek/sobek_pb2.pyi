@@ -46,6 +46,9 @@ class Event(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_FINE: _ClassVar[Event]
     EVENT_BRIBE: _ClassVar[Event]
     EVENT_TRIBUTE: _ClassVar[Event]
+    EVENT_ANY_CARD: _ClassVar[Event]
+    EVENT_SCAPEGOAT: _ClassVar[Event]
+    EVENT_SPOIL: _ClassVar[Event]
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -93,6 +96,9 @@ EVENT_FIRST_CARD: Event
 EVENT_FINE: Event
 EVENT_BRIBE: Event
 EVENT_TRIBUTE: Event
+EVENT_ANY_CARD: Event
+EVENT_SCAPEGOAT: Event
+EVENT_SPOIL: Event
 PHASE_UNSPECIFIED: Phase
 PHASE_PLAY: Phase
 PHASE_FINAL: Phase
@@ -284,7 +290,7 @@ class Option(_message.Message):
     def __init__(self, name: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("viewer", "players", "options", "round", "phase", "current", "starter", "turn", "to_act", "row", "deck_count", "discard", "removed_count", "unused_count", "tokens_left", "tokens_seen", "used_tokens", "seats", "pending", "finishing", "results")
+    __slots__ = ("viewer", "players", "options", "round", "phase", "current", "starter", "turn", "to_act", "row", "deck_count", "discard", "removed_count", "unused_count", "tokens_left", "tokens_seen", "used_tokens", "seats", "pending", "finishing", "results", "set_aside_count")
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -306,6 +312,7 @@ class View(_message.Message):
     PENDING_FIELD_NUMBER: _ClassVar[int]
     FINISHING_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
+    SET_ASIDE_COUNT_FIELD_NUMBER: _ClassVar[int]
     viewer: int
     players: int
     options: _containers.RepeatedCompositeFieldContainer[Option]
@@ -327,4 +334,5 @@ class View(_message.Message):
     pending: _containers.RepeatedCompositeFieldContainer[Pending]
     finishing: _containers.RepeatedScalarFieldContainer[int]
     results: _containers.RepeatedCompositeFieldContainer[RoundResult]
-    def __init__(self, viewer: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., round: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., current: _Optional[int] = ..., starter: _Optional[int] = ..., turn: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., row: _Optional[_Iterable[_Union[MarketSlot, _Mapping]]] = ..., deck_count: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., removed_count: _Optional[int] = ..., unused_count: _Optional[int] = ..., tokens_left: _Optional[int] = ..., tokens_seen: _Optional[_Iterable[_Union[Event, str]]] = ..., used_tokens: _Optional[_Iterable[_Union[Event, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Pending, _Mapping]]] = ..., finishing: _Optional[_Iterable[int]] = ..., results: _Optional[_Iterable[_Union[RoundResult, _Mapping]]] = ...) -> None: ...
+    set_aside_count: int
+    def __init__(self, viewer: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., round: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., current: _Optional[int] = ..., starter: _Optional[int] = ..., turn: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., row: _Optional[_Iterable[_Union[MarketSlot, _Mapping]]] = ..., deck_count: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., removed_count: _Optional[int] = ..., unused_count: _Optional[int] = ..., tokens_left: _Optional[int] = ..., tokens_seen: _Optional[_Iterable[_Union[Event, str]]] = ..., used_tokens: _Optional[_Iterable[_Union[Event, str]]] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Pending, _Mapping]]] = ..., finishing: _Optional[_Iterable[int]] = ..., results: _Optional[_Iterable[_Union[RoundResult, _Mapping]]] = ..., set_aside_count: _Optional[int] = ...) -> None: ...

@@ -21,6 +21,7 @@ ROUNDS = 3
 ROW_SIZE = 9
 REACH = 4  # the first four market cards are the ones you may take
 HAND_SIZE = 2  # green-backed cards dealt to each player every round
+TWO_PLAYER_SET_ASIDE = 9  # two players: 5 deliveries of 9 a round instead of 6 (a review)
 INSTANT_WIN = 100  # after round two's corruption, this many points wins at once
 FORMAT = 1
 
@@ -97,6 +98,7 @@ class SobekState:
     pending: tuple[Pending, ...] = ()
     finishing: tuple[int, ...] = ()  # phase FINAL: seats still to lay final sets, in order
     results: tuple[RoundResult, ...] = ()
+    set_aside: tuple[int, ...] = ()  # market cards out of play this round (two players; face down)
 
     def option(self, name: str) -> OptionValue:
         return dict(self.options)[name]
@@ -146,6 +148,8 @@ def encode(state: SobekState) -> bytes:
             for r in state.results
         ],
     }
+    if state.set_aside:  # absent otherwise: states of 3-4 players keep the bytes they had
+        plain["set_aside"] = list(state.set_aside)
     return json.dumps(plain, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -195,4 +199,5 @@ def _decode(data: bytes) -> SobekState:
             RoundResult(r, ints(p), ints(c), ints(pen), ints(s))
             for r, p, c, pen, s in plain["results"]
         ),
+        set_aside=ints(plain.get("set_aside", ())),
     )

@@ -6,7 +6,8 @@ each seat's event points; how many cards each hand holds, and (option ``corrupti
 default public) how many cards each corruption pile holds. While a seat is picking an event token
 it sees the faces of the tokens left, as the rules let the picker look at them all. A spectator
 (``None``) sees the public part only. Nobody sees the deck order, the unused green cards, the
-cards discarded from corruption piles, or the other face-down tokens.
+market cards set aside at two players, the cards discarded from corruption piles, or the other
+face-down tokens.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class SobekView:
     pending: tuple[Pending, ...]
     finishing: tuple[int, ...]
     results: tuple[RoundResult, ...]
+    set_aside_count: int = 0  # two players: market cards out of play this round, face down
 
 
 def _row_face(card: int) -> Face | None:
@@ -128,6 +130,7 @@ def view(state: SobekState, viewer: int | None, acting: tuple[int, ...]) -> Sobe
         pending=state.pending,
         finishing=state.finishing,
         results=state.results,
+        set_aside_count=len(state.set_aside),
     )
 
 
@@ -185,6 +188,7 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
     row = tuple(row_known[i] if i in row_known else next(row_hidden) for i in range(len(v.row)))
     unused = tuple(sorted(draw(v.unused_count, lambda card: CARDS[card].green)))
     deck = draw(v.deck_count, lambda card: not CARDS[card].green)
+    set_aside = tuple(sorted(draw(v.set_aside_count, lambda card: not CARDS[card].green)))
     secret = [s.seat for s in v.seats if s.seat != own and s.corruption_count == HIDDEN]
     for s in v.seats:
         if s.seat != own:
@@ -221,6 +225,7 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
         pending=v.pending,
         finishing=v.finishing,
         results=v.results,
+        set_aside=set_aside,
     )
 
 

@@ -47,7 +47,9 @@ def test_a_draw_that_wants_more_cards_than_are_left_gets_what_is_left_and_the_ma
     assert after.finished and after.active == 0
 
 
-def test_if_the_last_card_is_a_flood_card_its_speculation_and_harvest_still_resolve():
+def test_the_game_ends_at_once_when_the_last_card_is_turned_as_the_flood_card():
+    """The written rule ("the game is over as soon as the last deck is empty"): the last flood
+    card floods nothing; no payout, no harvest."""
     before = table(
         fields=[{}, {"flax": 2}],
         deck=["wheat", "wheat", "flax"],
@@ -57,16 +59,16 @@ def test_if_the_last_card_is_a_flood_card_its_speculation_and_harvest_still_reso
     )
     after = GAME.apply(before, 0, Pass())
     assert after.finished
-    assert store(after, 1, "flax") == 1 and field(after, 1, "flax") == 1
-    assert after.speculations == ((), ())
-    assert "seat 0's speculation on wheat/flax wins" in after.events
-    assert hand_names(after, 0) == ["wheat", "wheat"], "an empty deck pays nothing"
+    assert after.flood_pile[-1] == card("flax")
+    assert store(after, 1, "flax") == 0 and field(after, 1, "flax") == 2, "no harvest"
+    assert after.speculations[0] == (card("wheat/flax"),), "no speculation resolves"
+    assert hand_names(after, 0) == ["wheat", "wheat"]
 
 
-def test_if_a_payout_takes_the_last_card_the_flood_still_finishes_with_its_harvest():
+def test_the_game_ends_at_once_when_a_speculation_payout_takes_the_last_card():
     before = table(
-        fields=[{}, {"flax": 2}],
-        deck=["wheat", "wheat", "flax", "castor"],
+        fields=[{"castor": 3}, {"flax": 2}],
+        deck=["wheat", "wheat", "flax", "plague", "castor"],
         speculations=[["wheat/flax"], []],
         pass_number=2,
         passes=2,
@@ -74,10 +76,11 @@ def test_if_a_payout_takes_the_last_card_the_flood_still_finishes_with_its_harve
     after = GAME.apply(before, 0, Pass())
     assert after.finished
     assert hand_names(after, 0) == ["wheat", "wheat", "castor"], "paid what was left"
-    assert store(after, 1, "flax") == 1
+    assert store(after, 1, "flax") == 0 and field(after, 1, "flax") == 2, "no harvest"
+    assert field(after, 0, "castor") == 3, "the plague drawn in the payout destroys nothing"
 
 
-def test_a_plague_that_is_the_last_card_resolves_but_no_flood_card_replaces_it():
+def test_the_game_ends_at_once_when_the_last_card_is_the_plague():
     before = table(
         fields=[{"wheat": 2}, {"flax": 2}],
         deck=["castor", "castor", "plague"],
@@ -86,7 +89,7 @@ def test_a_plague_that_is_the_last_card_resolves_but_no_flood_card_replaces_it()
     )
     after = GAME.apply(before, 0, Pass())
     assert after.finished
-    assert field(after, 0, "wheat") == 0 and field(after, 1, "flax") == 0
+    assert field(after, 0, "wheat") == 2 and field(after, 1, "flax") == 2
     assert [c.label for c in after.flooded] == ["lettuce"]
     assert PLAGUE in after.discard
 

@@ -139,3 +139,33 @@ def test_announcements_tell_the_public_news_and_never_the_cards_drawn():
         "flood: flax",
         "seat 1 harvests flax",
     ]
+
+
+def test_winning_speculation_cards_join_the_discard_before_their_owner_draws():
+    """As on Board Game Arena: a reshuffle that the payout triggers takes the speculation card."""
+    state = end_turn(
+        table(
+            deck=["wheat", "wheat", "flax", "castor"],
+            speculations=[[], ["wheat/flax"]],
+            discard=["papyrus"] * 3,
+            passes=2,
+        )
+    )
+    assert state.pass_number == 2 and state.speculations == ((), ())
+    assert "wheat/flax" in hand_names(state, 1) + [c.name for c in state.deck]
+    assert len(hand_names(state, 1)) == 3 and len(state.deck) == 4
+
+
+def test_payouts_when_the_deck_runs_short_go_from_the_active_seat_clockwise():
+    """Our order, not Board Game Arena's (player-list order): seat 1 floods, so seat 1 is paid
+    first and takes the last cards; seat 0, paid after, gets none."""
+    state = end_turn(
+        table(
+            deck=["lettuce", "lettuce", "flax", "wheat", "wheat", "wheat"],
+            speculations=[["wheat/flax"], ["papyrus/flax"]],
+            pass_number=2,
+            passes=2,
+        )
+    )
+    assert state.finished
+    assert hand_names(state, 1) == ["wheat"] * 3 and hand_names(state, 0) == ["lettuce"] * 2

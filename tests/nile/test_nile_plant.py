@@ -72,8 +72,8 @@ def test_a_flooded_crop_cannot_be_planted():
         GAME.apply(before, 0, plant("wheat", "wheat"))
     assert labels(before) == [
         "pass",
-        "market: discard wheat + wheat",
-        "offering: discard wheat + wheat",
+        "market: discard 2 cards from hand",
+        "offering: discard 2 cards from hand",
     ]
 
 

@@ -34,7 +34,7 @@ def candidate_moves(state, seat, rng):
 
 
 def check_step(state, seat, rng):
-    full = Counter(build_deck(state.crops))
+    full = Counter(build_deck(state.crops, state.copies_per_crop))
     assert state.all_cards() == full, "cards are neither made nor lost"
     for crop in state.crops:
         assert sum(1 for fields in state.fields if fields[crop]) <= 1, "one field per crop"
@@ -43,8 +43,12 @@ def check_step(state, seat, rng):
     moves = GAME.legal_moves(state, seat)
     assert len(moves) == len(set(moves)), "legal moves are listed once each"
     assert moves == GAME.legal_moves(state, seat), "in a deterministic order"
-    labels = [GAME.label(move) for move in moves]
+    # A label is public, so a trade's says only how many cards left the hand and storehouse;
+    # every other label tells one move from another, and every payload does.
+    labels = [GAME.label(move) for move in moves if not isinstance(move, Market | Offering)]
     assert len(labels) == len(set(labels)), "a label tells one move from another"
+    payloads = [GAME.move_to_proto(m).SerializeToString(deterministic=True) for m in moves]
+    assert len(payloads) == len(set(payloads)), "a payload tells one move from another"
     for other in range(state.players):
         if other != seat:
             assert GAME.legal_moves(state, other) == []

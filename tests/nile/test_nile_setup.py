@@ -1,5 +1,6 @@
 """The cards and the setup: 91 cards, 5 each, the plague shuffled in after the deal."""
 
+import random
 from collections import Counter
 
 import pytest
@@ -72,7 +73,7 @@ def test_deluxor_takes_six_players_with_seven_crops_and_a_speculation_card_per_p
     state = GAME.setup(6, 1, {"deluxor": True})
     assert state.crops == tuple(Crop)
     total = state.all_cards()
-    assert sum(total.values()) == 7 * 16 + 21 + 1
+    assert sum(total.values()) == 7 * 14 + 21 + 1
     assert sum(1 for card in total if card.is_speculation) == 21
 
 
@@ -86,3 +87,32 @@ def test_deluxor_adds_grapes_for_five_players_and_nothing_for_four():
 def test_an_unknown_option_is_refused():
     with pytest.raises(InvalidOptions, match="unknown option"):
         GAME.setup(2, 1, {"monuments": True})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_deluxor_has_14_cards_of_each_crop_at_every_player_count(players):
+    """One published DeLuxor component list: 98 crop cards, 7 crops x 14."""
+    state = GAME.setup(players, 3, {"deluxor": True})
+    total = state.all_cards()
+    assert all(total[Card.crop(crop)] == 14 for crop in state.crops)
+    pairs = len(state.crops) * (len(state.crops) - 1) // 2
+    assert sum(total.values()) == 14 * len(state.crops) + pairs + 1
+    assert GAME.view(state, 0).copies_per_crop == 14
+    assert GAME.decode_state(GAME.encode_state(state)) == state
+
+
+def test_without_deluxor_every_crop_has_16_cards():
+    state = GAME.setup(4, 3, {})
+    assert state.copies_per_crop == 16 and sum(state.all_cards().values()) == 91
+
+
+def test_the_deluxor_options_description_says_14_per_crop_at_every_player_count():
+    (spec,) = GAME.info.options
+    assert "14 cards of each crop at every player count" in spec.description
+
+
+def test_determinize_deals_from_the_deluxor_deck_of_14_per_crop():
+    state = GAME.setup(4, 8, {"deluxor": True})
+    sampled = GAME.determinize(GAME.view(state, 1), random.Random(2))
+    assert sampled.all_cards() == Counter(build_deck(state.crops, 14))
+    assert GAME.view(sampled, 1) == GAME.view(state, 1)

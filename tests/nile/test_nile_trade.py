@@ -21,7 +21,7 @@ def test_storehouse_cards_are_traded_by_crop():
     assert store(after, 0, "flax") == 1 and hand_names(after, 0) == ["papyrus"]
     assert [c.name for c in after.discard] == ["wheat", "flax"]
     assert GAME.label(Market(hand=(card("wheat"),), storehouse=(crop("flax"),))) == (
-        "market: discard wheat + flax from storehouse"
+        "market: discard 1 card from hand + 1 from storehouse"
     )
 
 

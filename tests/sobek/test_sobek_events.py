@@ -1,10 +1,12 @@
 """One test per event token (the effects are guesses; see serai_sobek.events)."""
 
+from collections import Counter
+
 import pytest
 from serai.game import IllegalMove
 from serai_sobek.cards import Goods
-from serai_sobek.events import Event
-from serai_sobek.moves import ChooseEvent, PickCards, PlaySet
+from serai_sobek.events import TOKENS, Event
+from serai_sobek.moves import ChooseEvent, PickCards, PlaySet, TakeAny
 from serai_sobek.state import Pending, PendingKind
 from test_sobek_support import GAME, build, filler, goods, hand_faces, pile_faces
 
@@ -89,3 +91,43 @@ def test_only_the_picker_sees_the_tokens_faces_while_picking():
     assert GAME.view(after, 0).tokens_seen == (Event.FINE, Event.POINTS)
     assert GAME.view(after, 1).tokens_seen == () and GAME.view(after, None).tokens_seen == ()
     assert GAME.view(after, 1).tokens_left == 2
+
+
+def test_there_are_twelve_tokens_of_nine_kinds_six_single_and_three_twice():
+    """A review describing the published tokens; which three come twice is a guess."""
+    counts = Counter(TOKENS)
+    assert len(TOKENS) == 12 and len(counts) == 9
+    assert sorted(counts.values()) == [1] * 6 + [2] * 3
+
+
+def test_any_card_token_takes_any_market_card_without_corruption():
+    state = picking(Event.ANY_CARD, row=[*filler(3), IVORY])
+    after = GAME.apply(state, 0, ChooseEvent(0))
+    assert GAME.to_act(after) == (0,)
+    after = GAME.apply(after, 0, TakeAny(3))
+    assert hand_faces(after, 0) == [IVORY] and after.seats[0].corruption == ()
+
+
+def test_scapegoat_token_moves_one_of_the_pickers_corruption_cards_to_the_victim():
+    state = picking(Event.SCAPEGOAT, row=filler(3), corruption={0: [IVORY, FISH]})
+    after = GAME.apply(state, 0, ChooseEvent(0, 1))
+    after = GAME.apply(after, 0, PickCards((IVORY,)))
+    assert pile_faces(after, 0) == [FISH] and pile_faces(after, 1) == [IVORY]
+
+
+def test_spoil_token_makes_the_victim_corrupt_a_card_of_their_choice():
+    state = picking(Event.SPOIL, row=filler(3), hands={1: [IVORY, FISH]})
+    after = GAME.apply(state, 0, ChooseEvent(0, 1))
+    assert GAME.to_act(after) == (1,)
+    after = GAME.apply(after, 1, PickCards((FISH,)))
+    assert hand_faces(after, 1) == [IVORY] and pile_faces(after, 1) == [FISH]
+
+
+@pytest.mark.parametrize("extending", [False, True])
+def test_picking_a_token_is_mandatory_when_laying_or_adding_to_a_set(extending):
+    """Confirmed by a review: while tokens remain, the only moves are picks."""
+    sets = {0: [(Goods.FISH, [FISH] * 3, False)]} if extending else None
+    state = build(hands={0: [FISH] * 3}, sets=sets, row=filler(3), tokens=(Event.POINTS,))
+    after = GAME.apply(state, 0, PlaySet(Goods.FISH, (FISH,) * 3))
+    assert GAME.to_act(after) == (0,)
+    assert GAME.legal_moves(after, 0) == [ChooseEvent(0)]

@@ -17,7 +17,7 @@ from serai_sobek.moves import (
     PlaySet,
     Take,
 )
-from serai_sobek.rules import score_round
+from serai_sobek.rules import score_round, start_round
 from serai_sobek.state import Pending, PendingKind, Phase
 from test_sobek_support import (
     AMULET,
@@ -57,7 +57,7 @@ def test_the_deck_holds_the_rulebooks_cards():
     assert max(c.face.scarabs for c in CARDS if c.face.goods == Goods.IVORY) == 3
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [3, 4])  # two players: the test below
 def test_each_round_deals_two_green_cards_each_nine_market_cards_and_five_tokens(players):
     state = GAME.setup(players, seed=5, options={})
     assert all(len(s.hand) == 2 for s in state.seats)
@@ -67,6 +67,33 @@ def test_each_round_deals_two_green_cards_each_nine_market_cards_and_five_tokens
     assert len(state.unused) == 9 - 2 * players
     assert len(state.tokens) == 5
     assert all_cards(state) == list(range(63))
+
+
+@pytest.mark.parametrize("round_number", [1, 2])
+def test_two_players_get_five_deliveries_of_nine_and_nine_market_cards_sit_out(round_number):
+    """A review of the published game: 5 deliveries of 9 at two players. Which 9 sit out is not
+    sourced: 9 taken face down at random from the shuffled market deck."""
+    state = GAME.setup(2, seed=5, options={})
+    if round_number == 2:
+        state = start_round(state, 2, starter=1)
+    assert len(state.row) == 9 and len(state.deck) == 36, "the row and four more deliveries"
+    assert len(state.set_aside) == 9
+    assert not any(CARDS[c].green for c in state.set_aside)
+    assert all_cards(state) == list(range(63))
+    assert GAME.view(state, 0).set_aside_count == 9
+    others = {GAME.setup(2, seed=seed, options={}).set_aside for seed in range(6)}
+    assert len(others) > 1, "a different nine for another shuffle"
+
+
+def test_with_two_players_the_round_ends_after_five_deliveries():
+    state = GAME.setup(2, seed=9, options={})
+    deliveries = 1
+    while state.phase is Phase.PLAY and state.round == 1:
+        seat = GAME.to_act(state)[0]
+        before = len(state.deck)
+        state = GAME.apply(state, seat, Take(min(3, len(state.row) - 1)))
+        deliveries += len(state.deck) < before
+    assert deliveries == 5 and state.phase is Phase.FINAL
 
 
 def test_setup_refuses_five_players():
@@ -361,3 +388,11 @@ def test_stored_bytes_round_trip_and_equal_states_give_equal_bytes():
     assert GAME.decode_state(data) == state
     assert GAME.encode_state(GAME.setup(3, seed=9, options={})) == data
     assert replace(state, turn=1) != state
+
+
+def test_the_summary_says_powers_and_event_effects_are_house_rules():
+    """Shown by ListGames, `serai games` and the web lobby until the publisher's text is added."""
+    assert (
+        "character powers and the event token effects are house rules until the publisher's "
+        "text is added" in GAME.info.summary
+    )

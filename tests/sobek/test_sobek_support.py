@@ -118,6 +118,7 @@ def pile_faces(state: SobekState, seat: int) -> list[Face]:
 def all_cards(state: SobekState) -> list[int]:
     """Every card id in every zone: a conserved multiset."""
     cards = [*state.deck, *state.row, *state.discard, *state.removed, *state.unused]
+    cards += state.set_aside
     for seat in state.seats:
         cards += [*seat.hand, *seat.corruption]
         for table_set in seat.sets:

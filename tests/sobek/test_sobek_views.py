@@ -86,6 +86,10 @@ def hidden_changes(state, viewer, rng):
         unused, deck = list(state.unused), list(state.deck)
         unused[0], deck[0] = deck[0], unused[0]
         changed.append(replace(state, unused=tuple(sorted(unused)), deck=tuple(deck)))
+    if state.set_aside and state.deck:  # two players: the nine market cards sitting out
+        aside, deck = list(state.set_aside), list(state.deck)
+        aside[0], deck[0] = deck[0], aside[0]
+        changed.append(replace(state, set_aside=tuple(sorted(aside)), deck=tuple(deck)))
     if state.removed and state.deck:  # corruption cards a power discarded went face down
         removed, deck = list(state.removed), list(state.deck)
         removed[0], deck[0] = deck[0], removed[0]
