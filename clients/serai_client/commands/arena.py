@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--bots",
         default="random,greedy",
         help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}; one named "
-        "again plays as another entrant (random,random: for games only random plays)",
+        "again plays as another entrant (random,random: two random bots)",
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
