@@ -23,8 +23,9 @@ time limit the choice is reproducible.
 
 Example::
 
-    search = InformationSetSearch(NileGame(), Evaluation(), random.Random(1), iterations=200)
-    move = search.choose(game.view(state, seat), seat)
+    game = NileGame()
+    search = InformationSetSearch(game, Evaluation(game), random.Random(1), iterations=200)
+    move = search.choose(game.view(state, seat), seat)   # only the seat's view goes in
 """
 
 from __future__ import annotations
