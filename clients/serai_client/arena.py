@@ -146,8 +146,8 @@ def run_arena(
     """Play ``matches`` matches per pairing of ``bots``; every result, in order.
 
     A bot is a strategy's name, or the name and ``#N`` for another entrant of the same strategy
-    ("random#2": two random bots, differently seeded, for games only random plays), or a name in
-    ``policies``: that policy function plays it (see :mod:`serai_client.policy`)."""
+    ("random#2": two random bots, differently seeded), or a name in ``policies``: that policy
+    function plays it (see :mod:`serai_client.policy`)."""
     results = []
     for a, b in pairings(bots):
         for index in range(matches):

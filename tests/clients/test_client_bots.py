@@ -82,6 +82,14 @@ def test_the_search_bot_plays_a_match_through_the_server(service):
     assert final.finished
 
 
+@pytest.mark.parametrize("game", ["nile", "sobek"])
+def test_the_search_bot_plays_nile_and_sobek_through_the_server(service, game):
+    """It reads each game's view off the wire and submits one of the listed moves by id."""
+    search = make_strategy("search", game, 3, iterations=4, time_limit=None)
+    final = play_through_server(service.address, game, [search, RandomStrategy(4)], seed=12)
+    assert final.finished and final.outcome is not None
+
+
 def world_pair(seed: int) -> tuple[Any, Any, int]:
     """Two full states that differ in hidden cards but give one seat the very same view."""
     game = JaipurGame()

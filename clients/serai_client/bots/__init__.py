@@ -1,5 +1,6 @@
-"""Bots that join a seat and play to the end: ``random`` (any game), ``greedy`` and ``search``
-(Jaipur). :func:`make_strategy` builds one by name; :func:`play_seat` plays it over gRPC.
+"""Bots that join a seat and play to the end: ``random`` (any game), ``search`` (any game that
+offers ``determinize``) and ``greedy`` (Jaipur). :func:`make_strategy` builds one by name;
+:func:`play_seat` plays it over gRPC.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ def _search(seed: int | None, **options: Any) -> Strategy:
     return SearchStrategy(seed, **options)
 
 
+def _searchable(game: str) -> bool:
+    from serai import registry
+
+    from serai_client.bots.search import searchable
+
+    return game in registry.load() and searchable(registry.load().get(game))
+
+
 def _random(seed: int | None, **options: Any) -> Strategy:
     return RandomStrategy(seed, **options)
 
@@ -41,8 +50,12 @@ def make_strategy(name: str, game: str, seed: int | None = None, **options: Any)
     """The strategy called ``name`` for ``game``; ValueError if it cannot play that game."""
     if name not in STRATEGIES:
         raise ValueError(f"no bot strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
+    if name == "search":
+        if not _searchable(game):
+            raise ValueError(f"the search bot needs determinize, which {game} does not offer")
+        return STRATEGIES[name](seed, game=game, **options)
     if name not in GENERIC and game != "jaipur":
-        raise ValueError(f"the {name} bot plays Jaipur only; use random for {game}")
+        raise ValueError(f"the {name} bot plays Jaipur only; use random or search for {game}")
     return STRATEGIES[name](seed, **options)
 
 

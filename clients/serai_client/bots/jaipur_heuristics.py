@@ -2,7 +2,8 @@
 
 Both are in rupees, from one seat's side, and read only what that seat may know (its own hand,
 the public table) — the greedy bot uses :func:`move_value` on the view alone; the search bot uses
-:func:`position_value` on states it sampled with ``determinize``.
+:func:`position_value` on states it sampled with ``determinize``, through
+:class:`JaipurEvaluation`.
 
 The ideas, each a term below:
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from serai_jaipur import rules
 from serai_jaipur.cards import (
     BONUS_KINDS,
     BONUS_TOKENS,
@@ -30,6 +32,8 @@ from serai_jaipur.cards import (
 )
 from serai_jaipur.moves import Exchange, Move, Sell, TakeCamels, TakeGood
 from serai_jaipur.state import Counts, State
+
+from serai_client.bots.ismcts import Evaluation
 
 HOLD = 0.62  # cards in hand count this much of their sale value
 REFILL = 0.9  # each card the market refills from the deck is a gift to the next player
@@ -206,3 +210,66 @@ def position_value(state: State, seat: int, seals_before: tuple[int, ...]) -> fl
     seals = (state.seals[seat] - seals_before[seat]) - (state.seals[other] - seals_before[other])
     margin = SEAL * seals + round_margin(state, seat)
     return 1.0 / (1.0 + math.exp(-margin / SCALE))
+
+
+@lru_cache(maxsize=1 << 16)
+def ranked_moves(
+    market: Counts,
+    hand: Counts,
+    herd: int,
+    other_herd: int,
+    stacks: Counts,
+    bonus_left: Counts,
+) -> tuple[tuple[float, Move], ...]:
+    """Every legal move of a position with its greedy score, best first (ties in rules order).
+
+    Keyed by exactly what a Jaipur turn's legality and the score depend on, so that the many
+    positions a search revisits are scored once.
+    """
+    bonus = bonus_means(bonus_left)
+    scored = [
+        (
+            move_value(
+                move,
+                hand=hand,
+                herd=herd,
+                other_herd=other_herd,
+                market=market,
+                stacks=stacks,
+                bonus=bonus,
+            ),
+            move,
+        )
+        for move in rules.moves_for(market, hand, herd)
+    ]
+    scored.sort(key=lambda item: item[0], reverse=True)
+    return tuple(scored)
+
+
+class JaipurEvaluation(Evaluation):
+    """The search bot's Jaipur judgement: the 8 best moves by the greedy score enter the tree, a
+    4-move rollout mostly plays the greedy move, and :func:`position_value` judges the leaf. The
+    search looks no further than the end of the round it began in (the next deal is unknown)."""
+
+    width = 8
+    rollout_depth = 4
+    rollout_randomness = 0.25
+
+    def ranked(self, state: State, seat: int) -> list[Move]:
+        return [move for _, move in self.scored(state, seat)]
+
+    def scored(self, state: State, seat: int) -> tuple[tuple[float, Move], ...]:
+        return ranked_moves(
+            state.market,
+            state.hands[seat],
+            state.herds[seat],
+            state.herds[1 - seat],
+            state.stacks,
+            tuple(len(stack) for stack in state.bonus),
+        )
+
+    def stops(self, start: State, state: State) -> bool:
+        return state.turn is None or len(state.results) != len(start.results)
+
+    def value(self, start: State, state: State, seat: int) -> float:
+        return position_value(state, seat, start.seals)

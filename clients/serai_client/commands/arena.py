@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--bots",
         default="random,greedy",
         help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}; one named "
-        "again plays as another entrant (random,random: for games only random plays)",
+        "again plays as another entrant (random,random: two random bots)",
     )
     parser.add_argument(
         "--policy",

@@ -3,6 +3,7 @@
     serai bot --game jaipur --strategy greedy --server localhost:50051 --create
     serai bot --game jaipur --strategy search --server localhost:50051 --match MATCH_ID
     serai bot --game jaipur --policy my_agent:policy --server localhost:50051 --match MATCH_ID
+    serai bot --game nile --strategy search --iterations 60 --server localhost:50051 --create
 
 With ``--create`` the bot creates the match, prints its id (for another player to join) and
 waits for the other seats; with ``--match`` it joins the lowest free seat (or ``--seat``).
