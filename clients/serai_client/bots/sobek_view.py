@@ -84,4 +84,5 @@ def view_from_proto(message: spb.View) -> SobekView:
             )
             for r in message.results
         ),
+        set_aside_count=message.set_aside_count,
     )
