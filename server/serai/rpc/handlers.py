@@ -18,6 +18,7 @@ from typing import cast
 
 from serai.api import match_service_pb2 as pb
 from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
+from serai.matches.transcripts import dumps as dumps_transcript
 from serai.rpc.convert import (
     PB_TO_STATUS,
     POLICY_FROM_PB,
@@ -101,6 +102,7 @@ class MatchHandlers:
             seat=request.seat if request.HasField("seat") else None,
             player_name=request.player_name,
             request_id=request.request_id,
+            entropy=request.entropy,
         )
         return pb.JoinMatchResponse(
             seat=joined.seat,
@@ -166,6 +168,12 @@ class MatchHandlers:
             request_id=request.request_id,
         )
         return self.responses.submitted(done)
+
+    async def GetTranscript(
+        self, request: pb.GetTranscriptRequest, ctx: CallContext
+    ) -> pb.GetTranscriptResponse:
+        document = await self.matches.transcript(request.match_id, request.seat_token)
+        return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
 
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.resign(request.match_id, request.seat_token))
