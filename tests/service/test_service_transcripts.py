@@ -14,7 +14,9 @@ import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
 from serai.commands import transcript as transcript_command
-from serai.matches import fairness, transcripts
+from serai.matches import LimitExceeded, fairness, transcripts
+from serai.rpc.handlers import CallContext, MatchHandlers
+from serai.rpc.limits import RateLimiter
 from serai.store import MatchRecord
 from service_helpers import status_of
 from tiny_game import tiny_registry
@@ -224,3 +226,21 @@ def test_export_of_a_running_match_is_a_seats_only(tiny, capsys):
     assert transcript_command.run_export(_export_args(tiny, match_id, seat=1), GAMES) == 0
     seen = json.loads(capsys.readouterr().out)
     assert seen["viewer_seat"] == 1 and "seed" not in seen
+
+
+def test_get_transcript_is_rated_with_list_matches_per_address(tiny):
+    """A finished match's transcript replays the whole match: a caller looping on it is held to
+    the listing rate (--list-rate), counted together with its ListMatches calls."""
+    stub = tiny.stub()
+    match_id, tokens = start(stub)
+    play(stub, match_id, tokens)
+    limiter = RateLimiter(rate=1, burst=2, clock=lambda: 0.0)
+    handlers = MatchHandlers(tiny.matches, list_limiter=limiter)
+    ctx = CallContext(peer="ipv4:10.0.0.7:5000")
+    request = pb.GetTranscriptRequest(match_id=match_id)
+    tiny.run(handlers.ListMatches(pb.ListMatchesRequest(), ctx))
+    assert json.loads(tiny.run(handlers.GetTranscript(request, ctx)).transcript)["moves"]
+    with pytest.raises(LimitExceeded, match="ListMatches and GetTranscript calls per second"):
+        tiny.run(handlers.GetTranscript(request, ctx))
+    other = CallContext(peer="ipv4:10.0.0.8:5000")
+    assert tiny.run(handlers.GetTranscript(request, other)).transcript

@@ -102,6 +102,7 @@ class MatchService(Protocol):
         The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
         (with its token) while the match runs, holding only what that seat saw; anyone's once it is
         finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -490,6 +491,7 @@ class MatchServiceClient(ConnectClient):
         The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
         (with its token) while the match runs, holding only what that seat saw; anyone's once it is
         finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
         """
         return await self.execute_unary(
             request=request,

@@ -161,6 +161,7 @@ class MatchServiceServicer:
         """The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
         (with its token) while the match runs, holding only what that seat saw; anyone's once it is
         finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -49,8 +49,9 @@ class MatchHandlers:
     """One method per RPC of serai.v1.MatchService, over a :class:`serai.matches.Matches`.
 
     ``move_limiter`` limits SubmitMove per ``ctx.peer`` (a connection), ``list_limiter``
-    ListMatches per ``ctx.quota_key`` (an address: a listing costs the server far more than it
-    costs the caller, and new connections are free); none by default. One ``list_limiter`` may
+    ListMatches and GetTranscript together per ``ctx.quota_key`` (an address: a listing or a
+    transcript costs the server far more than it costs the caller, and new connections are
+    free); none by default. One ``list_limiter`` may
     serve several transports' handlers, so that a caller has one rate on all of them.
     """
 
@@ -172,6 +173,13 @@ class MatchHandlers:
     async def GetTranscript(
         self, request: pb.GetTranscriptRequest, ctx: CallContext
     ) -> pb.GetTranscriptResponse:
+        # A finished match's transcript replays it whole: rated as a listing, for the same reason.
+        limiter = self.list_limiter
+        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
+            raise LimitExceeded(
+                f"more than {limiter.rate:g} ListMatches and GetTranscript calls per second "
+                f"(bursts of {limiter.burst:g}) from this address: slow down, and retry in a moment"
+            )
         document = await self.matches.transcript(request.match_id, request.seat_token)
         return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
 
