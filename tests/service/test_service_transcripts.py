@@ -244,3 +244,12 @@ def test_get_transcript_is_rated_with_list_matches_per_address(tiny):
         tiny.run(handlers.GetTranscript(request, ctx))
     other = CallContext(peer="ipv4:10.0.0.8:5000")
     assert tiny.run(handlers.GetTranscript(request, other)).transcript
+
+
+def test_verify_notes_a_deal_no_seat_added_entropy_to(tiny):
+    stub = tiny.stub()
+    match_id = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2)).match.match_id
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id)).seat_token for _ in "ab"]
+    play(stub, match_id, tokens)
+    verdict = transcripts.verify(transcript(stub, match_id), GAMES.games)
+    assert verdict.ok and "the server alone could have chosen this deal" in str(verdict)

@@ -249,7 +249,10 @@ def _header(
         return game, len(seats), seed, commitment
     if not fairness.opens(commitment, server_seed):
         raise _Failed("the seed", "the server seed does not open the published commitment")
-    derived = fairness.match_seed(server_seed, [_hex(part, "the seed") for part in entropy])
+    parts = [_hex(part, "the seed") for part in entropy]
+    if not any(parts):
+        notes.append("no seat added entropy: the server alone could have chosen this deal")
+    derived = fairness.match_seed(server_seed, parts)
     if derived != seed:
         raise _Failed(
             "the seed", "the seed is not the one derived from the server seed and entropy"
