@@ -211,7 +211,10 @@ async function main() {
       matchId = created.match.match_id;
       console.log(`created match ${matchId}`);
     }
-    const join = { match_id: matchId, player_name: args.name, request_id: requestId() };
+    // entropy: this seat's part of the committed deal, so the server alone cannot choose it
+    const join = {
+      match_id: matchId, player_name: args.name, request_id: requestId(), entropy: crypto.randomBytes(16),
+    };
     if (args.seat !== undefined) join.seat = args.seat;
     const joined = await call(client, 'JoinMatch', join);
     const seat = { match_id: matchId, seat: joined.seat, token: joined.seat_token };

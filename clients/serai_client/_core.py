@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import socket
 import uuid
 from collections.abc import Mapping
@@ -158,9 +159,13 @@ class ClientCore:
         self, match_id: str, seat: int | None, player_name: str
     ) -> pb.JoinMatchRequest:
         # One request id for the call and its retries: a retry after a lost answer gets the
-        # same seat and token back instead of claiming a second seat.
+        # same seat and token back instead of claiming a second seat. The entropy is this seat's
+        # part of a committed deal: with it, the server alone cannot choose the deal.
         request = pb.JoinMatchRequest(
-            match_id=match_id, player_name=player_name, request_id=new_request_id()
+            match_id=match_id,
+            player_name=player_name,
+            request_id=new_request_id(),
+            entropy=secrets.token_bytes(16),
         )
         if seat is not None:
             request.seat = seat

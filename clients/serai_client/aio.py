@@ -215,6 +215,12 @@ class AsyncSeraiClient:
         request = pb.ResignRequest(match_id=seat.match_id, seat_token=seat.token)
         return self._core.snapshot(await self._call(self._stub.Resign, request))
 
+    async def transcript(self, match: SeatHandle | str) -> str:
+        """As :meth:`serai_client.Client.transcript`."""
+        match_id, token = token_of(match)
+        request = pb.GetTranscriptRequest(match_id=match_id, seat_token=token)
+        return str((await self._call(self._stub.GetTranscript, request)).transcript)
+
     async def watch(
         self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
     ) -> AsyncGenerator[Event, None]:

@@ -228,6 +228,13 @@ class SeraiClient:
         request = pb.ResignRequest(match_id=seat.match_id, seat_token=seat.token)
         return self._core.snapshot(self._call(self._stub.Resign, request))
 
+    def transcript(self, match: SeatHandle | str) -> str:
+        """The match's transcript (JSON text, for ``serai verify``): a seat's while it runs,
+        anyone's once finished."""
+        match_id, token = token_of(match)
+        request = pb.GetTranscriptRequest(match_id=match_id, seat_token=token)
+        return str(self._call(self._stub.GetTranscript, request).transcript)
+
     def watch(
         self, match: SeatHandle | str, after_event_id: str = "", *, resume: bool = True
     ) -> Generator[Event, None, None]:

@@ -274,7 +274,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _setting(
         parser,
         "--list-rate",
-        "ListMatches calls per second allowed from one client address (gRPC and HTTP together, "
+        "ListMatches and GetTranscript calls per second allowed from one client address (gRPC "
+        "and HTTP together, "
         "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
         "a proxy every client shares its address: raise it or set 0 there",
         kind=_at_least(0, float),
@@ -282,7 +283,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _setting(
         parser,
         "--list-burst",
-        "ListMatches calls one address may make at once before --list-rate applies",
+        "ListMatches and GetTranscript calls one address may make at once before --list-rate "
+        "applies",
         kind=_at_least(0, float),
     )
     _setting(

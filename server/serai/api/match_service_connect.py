@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, JoinMatchRequest, JoinMatchResponse, ListGamesRequest, ListGamesResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, ListGamesRequest, ListGamesResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -97,6 +97,15 @@ class MatchService(Protocol):
         Leave the match: the seat loses and the match ends. The resigning seat ranks last
         (rank = seats - 1), every other seat shares first place (rank 0), all scores are 0.
         Resigning again (a retry after a lost answer) answers the finished match once more.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_transcript(self, request: GetTranscriptRequest, ctx: RequestContext[GetTranscriptRequest, GetTranscriptResponse], /) -> GetTranscriptResponse:
+        """
+        The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
+        (with its token) while the match runs, holding only what that seat saw; anyone's once it is
+        finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -212,6 +221,17 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.resign,
+                ),
+                "/serai.v1.MatchService/GetTranscript": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetTranscript",
+                        service_name="serai.v1.MatchService",
+                        input=GetTranscriptRequest,
+                        output=GetTranscriptResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_transcript,
                 ),
             },
             interceptors=interceptors,
@@ -460,6 +480,32 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=ResignRequest,
                 output=MatchSnapshot,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_transcript(
+        self,
+        request: GetTranscriptRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetTranscriptResponse:
+        """
+        The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
+        (with its token) while the match runs, holding only what that seat saw; anyone's once it is
+        finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetTranscript",
+                service_name="serai.v1.MatchService",
+                input=GetTranscriptRequest,
+                output=GetTranscriptResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -108,16 +108,18 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "player_name", "request_id")
+    __slots__ = ("match_id", "seat", "player_name", "request_id", "entropy")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTROPY_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     player_name: str
     request_id: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+    entropy: bytes
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., request_id: _Optional[str] = ..., entropy: _Optional[bytes] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
     __slots__ = ("seat", "seat_token", "match", "replayed")
@@ -164,7 +166,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., joined: _Optional[bool] = ..., resigned: _Optional[bool] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy", "seed_chosen")
+    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy", "seed_chosen", "seed_commitment", "seed_reveal")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +184,8 @@ class MatchSummary(_message.Message):
     MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
     SEED_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_REVEAL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     status: MatchStatus
@@ -192,7 +196,19 @@ class MatchSummary(_message.Message):
     move_seconds: int
     timeout_policy: TimeoutPolicy
     seed_chosen: bool
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seed_chosen: _Optional[bool] = ...) -> None: ...
+    seed_commitment: bytes
+    seed_reveal: SeedReveal
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seed_chosen: _Optional[bool] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ...) -> None: ...
+
+class SeedReveal(_message.Message):
+    __slots__ = ("server_seed", "seat_entropy", "seed")
+    SERVER_SEED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_ENTROPY_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    server_seed: bytes
+    seat_entropy: _containers.RepeatedScalarFieldContainer[bytes]
+    seed: int
+    def __init__(self, server_seed: _Optional[bytes] = ..., seat_entropy: _Optional[_Iterable[bytes]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("scores", "ranks", "winners", "summary")
@@ -377,6 +393,20 @@ class MatchFinished(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     outcome: Outcome
     def __init__(self, outcome: _Optional[_Union[Outcome, _Mapping]] = ...) -> None: ...
+
+class GetTranscriptRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class GetTranscriptResponse(_message.Message):
+    __slots__ = ("transcript",)
+    TRANSCRIPT_FIELD_NUMBER: _ClassVar[int]
+    transcript: str
+    def __init__(self, transcript: _Optional[str] = ...) -> None: ...
 
 class ResignRequest(_message.Message):
     __slots__ = ("match_id", "seat_token")

@@ -79,6 +79,11 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.ResignRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.MatchSnapshot.FromString,
                 _registered_method=True)
+        self.GetTranscript = channel.unary_unary(
+                '/serai.v1.MatchService/GetTranscript',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -155,6 +160,16 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTranscript(self, request, context):
+        """The match's transcript, a self-contained record that `serai verify` checks offline: a seat's
+        (with its token) while the match runs, holding only what that seat saw; anyone's once it is
+        finished, with the seed material revealed and a hash of the state after each move.
+        Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -202,6 +217,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.Resign,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.ResignRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.MatchSnapshot.SerializeToString,
+            ),
+            'GetTranscript': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTranscript,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -447,6 +467,33 @@ class MatchService:
             '/serai.v1.MatchService/Resign',
             serai_dot_v1_dot_match__service__pb2.ResignRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.MatchSnapshot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTranscript(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/GetTranscript',
+            serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.FromString,
             options,
             channel_credentials,
             insecure,

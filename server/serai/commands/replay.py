@@ -29,6 +29,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=__doc__,
     )
     parser.add_argument("match_id", metavar="MATCH_ID", help="the match to check")
+    add_store_arguments(parser)
+    parser.add_argument(
+        "--show-seed",
+        action="store_true",
+        help="print the seed of a match not finished too (it gives away every hand and the deck "
+        "order to whoever reads it)",
+    )
+    parser.set_defaults(run=run)
+
+
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """--redis-url or --data-dir: where the matches are, as `serai serve` keeps them."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--redis-url",
@@ -43,38 +55,41 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=Path("data"),
         help="the data folder of `serai serve`'s embedded Redis (default ./data)",
     )
-    parser.add_argument(
-        "--show-seed",
-        action="store_true",
-        help="print the seed of a match not finished too (it gives away every hand and the deck "
-        "order to whoever reads it)",
-    )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Replay with the installed games (or ``games``, for tests); 0 if the state is reproduced."""
-    embedded: EmbeddedRedis | None = None
-    url = args.redis_url
-    if url is None:
-        url = running_in(args.data_dir)
-        if url is None:
-            # appendonly.aof before Redis 7, the appendonlydir folder since
-            aof = ("appendonly.aof", "appendonlydir")
-            if not any((args.data_dir / name).exists() for name in aof):
-                print(f"serai replay: no serai data in {args.data_dir}", file=sys.stderr)
-                return 1
-            embedded = EmbeddedRedis(args.data_dir)
-            try:
-                url = embedded.start().url
-            except EmbeddedRedisError as error:
-                print(f"serai replay: {error}", file=sys.stderr)
-                return 1
+    try:
+        url, embedded = store_url(args, "replay")
+    except EmbeddedRedisError as error:
+        print(error, file=sys.stderr)
+        return 1
     try:
         return asyncio.run(_replay(url, args.match_id, games or registry.load(), args.show_seed))
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+def store_url(args: argparse.Namespace, command: str) -> tuple[str, EmbeddedRedis | None]:
+    """The URL of the Redis that ``--redis-url`` or ``--data-dir`` names, and the embedded Redis
+    started on that folder when none serves it yet (the caller stops it); EmbeddedRedisError,
+    its message for the user, when there is no such data."""
+    url = args.redis_url
+    if url is not None:
+        return url, None
+    url = running_in(args.data_dir)
+    if url is not None:
+        return url, None
+    # appendonly.aof before Redis 7, the appendonlydir folder since
+    aof = ("appendonly.aof", "appendonlydir")
+    if not any((args.data_dir / name).exists() for name in aof):
+        raise EmbeddedRedisError(f"serai {command}: no serai data in {args.data_dir}")
+    embedded = EmbeddedRedis(args.data_dir)
+    try:
+        return embedded.start().url, embedded
+    except EmbeddedRedisError as error:
+        raise EmbeddedRedisError(f"serai {command}: {error}") from None
 
 
 async def _replay(url: str, match_id: str, games: Registry, show_seed: bool = False) -> int:

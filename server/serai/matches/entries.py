@@ -201,6 +201,7 @@ def record_after(record: MatchRecord, commit: Commit, result: Committed) -> Matc
         seats=record.seats if commit.seats is None else commit.seats,
         outcome=record.outcome if commit.outcome is None else commit.outcome,
         deadline_ms=record.deadline_ms if commit.deadline_ms is None else commit.deadline_ms,
+        seed=record.seed if commit.seed is None else commit.seed,
         version=result.version,
         last_event_id=result.last_event_id,
     )

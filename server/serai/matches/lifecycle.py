@@ -6,7 +6,8 @@ The rooms, each a module of this package: :mod:`.requests` (the shape of what a 
 or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store kept consistent),
 :mod:`.clocks` (turn clocks and the sweeper), :mod:`.seating` (create, join), :mod:`.play`
 (submit, resign), :mod:`.reading` (list, get, legal moves), :mod:`.watching` (watch) and
-:mod:`.replay` (rebuild from the log).
+:mod:`.replay` (rebuild from the log), :mod:`.fairness` (committed deals) and :mod:`.transcripts`
+(what ``serai verify`` checks).
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
 (it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_quota``
@@ -26,7 +27,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from serai.game import Game, GameInfo, Seat
-from serai.matches import replay
+from serai.matches import replay, transcripts
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
 from serai.matches.hub import EventFeed, WatchHub
@@ -171,9 +172,12 @@ class Matches:
         player_name: str = "",
         *,
         request_id: str = "",
+        entropy: bytes = b"",
     ) -> Joined:
         """Claim a seat; see :meth:`serai.matches.seating.Seating.join`."""
-        return await self._seating.join(match_id, seat, player_name, request_id=request_id)
+        return await self._seating.join(
+            match_id, seat, player_name, request_id=request_id, entropy=entropy
+        )
 
     # reading
 
@@ -260,6 +264,15 @@ class Matches:
         return hub
 
     # replay
+
+    async def transcript(self, match_id: str, token: str = "") -> dict[str, Any]:
+        """The match's transcript as the caller may have it; see :mod:`serai.matches.transcripts`
+        (a seat's with its token; anyone's once finished)."""
+        return await transcripts.for_caller(self._entries, match_id, token)
+
+    async def export(self, match_id: str, seat: Seat | None = None) -> dict[str, Any]:
+        """The operator's transcript: the whole of a finished match, or what ``seat`` saw."""
+        return await transcripts.for_operator(self._entries, match_id, seat)
 
     async def replay(self, match_id: str) -> ReplayReport:
         """Apply the stored log again from the seed and compare with the stored state."""

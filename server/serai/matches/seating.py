@@ -15,7 +15,7 @@ from typing import Any
 import structlog
 
 from serai.game import NotPlayable, Seat
-from serai.matches import access, requests
+from serai.matches import access, fairness, requests
 from serai.matches import events as event
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
@@ -103,9 +103,12 @@ class Seating:
         players = seats or plugin.info.min_players
         plugin.check_players(players)
         resolved = plugin.resolve_options(dict(options or {}))
+        # Without a chosen seed, the deal is committed: the game deals from the seed derived at
+        # the start (see _Join), and is set up from a placeholder meanwhile.
         seed_chosen = seed is not None
+        server_seed = b"" if seed_chosen else fairness.new_server_seed()
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = fairness.PLACEHOLDER_SEED
         state = plugin.setup(players, seed, resolved)
         record = MatchRecord(
             match_id=match_id,
@@ -121,6 +124,7 @@ class Seating:
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
             seed_chosen=seed_chosen,
+            server_seed=server_seed,
         )
         await self._claim(record, quota_key)
         try:
@@ -192,8 +196,13 @@ class Seating:
         player_name: str = "",
         *,
         request_id: str = "",
+        entropy: bytes = b"",
     ) -> Joined:
         """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
+
+        ``entropy`` (at most :data:`~serai.matches.fairness.MAX_ENTROPY` bytes) goes into the
+        seed of a match with a committed deal (see :mod:`.fairness`); a match with a chosen seed
+        ignores it.
 
         With a ``request_id``, a repeated join (a client retrying after a lost answer) answers
         the seat and token the first one claimed, whatever its seat and name say, and changes
@@ -201,8 +210,13 @@ class Seating:
         the token sealed with a key derived from the id, so the store never holds either."""
         requests.check_player_name(player_name)
         requests.check_secret_request_id(request_id, "JoinMatch", "the seat token")
+        if len(entropy) > fairness.MAX_ENTROPY:
+            raise BadRequest(
+                f"entropy is {len(entropy)} bytes; at most {fairness.MAX_ENTROPY} are taken "
+                "(16 random bytes are plenty)"
+            )
         entry = await self.clocks.current(match_id)
-        join = _Join(self, match_id, seat, player_name, request_id)
+        join = _Join(self, match_id, seat, player_name, request_id, entropy)
         return await self.entries.change(entry, join)
 
 
@@ -215,7 +229,16 @@ def _caller(quota_key: str) -> str:
 class _Join(Change[Joined]):
     """A JoinMatch through the compare-and-set loop."""
 
-    __slots__ = ("answer", "join_id", "player_name", "request_id", "seat", "seating", "token")
+    __slots__ = (
+        "answer",
+        "entropy",
+        "join_id",
+        "player_name",
+        "request_id",
+        "seat",
+        "seating",
+        "token",
+    )
 
     def __init__(
         self,
@@ -224,8 +247,10 @@ class _Join(Change[Joined]):
         seat: Seat | None,
         player_name: str,
         request_id: str,
+        entropy: bytes = b"",
     ) -> None:
         self.seating = seating
+        self.entropy = entropy
         self.seat = seat  # asked for (None: the lowest free one), then chosen
         self.player_name = player_name
         self.request_id = request_id
@@ -266,22 +291,31 @@ class _Join(Change[Joined]):
             token_hash=access.token_hash(token),
             join_id=join_id,
             sealed_token=seal(token, match_id, request_id) if request_id else "",
+            entropy=self.entropy if record.server_seed else b"",
         )
         events = [event.joined(chosen, name)]
         starts = all(s.joined for s in seats)
+        state, encoded, seed = entry.state, None, None
         if starts:
             events.append(event.started())
+            if record.server_seed:  # the committed deal is dealt now, from every seat's part
+                seed = fairness.match_seed(record.server_seed, [s.entropy for s in seats])
+                game = entry.game
+                state = game.setup(len(seats), seed, record.options)
+                encoded = game.encode_state(state)
         clocks = self.seating.clocks
         deadline = clocks.deadline(record, starts)
         commit = Commit(
+            state=encoded,
             seats=tuple(seats),
             status="running" if starts else None,
             events=events,
             deadline_ms=deadline,
             idle_ms=clocks.idle_ms_with(record, deadline),
+            seed=seed,
         )
         self.seat = chosen
-        return commit, entry.state
+        return commit, state
 
     def done(self, entry: Entry, commit: Commit) -> Joined:
         assert self.seat is not None  # the commit was planned for it

@@ -15,6 +15,7 @@ from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
 from serai.game import GameInfo, OptionSpec
+from serai.matches import fairness
 from serai.matches.values import Snapshot
 from serai.store import MatchRecord, Status, StoredEvent
 
@@ -63,7 +64,7 @@ def _game_option(spec: OptionSpec) -> pb.GameOption:
 
 
 def summary(record: MatchRecord) -> pb.MatchSummary:
-    return pb.MatchSummary(
+    message = pb.MatchSummary(
         match_id=record.match_id,
         game=record.game,
         status=STATUS_TO_PB[record.status],
@@ -81,6 +82,20 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
             else pb.TIMEOUT_POLICY_UNSPECIFIED
         ),
         seed_chosen=record.seed_chosen,
+    )
+    if record.server_seed:
+        message.seed_commitment = fairness.commitment(record.server_seed)
+    if record.status == "finished":
+        message.seed_reveal.CopyFrom(seed_reveal(record))
+    return message
+
+
+def seed_reveal(record: MatchRecord) -> pb.SeedReveal:
+    """The seed material of a match: only ever sent once it is finished."""
+    return pb.SeedReveal(
+        server_seed=record.server_seed,
+        seat_entropy=[s.entropy for s in record.seats],
+        seed=record.seed,
     )
 
 

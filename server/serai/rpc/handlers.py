@@ -18,6 +18,7 @@ from typing import cast
 
 from serai.api import match_service_pb2 as pb
 from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
+from serai.matches.transcripts import dumps as dumps_transcript
 from serai.rpc.convert import (
     PB_TO_STATUS,
     POLICY_FROM_PB,
@@ -48,8 +49,9 @@ class MatchHandlers:
     """One method per RPC of serai.v1.MatchService, over a :class:`serai.matches.Matches`.
 
     ``move_limiter`` limits SubmitMove per ``ctx.peer`` (a connection), ``list_limiter``
-    ListMatches per ``ctx.quota_key`` (an address: a listing costs the server far more than it
-    costs the caller, and new connections are free); none by default. One ``list_limiter`` may
+    ListMatches and GetTranscript together per ``ctx.quota_key`` (an address: a listing or a
+    transcript costs the server far more than it costs the caller, and new connections are
+    free); none by default. One ``list_limiter`` may
     serve several transports' handlers, so that a caller has one rate on all of them.
     """
 
@@ -101,6 +103,7 @@ class MatchHandlers:
             seat=request.seat if request.HasField("seat") else None,
             player_name=request.player_name,
             request_id=request.request_id,
+            entropy=request.entropy,
         )
         return pb.JoinMatchResponse(
             seat=joined.seat,
@@ -166,6 +169,19 @@ class MatchHandlers:
             request_id=request.request_id,
         )
         return self.responses.submitted(done)
+
+    async def GetTranscript(
+        self, request: pb.GetTranscriptRequest, ctx: CallContext
+    ) -> pb.GetTranscriptResponse:
+        # A finished match's transcript replays it whole: rated as a listing, for the same reason.
+        limiter = self.list_limiter
+        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
+            raise LimitExceeded(
+                f"more than {limiter.rate:g} ListMatches and GetTranscript calls per second "
+                f"(bursts of {limiter.burst:g}) from this address: slow down, and retry in a moment"
+            )
+        document = await self.matches.transcript(request.match_id, request.seat_token)
+        return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
 
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.resign(request.match_id, request.seat_token))

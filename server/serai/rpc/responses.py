@@ -86,7 +86,8 @@ class SubmitResponses:
 
     def _summary_rest(self, record: MatchRecord) -> bytes:
         """The match's summary less its status and version, as bytes; kept while the parts it
-        is made of are unchanged (only a join or a resignation changes them, the seats)."""
+        is made of are unchanged (only a join or a resignation changes them, the seats, and
+        the end, which reveals the seed material)."""
         parts = _summary_parts(record)
         kept = self._summaries.get(record.match_id)
         if kept is not None and kept[0] == parts:
@@ -116,4 +117,8 @@ def _summary_parts(
         record.created_ms,
         record.move_seconds,
         record.timeout_policy,
+        # the seed material: its commitment always, its reveal once finished
+        record.server_seed,
+        record.seed,
+        record.status == "finished",
     )

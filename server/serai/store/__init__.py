@@ -56,7 +56,10 @@ class SeatRecord:
 
     A seat joined with a request id also keeps what answers a repeated JoinMatch with that id
     (see ``Matches.join``): ``join_id``, a hash of the id, and ``sealed_token``, the token sealed
-    with a key only that id gives. Neither the id nor the token is kept as such."""
+    with a key only that id gives. Neither the id nor the token is kept as such.
+
+    ``entropy``: the bytes the seat added to the deal when it joined (see serai.matches.fairness);
+    kept secret until the match is finished."""
 
     name: str = ""
     joined: bool = False
@@ -64,11 +67,16 @@ class SeatRecord:
     token_hash: str = ""
     join_id: str = ""
     sealed_token: str = ""
+    entropy: bytes = b""
 
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A match as stored. ``state`` is the plugin's encoded state (empty in list results)."""
+    """A match as stored. ``state`` is the plugin's encoded state (empty in list results).
+
+    ``server_seed``: the server's secret part of a committed deal (see serai.matches.fairness),
+    empty for a chosen seed and for matches made before; with one, ``seed`` is the placeholder
+    until the match starts, then the seed derived from it and the seats' entropy."""
 
     match_id: str
     game: str
@@ -86,6 +94,7 @@ class MatchRecord:
     timeout_policy: TimeoutPolicy = "lose"
     deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
     seed_chosen: bool = False  # by the creator, who can then work out the deal
+    server_seed: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -169,7 +178,8 @@ class Commit:
     event id) among the :data:`REQUEST_WINDOW` most recent requests of ``request_seat``, and a
     later commit with the same seat and id is answered :class:`Duplicate` and applies nothing.
 
-    ``deadline_ms`` (when not None) replaces the stored move deadline. ``idle_ms`` > 0 makes every
+    ``deadline_ms`` (when not None) replaces the stored move deadline, ``seed`` the seed (the one
+    derived when a match with a committed deal starts). ``idle_ms`` > 0 makes every
     key of an unfinished match expire after that many idle milliseconds (each commit restarts the
     count); a commit that finishes the match keeps its keys for ever (for replay).
     """
@@ -185,6 +195,7 @@ class Commit:
     answer: str = ""
     deadline_ms: int | None = None
     idle_ms: int = 0
+    seed: int | None = None
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,8 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
         row = {"n": s.name, "j": int(s.joined), "r": int(s.resigned), "t": s.token_hash}
         if s.join_id:  # only seats joined with a request id (records before them have none)
             row |= {"q": s.join_id, "k": s.sealed_token}
+        if s.entropy:  # only seats that added entropy to a committed deal
+            row["e"] = s.entropy.hex()
         rows.append(row)
     return json.dumps(rows, separators=(",", ":"))
 
@@ -249,6 +251,7 @@ def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
             token_hash=row["t"],
             join_id=row.get("q", ""),
             sealed_token=row.get("k", ""),
+            entropy=bytes.fromhex(row.get("e", "")),
         )
         for row in json.loads(raw)
     )
@@ -270,6 +273,7 @@ SUMMARY_FIELDS = (
     "policy",
     "deadline",
     "chosen",
+    "server",
 )
 
 
@@ -294,6 +298,8 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["deadline"] = str(record.deadline_ms)
     if record.seed_chosen:
         fields["chosen"] = "1"
+    if record.server_seed:  # a committed deal (records before them have none)
+        fields["server"] = record.server_seed.hex()
     return fields
 
 
@@ -328,4 +334,5 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
         deadline_ms=int(fields.get("deadline") or 0),
         seed_chosen=fields.get("chosen") == b"1",
+        server_seed=bytes.fromhex(text(fields.get("server") or b"")),
     )

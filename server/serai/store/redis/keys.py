@@ -4,7 +4,8 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
 
     serai:{M}:match      hash    game, options, seed, created, status, version, seats, state,
                                  outcome, last_event (and client, move_s, policy, deadline,
-                                 chosen); once folded, long values in pieces (see folding.py)
+                                 chosen, server); once folded, long values in pieces (see
+                                 folding.py)
     serai:{M}:log        list    one entry per move or resignation, for replay
     serai:{M}:events     stream  public events (v: version, k: kind, d: data), for Watch
     serai:{M}:requests   hash    "<seat>:<slot>" -> "request_id\\nversion\\nlast_event_id\\nanswer"

@@ -213,6 +213,8 @@ class RedisStore(EventReads, Indexes):
             fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
         if commit.deadline_ms is not None:
             fields["deadline"] = str(commit.deadline_ms)
+        if commit.seed is not None:
+            fields["seed"] = str(commit.seed)
         args: list[Any] = [
             expected_version,
             commit.request_id,

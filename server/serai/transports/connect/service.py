@@ -117,6 +117,7 @@ class ConnectMatchService:
     list_legal_moves = _unary("ListLegalMoves")
     submit_move = _unary("SubmitMove")
     resign = _unary("Resign")
+    get_transcript = _unary("GetTranscript")
     watch = _streaming("Watch")
 
 
@@ -129,6 +130,7 @@ METHODS = {
     "list_legal_moves": "ListLegalMoves",
     "submit_move": "SubmitMove",
     "resign": "Resign",
+    "get_transcript": "GetTranscript",
     "watch": "Watch",
 }
 

@@ -91,4 +91,5 @@ class MatchService(pb_grpc.MatchServiceServicer):
     ListLegalMoves = _unary("ListLegalMoves")
     SubmitMove = _unary("SubmitMove")
     Resign = _unary("Resign")
+    GetTranscript = _unary("GetTranscript")
     Watch = _streaming("Watch")
