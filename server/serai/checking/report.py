@@ -85,8 +85,8 @@ class Report:
     def render(self) -> str:
         """The report for a person: a header, one line per check, counterexamples indented."""
         lines = [
-            f"serai check {self.game}: {self.playouts} playouts, {self.positions} positions, "
-            f"{self.worlds} sampled worlds, {self.seconds:.1f} s"
+            f"serai check {self.game}: {_count(self.playouts, 'playout')}, "
+            f"{self.positions} positions, {self.worlds} sampled worlds, {self.seconds:.1f} s"
         ]
         for tally in self.tallies.values():
             counts = (
@@ -100,3 +100,7 @@ class Report:
         lines.extend(f"  note: {text}" for text in self.notes)
         lines.append("FAILED" if self.failed else "OK")
         return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
