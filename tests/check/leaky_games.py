@@ -87,3 +87,11 @@ class WithoutDeterminize(JaipurGame):
     """Jaipur as a plugin that offers no determinize: only the contract can be checked."""
 
     determinize = Game.determinize  # type: ignore[assignment]
+
+
+class ListsAMoveTwice(JaipurGame):
+    """Jaipur whose legal moves repeat the first one: move ids no longer name one move each."""
+
+    def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]:  # type: ignore[override]
+        moves = list(JaipurGame.legal_moves(state, seat))
+        return moves + moves[:1]

@@ -66,3 +66,8 @@ def test_leaky_plugins_keep_the_contract(game):
     """The slips are secrecy slips only: the contract checks still pass on them."""
     report = check_game(game, QUICK)
     assert not any(t.failures for n, t in report.tallies.items() if n.startswith("contract."))
+
+
+def test_a_broken_contract_is_caught_too():
+    """A move listed twice fails the contract, not the secrecy checks."""
+    assert failed_checks(leaky_games.ListsAMoveTwice()) == ["contract.moves"]
