@@ -3,7 +3,7 @@
 import pytest
 from serai import registry
 from serai.checking import Settings, check_game
-from serai.cli import main
+from serai.cli import build_parser, main
 
 INSTALLED = sorted(name for name, game in registry.load().games.items() if game.info.playable)
 QUICK = Settings(seeds=2, moves=40)
@@ -72,3 +72,12 @@ def test_command_shows_progress_on_standard_error(capsys):
 def test_command_refuses_what_it_cannot_check_with_status_2(argv, capsys):
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("serai check: ")
+
+
+def test_every_flag_of_check_has_help():
+    parser = build_parser()
+    check = next(
+        action.choices["check"] for action in parser._actions if getattr(action, "choices", None)
+    )
+    for action in check._actions:
+        assert action.help, f"serai check {action.option_strings or action.dest} has no help"

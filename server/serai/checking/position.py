@@ -31,10 +31,11 @@ class Position:
     """Moves to submit as probes: listed at the previous position, for other seats, defaults."""
 
     def where(self, observer: Observer = None, *, seat: Seat | None = None) -> str:
+        """The position in words; with ``seat``, a seat's own move; else as ``observer`` sees it."""
         text = f"seed {self.seed}, {self.players} players, after {self.ply} moves"
         if seat is not None:
-            text += f", seat {seat} acting"
-        return text if observer is None and seat is None else f"{text}, {who(observer)}"
+            return f"{text}, seat {seat} to move"
+        return f"{text}, as {who(observer)} sees it"
 
 
 def who(observer: Observer) -> str:
@@ -75,8 +76,8 @@ def view_diff(game: AnyGame, first: bytes, second: bytes, limit: int = 12) -> st
 
     diff = [
         line
-        for line in difflib.unified_diff(lines(first), lines(second), "first", "second", n=0)
-        if not line.startswith(("---", "+++", "@@"))
+        for line in difflib.unified_diff(lines(first), lines(second), "first", "second", n=2)
+        if not line.startswith(("---", "+++"))
     ]
     shown = diff[:limit]
     if len(diff) > limit:

@@ -30,6 +30,7 @@ from serai.checking.position import (
     who,
 )
 from serai.checking.report import Report
+from serai.game import Game
 
 Reading = tuple[str, tuple[str, ...]]
 """What watchers read of a move: its label and the announcements it caused."""
@@ -54,19 +55,17 @@ class Variation:
         """determinize fails for an observer when it never varied anything at all."""
         for name, total in self.positions.items():
             same = self.unvaried.get(name, 0)
-            if not report.record(
-                "determinize.varies", same < total, f"{name}, e.g. {self.first.get(name)}"
-            ):
+            if not report.record("determinize.varies", same < total, name):
                 report.explain(
                     "determinize.varies",
-                    f"every sample was the true state, in all {same} positions "
+                    f"every sample was the true state, in all {same} positions, the first "
+                    f"{self.first.get(name)} "
                     "(a game with no hidden information need not offer determinize)",
                 )
 
 
 def offers_determinize(game: AnyGame) -> bool:
-    from serai.game import Game
-
+    """Whether the game overrides :meth:`Game.determinize` (the default refuses)."""
     return type(game).determinize is not Game.determinize
 
 
@@ -200,7 +199,7 @@ def _check_events(
                 key = (seat, payload(game, move), seen_after)
                 first, origin = heard.setdefault(key, (news, index))
                 if not report.record(
-                    "secrecy.events", first == news, f"{where}, seat {seat} plays {news[0]!r}"
+                    "secrecy.events", first == news, f"{where}, seat {seat} playing {news[0]!r}"
                 ):
                     report.explain(
                         "secrecy.events",
