@@ -84,6 +84,12 @@ def check_game(
                 f"{played}; {report.positions} positions so far, {failed} failures"
             )
     variation.conclude(report)
+    if any(report.tallies[name].failures for name in ("secrecy.events", "secrecy.choice")):
+        report.note(
+            "the event checks compare what a watcher reads with its view after the move; where "
+            "the same step erased the move's public trace (a reshuffle, a new deal, a harvest), "
+            "a finding may be public history the view leaves to memory rather than a leak"
+        )
     report.seconds = time.perf_counter() - started
     return report
 
