@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "serai.commands.serve",
     "serai.commands.replay",
     "serai.commands.transcript",
+    "serai.commands.check",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

@@ -1,0 +1,27 @@
+"""The names and one-line meanings of every check ``serai check`` runs, in report order."""
+
+from __future__ import annotations
+
+CHECKS: dict[str, str] = {
+    # --- the contract: what the framework relies on ---------------------------------------------
+    "contract.seed": "same seed, same moves: same bytes (setup and every state of a replay)",
+    "contract.codec": "decode_state(encode_state(s)) encodes to the same bytes",
+    "contract.mutation": "apply never changes its input state (encode_state before and after)",
+    "contract.listed": "every listed move applies",
+    "contract.unlisted": "moves not listed for a seat are refused with IllegalMove",
+    "contract.moves": "legal_moves lists each move once, in the same order on every call",
+    "contract.idle": "seats not to act have no legal moves and their moves are refused",
+    "contract.proto": "moves round-trip through their protobuf bytes and fit max_move_bytes",
+    "contract.view": "views are deterministic and view_bytes is view_to_proto's bytes",
+    "contract.end": "a match with nobody to act has an outcome, and only then",
+    "contract.crash": "no game method raised an exception the contract does not allow",
+    # --- secrecy: a seat receives the same bytes in worlds it cannot tell apart -----------------
+    "determinize.view": "determinize(view) gives a state with that very view",
+    "determinize.varies": "determinize does not just hand back the true state",
+    "secrecy.spectator": "a spectator's view is the same in worlds a seat cannot tell apart",
+    "secrecy.turn": "whose turn it is and the outcome are the same in both worlds",
+    "secrecy.legal": "the seat's legal moves (ids, labels, payload bytes) are the same",
+    "secrecy.events": "the same move gives the same label and announcements in both worlds",
+    "secrecy.choice": "labels and announcements do not tell apart moves a watcher cannot see",
+    "secrecy.errors": "probe moves get the same answer (accepted or the same error text)",
+}

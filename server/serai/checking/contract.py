@@ -1,0 +1,141 @@
+"""The plugin contract checked on one position: what :mod:`serai.game` promises and the
+framework relies on (listed moves apply, others are refused, apply never mutates, bytes
+round-trip, views are deterministic)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from serai.checking.position import AnyGame, Position, attempt, payload, view_bytes, who
+from serai.checking.report import Report
+
+
+def check_position(
+    report: Report, position: Position, sample: int, rng: random.Random
+) -> dict[int, list[Any]]:
+    """Run the contract checks on ``position``; return the moves tried per acting seat."""
+    game, state = position.game, position.state
+    where = position.where()
+    encoded = game.encode_state(state)
+    if not report.record(
+        "contract.codec", game.encode_state(game.decode_state(encoded)) == encoded, where
+    ):
+        report.explain("contract.codec", "the bytes changed")
+
+    acting = tuple(game.to_act(state))
+    outcome = game.outcome(state)
+    if not report.record("contract.end", (not acting) == (outcome is not None), where):
+        report.explain("contract.end", f"to_act is {acting!r} but the outcome is {outcome!r}")
+    for observer in (*range(position.players), None):
+        _check_view(report, position, observer)
+
+    tried: dict[int, list[Any]] = {}
+    for seat in range(position.players):
+        legal = list(game.legal_moves(state, seat))
+        repeat = list(game.legal_moves(state, seat))
+        if not report.record(
+            "contract.moves",
+            legal == repeat and len(set(legal)) == len(legal),
+            position.where(seat=seat),
+        ):
+            report.explain("contract.moves", _listing_fault(legal, repeat))
+        if seat not in acting:
+            if not report.record("contract.idle", not legal, position.where(seat=seat)):
+                report.explain(
+                    "contract.idle",
+                    f"seat {seat} is not to act yet lists {len(legal)} moves, "
+                    f"first {game.label(legal[0])!r}",
+                )
+            continue
+        chosen = rng.sample(legal, min(sample, len(legal)))
+        tried[seat] = chosen
+        for move in chosen:
+            _check_listed(report, position, seat, move, encoded)
+        listed = set(legal)
+        for probe in position.probes:
+            if probe in listed:
+                continue
+            answer = attempt(game, state, seat, probe)
+            if not report.record(
+                "contract.unlisted", answer.startswith("refused "), position.where(seat=seat)
+            ):
+                report.explain(
+                    "contract.unlisted",
+                    f"{game.label(probe)!r} is not listed, yet apply answered {answer!r}",
+                )
+    for seat, moves in tried.items():
+        for idle in range(position.players):
+            if idle in acting or not moves:
+                continue
+            answer = attempt(game, state, idle, moves[0])
+            if not report.record(
+                "contract.idle", answer.startswith("refused "), position.where(seat=idle)
+            ):
+                report.explain(
+                    "contract.idle",
+                    f"seat {idle} (not to act) played seat {seat}'s move "
+                    f"{game.label(moves[0])!r}: {answer}",
+                )
+    return tried
+
+
+def _listing_fault(legal: list[Any], repeat: list[Any]) -> str:
+    if legal != repeat:
+        return "two calls listed different moves (or the same in another order)"
+    seen: set[Any] = set()
+    for move in legal:
+        if move in seen:
+            return f"{move!r} is listed twice"
+        seen.add(move)
+    return "no fault"
+
+
+def _check_view(report: Report, position: Position, observer: int | None) -> None:
+    game, state = position.game, position.state
+    view = game.view(state, observer)
+    sent = game.view_bytes(view)
+    written = game.view_to_proto(view).SerializeToString(deterministic=True)
+    if not report.record(
+        "contract.view",
+        sent == written == view_bytes(game, state, observer),
+        position.where(observer),
+    ):
+        report.explain(
+            "contract.view",
+            f"{who(observer)}'s view bytes differ between calls or from view_to_proto",
+        )
+
+
+def _check_listed(report: Report, position: Position, seat: int, move: Any, encoded: bytes) -> None:
+    game, state = position.game, position.state
+    where = position.where(seat=seat)
+    raw = payload(game, move)
+    back = _read_back(game, raw)
+    if not report.record(
+        "contract.proto", back == move and len(raw) <= game.info.max_move_bytes, where
+    ):
+        report.explain(
+            "contract.proto",
+            f"{game.label(move)!r}: "
+            + (
+                f"{len(raw)} bytes, over max_move_bytes {game.info.max_move_bytes}"
+                if back == move
+                else f"read back as {back!r}"
+            ),
+        )
+    answer = attempt(game, state, seat, move)
+    if not report.record("contract.listed", answer == "accepted", where):
+        report.explain("contract.listed", f"{game.label(move)!r}: {answer}")
+    if not report.record("contract.mutation", game.encode_state(state) == encoded, where):
+        report.explain(
+            "contract.mutation", f"applying {game.label(move)!r} changed the state it was given"
+        )
+
+
+def _read_back(game: AnyGame, raw: bytes) -> Any:
+    """The move a client sending ``raw`` would submit, or the error reading it raised."""
+    try:
+        return game.move_from_proto(game.move_message.FromString(raw))
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"

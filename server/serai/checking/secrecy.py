@@ -1,0 +1,227 @@
+"""The secrecy checks on one position: a seat gets the same bytes in worlds it cannot tell apart.
+
+For every observer (each seat and the spectator) the game's own ``determinize(view, rng)`` samples
+worlds that observer cannot tell from the true state. Everything the observer could then receive
+must be byte-identical between the true world and each sample: whose turn it is, the spectator's
+view, its legal moves (ids, labels, payloads), the label and announcements of any move played
+next (where the observer's view after it agrees too), and the answers to probe moves. Within one
+world, two moves of another seat that leave the observer's view the same must read the same:
+where the mover's own view tells them apart, the label must not tell the observer that choice.
+
+The hidden part is whatever ``determinize`` varies; what the game's own determinize keeps fixed
+is, to this check, public. A view that leaks a field determinize copies back is therefore found
+only when another observer (the spectator) cannot know it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from serai.checking.position import (
+    AnyGame,
+    Observer,
+    Position,
+    attempt,
+    payload,
+    view_bytes,
+    view_diff,
+    who,
+)
+from serai.checking.report import Report
+from serai.game import Game
+
+Reading = tuple[str, tuple[str, ...]]
+"""What watchers read of a move: its label and the announcements it caused."""
+
+
+@dataclass
+class Variation:
+    """Per observer: positions sampled, and those where every sample was the true state."""
+
+    positions: dict[str, int] = field(default_factory=dict)
+    unvaried: dict[str, int] = field(default_factory=dict)
+    first: dict[str, str] = field(default_factory=dict)
+
+    def count(self, observer: Observer, varied: bool, where: str) -> None:
+        name = who(observer)
+        self.positions[name] = self.positions.get(name, 0) + 1
+        if not varied:
+            self.unvaried[name] = self.unvaried.get(name, 0) + 1
+            self.first.setdefault(name, where)
+
+    def conclude(self, report: Report) -> None:
+        """determinize fails for an observer when it never varied anything at all."""
+        for name, total in self.positions.items():
+            same = self.unvaried.get(name, 0)
+            if not report.record("determinize.varies", same < total, name):
+                report.explain(
+                    "determinize.varies",
+                    f"every sample was the true state, in all {same} positions, the first "
+                    f"{self.first.get(name)} "
+                    "(a game with no hidden information need not offer determinize)",
+                )
+
+
+def offers_determinize(game: AnyGame) -> bool:
+    """Whether the game overrides :meth:`Game.determinize` (the default refuses)."""
+    return type(game).determinize is not Game.determinize
+
+
+def check_position(
+    report: Report,
+    position: Position,
+    tried: dict[int, list[Any]],
+    worlds: int,
+    sample: int,
+    variation: Variation,
+) -> int:
+    """Run the secrecy checks on ``position``; return how many worlds were sampled."""
+    game, state = position.game, position.state
+    truth = game.encode_state(state)
+    sampled = 0
+    for observer in (*range(position.players), None):
+        view = game.view(state, observer)
+        seen = game.view_bytes(view)
+        where = position.where(observer)
+        found = [state]
+        for index in range(worlds):
+            rng = random.Random(f"serai check:{position.seed}:{position.ply}:{observer}:{index}")
+            try:
+                world = game.determinize(view, rng)
+                got = view_bytes(game, world, observer)
+            except Exception as error:
+                report.record("determinize.view", False, where)
+                report.explain(
+                    "determinize.view", f"determinize raised {type(error).__name__}: {error}"
+                )
+                continue
+            if report.record("determinize.view", got == seen, where):
+                found.append(world)
+            else:
+                report.explain(
+                    "determinize.view",
+                    "the sampled state's view differs:\n" + view_diff(game, seen, got),
+                )
+        sampled += len(found) - 1
+        if len(found) > 1:
+            variation.count(observer, any(game.encode_state(w) != truth for w in found[1:]), where)
+        for world in found[1:]:
+            _compare(report, position, observer, world)
+        _check_events(report, position, observer, found, tried, sample)
+    return sampled
+
+
+def _compare(report: Report, position: Position, observer: Observer, world: Any) -> None:
+    """Everything ``observer`` reads directly must be equal in the true state and ``world``."""
+    game, state = position.game, position.state
+    where = position.where(observer)
+    turns = (tuple(game.to_act(state)), game.outcome(state))
+    other = (tuple(game.to_act(world)), game.outcome(world))
+    if not report.record("secrecy.turn", turns == other, where):
+        report.explain(
+            "secrecy.turn", f"true world: to_act, outcome = {turns!r}; sampled world: {other!r}"
+        )
+    if observer is None:
+        return
+    public = view_bytes(game, state, None)
+    public_there = view_bytes(game, world, None)
+    if not report.record("secrecy.spectator", public == public_there, where):
+        report.explain(
+            "secrecy.spectator",
+            f"{who(observer)} cannot tell these worlds apart, the spectator can:\n"
+            + view_diff(game, public, public_there),
+        )
+    mine = _listing(game, state, observer)
+    theirs = _listing(game, world, observer)
+    if not report.record("secrecy.legal", mine == theirs, where):
+        report.explain("secrecy.legal", _first_difference("legal move", mine, theirs))
+    probes = list(position.probes)
+    for seat in game.to_act(world):
+        probes += list(game.legal_moves(world, seat))[:8]
+    for probe in probes:
+        here = attempt(game, state, observer, probe)
+        there = attempt(game, world, observer, probe)
+        if not report.record("secrecy.errors", here == there, where):
+            report.explain(
+                "secrecy.errors",
+                f"submitting {game.label(probe)!r} answers {here!r} in the true world, "
+                f"{there!r} in a sampled one",
+            )
+
+
+def _listing(game: AnyGame, state: Any, seat: int) -> list[tuple[str, bytes]]:
+    return [(game.label(move), payload(game, move)) for move in game.legal_moves(state, seat)]
+
+
+def _first_difference(what: str, first: list[Any], second: list[Any]) -> str:
+    if len(first) != len(second):
+        return f"{what}s: {len(first)} in the true world, {len(second)} in a sampled one"
+    index = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
+    return (
+        f"{what} {index} (label, payload): {first[index]!r} in the true world, "
+        f"{second[index]!r} in a sampled one"
+    )
+
+
+def _check_events(
+    report: Report,
+    position: Position,
+    observer: Observer,
+    worlds: list[Any],
+    tried: dict[int, list[Any]],
+    sample: int,
+) -> None:
+    """Moves played next: the same move must read the same wherever ``observer``'s view after it
+    agrees; in one world, moves of another seat with equal views after must read the same."""
+    game = position.game
+    where = position.where(observer)
+    rng = random.Random(f"serai check:{position.seed}:{position.ply}:{observer}:events")
+    candidates: dict[int, list[Any]] = {seat: list(moves) for seat, moves in tried.items()}
+    for world in worlds[1:]:
+        for seat in game.to_act(world):
+            legal = list(game.legal_moves(world, seat))
+            candidates.setdefault(seat, []).extend(
+                rng.sample(legal, min(sample // 2 + 1, len(legal)))
+            )
+    heard: dict[tuple[int, bytes, bytes], tuple[Reading, int]] = {}
+    for index, world in enumerate(worlds):
+        for seat in game.to_act(world):
+            allowed = set(game.legal_moves(world, seat))
+            chosen: dict[bytes, tuple[Reading, bytes]] = {}
+            for move in dict.fromkeys(candidates.get(seat, ())):
+                if move not in allowed:
+                    continue
+                after = game.apply(world, seat, move)
+                news = (game.label(move), tuple(game.announcements(world, after)))
+                seen_after = view_bytes(game, after, observer)
+                key = (seat, payload(game, move), seen_after)
+                first, origin = heard.setdefault(key, (news, index))
+                if not report.record(
+                    "secrecy.events", first == news, f"{where}, seat {seat} playing {news[0]!r}"
+                ):
+                    report.explain(
+                        "secrecy.events",
+                        f"{_world(origin)} reads {first!r}, {_world(index)} reads {news!r}",
+                    )
+                if seat == observer:
+                    continue  # a seat knows its own choice
+                # A choice only the mover can see afterwards must not be told by its reading;
+                # one that nobody can see afterwards (a new deal erased it) was public before.
+                mover_after = view_bytes(game, after, seat)
+                earlier, mover_earlier = chosen.setdefault(seen_after, (news, mover_after))
+                if not report.record(
+                    "secrecy.choice",
+                    earlier == news or mover_earlier == mover_after,
+                    f"{where}, seat {seat} to play",
+                ):
+                    report.explain(
+                        "secrecy.choice",
+                        f"{earlier[0]!r} and {news[0]!r} leave {who(observer)}'s view the same "
+                        f"(seat {seat}'s differs), yet read {earlier!r} and {news!r}",
+                    )
+
+
+def _world(index: int) -> str:
+    return "the true world" if index == 0 else f"sampled world {index}"
