@@ -8,8 +8,17 @@ from serai.cli import build_parser, main
 INSTALLED = sorted(name for name, game in registry.load().games.items() if game.info.playable)
 QUICK = Settings(seeds=2, moves=40)
 
+# Nile's view leaves public history to memory (what a storehouse holds, whether the plague was
+# drawn or flooded), and its determinize samples it afresh; the default run then finds events
+# that tell it (secrecy.events, secrecy.choice). Not a secret leaking: a finding to decide on.
+NILE_HISTORY = pytest.mark.xfail(
+    strict=True, reason="Nile's announcements tell public history its view leaves out"
+)
 
-@pytest.mark.parametrize("name", INSTALLED)
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=NILE_HISTORY) if n == "nile" else n for n in INSTALLED]
+)
 def test_installed_game_passes(name):
     """A short run of every check, two playouts at two player counts, finds nothing."""
     report = check_game(registry.load().get(name), QUICK)
@@ -17,19 +26,20 @@ def test_installed_game_passes(name):
     assert report.positions > 40 and report.worlds > 0
 
 
+def test_nile_fails_only_the_public_history_checks():
+    """Nile's only findings are the two event heuristics that its unkept public history trips;
+    every contract check and every other secrecy check passes."""
+    report = check_game(registry.load().get("nile"), QUICK)
+    failed = {name for name, tally in report.tallies.items() if tally.failures}
+    assert failed <= {"secrecy.events", "secrecy.choice"}, report.render()
+    assert report.tallies["contract.moves"].runs > 0 and report.tallies["secrecy.legal"].runs > 0
+
+
 def test_sobek_with_hidden_corruption_counts_passes():
     """The option that hides the other seats' corruption counts keeps them hidden."""
     settings = Settings(seeds=2, moves=40, options={"corruption_counts": "hidden"})
     report = check_game(registry.load().get("sobek"), settings)
     assert not report.failed, report.render()
-
-
-# Nile's view leaves public history to memory (what a storehouse holds, whether the plague was
-# drawn or flooded), and its determinize samples it afresh; the default run then finds events
-# that tell it (secrecy.events, secrecy.choice). Not a secret leaking: a finding to decide on.
-NILE_HISTORY = pytest.mark.xfail(
-    strict=True, reason="Nile's announcements tell public history its view leaves out"
-)
 
 
 @pytest.mark.slow
