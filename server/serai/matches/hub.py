@@ -17,6 +17,9 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
   is ended with :class:`WatchBehind` (it resumes after the last event it received), never
   buffered without bound;
 - :meth:`WatchHub.close` ends every watch at once.
+
+The feed protocol and the per-match, per-shard and per-watcher state it keeps are in
+:mod:`serai.matches.following`.
 """
 
 from __future__ import annotations
@@ -24,9 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from typing import Protocol
+from collections.abc import AsyncGenerator
 
 import structlog
 
@@ -34,6 +35,7 @@ from serai.game import Seat
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.errors import MatchError, WatchBehind
+from serai.matches.following import BoundedReads, End, EventFeed, FollowedMatch, Shard, Watcher
 from serai.matches.reading import snapshot
 from serai.matches.values import Snapshot, WatchBatch
 from serai.matches.watching import (
@@ -53,74 +55,7 @@ _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many ma
 _RETRY_SECONDS = 0.5  # after a failed shared read
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 
-
-class EventFeed(Protocol):
-    """Reads of many matches' events at once: :class:`serai.store.redis.StreamFeed`."""
-
-    def shard_of(self, match_id: str) -> str: ...
-
-    async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> Mapping[str, Sequence[StoredEvent]]: ...
-
-    async def wake(self, shard: str) -> bool: ...
-
-    async def close(self) -> None: ...
-
-
-class _End:
-    """What ends a watcher's queue: nothing (the watch ends) or an error to raise."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: Exception | None = None) -> None:
-        self.error = error
-
-
-class _Watcher:
-    __slots__ = ("ended", "items", "position", "ready", "seat")
-
-    def __init__(self, seat: Seat | None, position: str) -> None:
-        self.seat = seat
-        self.position = position  # the last event queued for it
-        self.items: deque[WatchBatch | _End] = deque()
-        self.ready = asyncio.Event()
-        self.ended = False
-
-    def end(self, item: _End, drop_queued: bool) -> None:
-        if self.ended:
-            return
-        if drop_queued:
-            self.items.clear()
-        self.items.append(item)
-        self.ended = True
-        self.ready.set()
-
-
-class _Match:
-    """One followed match: its watchers, and the events read for it and not yet delivered."""
-
-    def __init__(self, match_id: str, shard: str, cursor: str, entry: Entry) -> None:
-        self.match_id = match_id
-        self.shard = shard
-        self.cursor = cursor  # the last event read for it (delivered, or in ``inbox``)
-        self.entry = entry
-        self.label = label_of(entry.game)
-        self.watchers: set[_Watcher] = set()
-        self.inbox: list[StoredEvent] = []
-        self.full = False  # the last shared read brought as many as it may: read on directly
-        self.recheck = False
-        self.task: asyncio.Task[None] | None = None
-        self.active = time.monotonic()
-
-
-class _Shard:
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.matches: dict[str, _Match] = {}
-        self.task: asyncio.Task[None] | None = None
-        self.stale = False  # a match was added since the waiting read began
-        self.waking: asyncio.Task[None] | None = None
+__all__ = ["EventFeed", "WatchHub"]  # EventFeed lives in serai.matches.following
 
 
 class WatchHub:
@@ -144,13 +79,13 @@ class WatchHub:
         queue_batches: int = 256,
     ) -> None:
         self.feed = feed
-        self.reads = _BoundedReads(reads, _DIRECT_READS)
+        self.reads = BoundedReads(reads, _DIRECT_READS)
         self.clocks = clocks
         self.block_ms = max(1, min(block_ms, 5000))  # below the store's command timeout
         self.queue_batches = queue_batches
         self.closing = False
-        self._matches: dict[str, _Match] = {}
-        self._shards: dict[str, _Shard] = {}
+        self._matches: dict[str, FollowedMatch] = {}
+        self._shards: dict[str, Shard] = {}
         self._janitor: asyncio.Task[None] | None = None
 
     @property
@@ -187,7 +122,7 @@ class WatchHub:
             ):
                 break
             read_first = not caught.rest
-        watcher = _Watcher(seat, caught.position)
+        watcher = Watcher(seat, caught.position)
         followed = self._follow(match_id, watcher, caught.position, caught.entry)
         delivered = caught.position
         try:
@@ -196,7 +131,7 @@ class WatchHub:
                     watcher.ready.clear()
                     await watcher.ready.wait()
                 item = watcher.items.popleft()
-                if isinstance(item, _End):
+                if isinstance(item, End):
                     if item.error is not None:
                         if isinstance(item.error, WatchBehind):
                             raise WatchBehind(
@@ -209,14 +144,17 @@ class WatchHub:
         finally:
             self._unfollow(followed, watcher)
 
-    def _follow(self, match_id: str, watcher: _Watcher, position: str, entry: Entry) -> _Match:
+    def _follow(
+        self, match_id: str, watcher: Watcher, position: str, entry: Entry
+    ) -> FollowedMatch:
         followed = self._matches.get(match_id)
         if followed is None:
             shard_name = self.feed.shard_of(match_id)
-            followed = self._matches[match_id] = _Match(match_id, shard_name, position, entry)
+            followed = FollowedMatch(match_id, shard_name, position, entry)
+            self._matches[match_id] = followed
             shard = self._shards.get(shard_name)
             if shard is None:
-                shard = self._shards[shard_name] = _Shard(shard_name)
+                shard = self._shards[shard_name] = Shard(shard_name)
             shard.matches[match_id] = followed
             self._start_reading(shard)
         followed.watchers.add(watcher)
@@ -224,7 +162,7 @@ class WatchHub:
             self._janitor = asyncio.get_running_loop().create_task(self._look_at_quiet())
         return followed
 
-    def _unfollow(self, followed: _Match, watcher: _Watcher) -> None:
+    def _unfollow(self, followed: FollowedMatch, watcher: Watcher) -> None:
         followed.watchers.discard(watcher)
         if followed.watchers or self._matches.get(followed.match_id) is not followed:
             return
@@ -235,7 +173,7 @@ class WatchHub:
         if followed.task is not None and followed.task is not asyncio.current_task():
             followed.task.cancel()
 
-    def _start_reading(self, shard: _Shard) -> None:
+    def _start_reading(self, shard: Shard) -> None:
         if self.closing:
             return
         if shard.task is None or shard.task.done():
@@ -245,7 +183,7 @@ class WatchHub:
         if shard.waking is None or shard.waking.done():
             shard.waking = asyncio.get_running_loop().create_task(self._wake(shard))
 
-    async def _wake(self, shard: _Shard) -> None:
+    async def _wake(self, shard: Shard) -> None:
         """End the shard's waiting read, so that the next one includes the new matches. A wake
         sent before Redis took the read ends nothing: try again briefly."""
         await asyncio.sleep(0.002)  # let a burst of new watchers gather into one wake
@@ -259,7 +197,7 @@ class WatchHub:
                 return  # the reader meets the same trouble and reports it
             await asyncio.sleep(0.005)
 
-    async def _read(self, shard: _Shard) -> None:
+    async def _read(self, shard: Shard) -> None:
         """The shard's reader: one shared read after another while it follows any match."""
         while shard.matches and not self.closing:
             after = {match_id: m.cursor for match_id, m in shard.matches.items()}
@@ -296,11 +234,11 @@ class WatchHub:
                 # events gather than re-read them all after each (at most 50 ms later).
                 await asyncio.sleep(min(0.05, len(after) / 500_000))
 
-    def _kick(self, followed: _Match) -> None:
+    def _kick(self, followed: FollowedMatch) -> None:
         if followed.task is None or followed.task.done():
             followed.task = asyncio.get_running_loop().create_task(self._deliver(followed))
 
-    async def _deliver(self, followed: _Match) -> None:
+    async def _deliver(self, followed: FollowedMatch) -> None:
         """Complete the match's new events up to a load of it and hand them to its watchers."""
         while (followed.inbox or followed.recheck) and followed.watchers and not self.closing:
             events, followed.inbox = followed.inbox, []
@@ -338,7 +276,7 @@ class WatchHub:
                 self._end_all(followed, None, drop_queued=False)
                 return
 
-    def _fan_out(self, followed: _Match, events: list[StoredEvent], entry: Entry) -> None:
+    def _fan_out(self, followed: FollowedMatch, events: list[StoredEvent], entry: Entry) -> None:
         shared: dict[Seat | None, WatchBatch] = {}
         snapshots: dict[Seat | None, Snapshot] = {}
         last = events[-1].event_id
@@ -360,7 +298,7 @@ class WatchHub:
             watcher.position = last
             if len(watcher.items) >= self.queue_batches:
                 watcher.end(
-                    _End(
+                    End(
                         WatchBehind(
                             f"this watch fell more than {self.queue_batches} batches behind "
                             "its match's events and was ended"
@@ -373,12 +311,12 @@ class WatchHub:
             watcher.ready.set()
 
     def _end_all(
-        self, followed: _Match, error: Exception | None, *, drop_queued: bool = True
+        self, followed: FollowedMatch, error: Exception | None, *, drop_queued: bool = True
     ) -> None:
         """End every watcher of the match (with ``error``, or as the match's end) and stop
         following it."""
         for watcher in list(followed.watchers):
-            watcher.end(_End(error), drop_queued=drop_queued)
+            watcher.end(End(error), drop_queued=drop_queued)
         followed.watchers.clear()
         if self._matches.get(followed.match_id) is followed:
             del self._matches[followed.match_id]
@@ -417,26 +355,3 @@ class WatchHub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.feed.close()
-
-
-class _BoundedReads:
-    """Direct reads, at most ``limit`` at once: 2,000 watchers catching up together share a few
-    store connections instead of each taking one."""
-
-    def __init__(self, reads: EventReads, limit: int) -> None:
-        self._reads = reads
-        self._limit = asyncio.Semaphore(limit)
-
-    async def read_events(
-        self,
-        match_id: str,
-        after_event_id: str,
-        *,
-        block_ms: int = 0,
-        count: int = 100,
-        label_of: Callable[[bytes], str] | None = None,
-    ) -> list[StoredEvent]:
-        async with self._limit:
-            return await self._reads.read_events(
-                match_id, after_event_id, block_ms=block_ms, count=count, label_of=label_of
-            )
