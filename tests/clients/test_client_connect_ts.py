@@ -1,0 +1,62 @@
+"""The Connect client in JavaScript (clients/connect-ts) plays a whole Jaipur match over the HTTP
+port of a real serai serve: what a web or Node app gets without native gRPC."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
+
+CONNECT_TS_DIR = Path(__file__).resolve().parents[2] / "clients" / "connect-ts"
+
+NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
+
+
+def install_connect_client() -> None:
+    """``npm ci`` in clients/connect-ts unless .ci/run (or a person) already did."""
+    if (CONNECT_TS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
+        return
+    done = subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund"],
+        cwd=CONNECT_TS_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"npm ci failed in clients/connect-ts:\n{done.stderr}"
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+@pytest.mark.parametrize("encoding", [[], ["--json"]], ids=["binary", "json"])
+def test_the_connect_client_plays_a_whole_jaipur_match_over_http(
+    start_serve: Callable[..., Any], redis_url: str, encoding: list[str]
+) -> None:
+    install_connect_client()
+    serve = start_serve("--redis-url", redis_url)
+    node = subprocess.run(
+        ["node", "play.js", "--server", f"http://{serve.http_address}", "--seed", "3", *encoding],
+        cwd=CONNECT_TS_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert node.returncode == 0, node.stderr
+    match_id = node.stdout.split("match ")[1].split(" ")[0]
+    with grpc.insecure_channel(serve.address) as channel:
+        native = pb_grpc.MatchServiceStub(channel)
+        final = native.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        events = list(native.Watch(pb.WatchRequest(match_id=match_id)))
+    assert final.match.status == pb.MATCH_STATUS_FINISHED
+    assert f"result: {final.outcome.summary}" in node.stdout
+    assert f"finished at version {final.version}" in node.stdout
+    played = int(node.stdout.split("played ")[-1].split(" moves")[0])
+    assert played == sum(1 for event in events if event.WhichOneof("kind") == "move") > 0
+    for seat in (0, 1):  # each seat watched its own stream to the end
+        assert f"seat {seat} played " in node.stdout
