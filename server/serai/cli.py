@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "serai.commands.games",
     "serai.commands.serve",
     "serai.commands.replay",
+    "serai.commands.keys",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

@@ -86,6 +86,7 @@ class MatchRecord:
     timeout_policy: TimeoutPolicy = "lose"
     deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
     seed_chosen: bool = False  # by the creator, who can then work out the deal
+    tenant: str = ""  # the API key's name that created it ("": made without a key)
 
 
 @dataclass(frozen=True)
@@ -294,8 +295,10 @@ class Store(Protocol):
         limit: int,
         *,
         after: tuple[int, str] | None = None,
+        tenant: str = "",
     ) -> list[MatchRecord]:
-        """Matches newest first, without their state: ordered by (created_ms, match_id), both
+        """Matches of ``tenant`` ("": those made without an API key) newest first, without
+        their state: ordered by (created_ms, match_id), both
         descending, and with ``after`` only those that come after that position (a page token's:
         matches created meanwhile, which come first, do not shift the pages)."""
 

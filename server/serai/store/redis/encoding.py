@@ -270,6 +270,7 @@ SUMMARY_FIELDS = (
     "policy",
     "deadline",
     "chosen",
+    "tenant",
 )
 
 
@@ -294,6 +295,8 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["deadline"] = str(record.deadline_ms)
     if record.seed_chosen:
         fields["chosen"] = "1"
+    if record.tenant:
+        fields["tenant"] = record.tenant
     return fields
 
 
@@ -328,4 +331,5 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
         deadline_ms=int(fields.get("deadline") or 0),
         seed_chosen=fields.get("chosen") == b"1",
+        tenant=text(fields.get("tenant") or b""),
     )
