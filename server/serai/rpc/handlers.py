@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, cast
 
 from serai.api import match_service_pb2 as pb
 from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
+from serai.metrics import MOVES, WATCHERS
 from serai.rpc.convert import (
     PB_TO_STATUS,
     POLICY_FROM_PB,
@@ -202,6 +203,8 @@ class MatchHandlers:
             request_id=request.request_id,
             tenant=ctx.tenant,
         )
+        if not done.replayed:
+            MOVES.inc()
         return self.responses.submitted(done)
 
     def _key_moves(self, principal: Principal) -> None:
@@ -234,11 +237,15 @@ class MatchHandlers:
                 tenant=ctx.tenant,
             ),
         )
-        async with contextlib.aclosing(batches):
-            async for batch in batches:
-                last = len(batch.events) - 1
-                for i, stored in enumerate(batch.events):
-                    message = event(stored)
-                    if i == last:
-                        message.snapshot.CopyFrom(snapshot(batch.snapshot))
-                    yield message
+        WATCHERS.inc()
+        try:
+            async with contextlib.aclosing(batches):
+                async for batch in batches:
+                    last = len(batch.events) - 1
+                    for i, stored in enumerate(batch.events):
+                        message = event(stored)
+                        if i == last:
+                            message.snapshot.CopyFrom(snapshot(batch.snapshot))
+                        yield message
+        finally:
+            WATCHERS.dec()
