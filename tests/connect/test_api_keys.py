@@ -5,6 +5,7 @@ a key's limits replace the server's. Real ``serai serve`` processes, a real Redi
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -208,7 +209,12 @@ def test_key_limits(start_replicas, redis_url):
 
 def test_keys_command(redis_url):
     """A name is made once (a revoked one is not given out again); bad names are refused."""
-    assert new_key(redis_url, "acme").startswith("sk_acme.")
+    made = keys(redis_url, "create", "acme", "--max-open-matches", "3")
+    token = made.stdout.strip()
+    assert made.returncode == 0 and token.startswith("sk_acme.")
+    audit = json.loads(made.stderr.strip().splitlines()[-1])  # the audit line: name, no secret
+    assert audit["event"] == "api key created" and audit["key"] == "acme"
+    assert audit["max_open_matches"] == 3 and token.partition(".")[2] not in made.stderr
     again = keys(redis_url, "create", "acme")
     assert again.returncode == 1 and "exists" in again.stderr
     bad = keys(redis_url, "create", "Not_A_Name")
