@@ -159,9 +159,13 @@ def test_tenants_see_only_their_own(start_serve, redis_url):
         for call in calls:
             assert code_of(call) == (grpc.StatusCode.NOT_FOUND, expected)
         assert not bob.ListMatches(pb.ListMatchesRequest()).matches
-        assert [m.match_id for m in alice.ListMatches(pb.ListMatchesRequest()).matches] == [
-            match_id
-        ]
+        listed = [m.match_id for m in alice.ListMatches(pb.ListMatchesRequest()).matches]
+        assert listed == [match_id]
+        # the same client_id and request_id under two keys: two matches, each its app's own
+        retried = pb.CreateMatchRequest(game="jaipur", client_id="bot", request_id="r" * 22)
+        mine, theirs = alice.CreateMatch(retried).match, bob.CreateMatch(retried).match
+        assert mine.match_id != theirs.match_id
+        assert alice.CreateMatch(retried).match.match_id == mine.match_id
         # nothing changed: the seat is alice's still, and her move goes through
         alice.SubmitMove(
             pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[0], move_id=moves.moves[0].id)
@@ -171,7 +175,8 @@ def test_tenants_see_only_their_own(start_serve, redis_url):
         lambda: json_call(http, "GetMatch", {"matchId": match_id}, **{"x-serai-key": b})
     )
     assert (code, text) == ("NOT_FOUND", expected)
-    assert json_call(http, "ListMatches", {}, **{"x-serai-key": b}).get("matches", []) == []
+    listed_b = json_call(http, "ListMatches", {}, **{"x-serai-key": b}).get("matches", [])
+    assert [m["matchId"] for m in listed_b] == [theirs.match_id]
     got = json_call(http, "GetMatch", {"matchId": match_id}, authorization=f"Bearer {a}")
     assert got["match"]["matchId"] == match_id
 

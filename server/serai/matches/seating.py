@@ -92,7 +92,10 @@ class Seating:
                 "deal): leave seed unset"
             )
         requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
-        match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
+        # Another tenant's retry with the same client_id and request_id makes a match of its own
+        # (a newline cannot be in a client_id: the two never meet).
+        owner = f"{tenant}\n{client_id}" if tenant else client_id
+        match_id = created_match_id(owner, request_id) if request_id else secrets.token_hex(8)
         if request_id:
             first = await store.load(match_id)
             if isinstance(first, MatchRecord):
