@@ -10,6 +10,7 @@ from typing import Any
 
 import grpc
 import pytest
+from connect_helpers import CallFailed, json_call
 from prometheus_client.parser import text_string_to_metric_families
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
@@ -80,10 +81,16 @@ def check(address: str, calls: Counter[tuple[str, str]], moves: int) -> None:
 
 
 def test_a_match_counted(start_serve, redis_url):
-    """One process: each call of the match, by method and status, and each move."""
+    """One process: each call of the match, by method and status, and each move; calls on the
+    HTTP port count with the rest."""
     server = start_serve("--redis-url", redis_url, "--http-port", "0")
     calls: Counter[tuple[str, str]] = Counter()
     play(server.address, 6, calls)
+    json_call(server.http_address, "ListGames", {})
+    calls[("ListGames", "OK")] += 1
+    with pytest.raises(CallFailed):
+        json_call(server.http_address, "GetMatch", {"matchId": "0123456789abcdef"})
+    calls[("GetMatch", "NOT_FOUND")] += 1
     check(server.http_address, calls, 6)
 
 
