@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "serai.commands.replay",
     "serai.commands.transcript",
     "serai.commands.check",
+    "serai.commands.keys",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

@@ -53,6 +53,7 @@ class Settings:
     chosen_seeds: str = "refuse"
     redis_maxmemory: str = "auto"
     redis_fsync: str = "everysec"
+    require_api_key: bool = False
 
 
 def _setting(
@@ -349,6 +350,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--require-api-key",
+        "every call but health, reflection and ListGames needs an API key (`serai keys create`), "
+        "sent as `authorization: Bearer <key>` or `x-serai-key: <key>`; without it a key is "
+        "still honoured when sent. true or false; the flag alone is true",
+        kind=_boolean,
+        nargs="?",
+        const=True,
+        metavar="BOOL",
+    )
+    _setting(
+        parser,
         "--log-format",
         "auto: JSON lines unless stdout is a terminal",
         choices=("auto", "json", "pretty"),
@@ -395,6 +407,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         chosen_seeds=args.chosen_seeds,
         redis_maxmemory=args.redis_maxmemory,
         redis_fsync=args.redis_fsync,
+        require_api_key=args.require_api_key,
     )
 
 
@@ -425,6 +438,15 @@ def worker_flags(settings: Settings) -> list[str]:
             repr(value) if isinstance(value, float) else str(value),
         ]
     return flags
+
+
+def _boolean(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off", ""):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r}: give true or false")
 
 
 def _workers(text: str) -> int:

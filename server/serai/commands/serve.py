@@ -35,6 +35,7 @@ from serai import logging as serai_logging
 from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
+from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
@@ -42,6 +43,7 @@ from serai.service import build_server
 from serai.store import Store, StoreUnavailable
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
+from serai.store.redis.api_keys import ApiKeys
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -184,6 +186,9 @@ async def serve(
             max_watches_per_match=settings.max_watches_per_match,
         )
         runtime = Runtime(matches)
+        # One for both ports: a key's revocation and cache are the same on either.
+        redis_client = store.client  # type: ignore[attr-defined]  # a RedisStore's
+        auth = Authenticator(ApiKeys(redis_client), required=settings.require_api_key)
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         server = await build_server(
@@ -194,6 +199,7 @@ async def serve(
             reuse_port=worker is not None,
             runtime=runtime,
             list_limiter=list_limiter,
+            auth=auth,
         )
         http = None
         if settings.http_port is not None:
@@ -203,6 +209,7 @@ async def serve(
                 matches,
                 RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
                 list_limiter,
+                auth,
             )
             http = build_http_server(
                 http_handlers,

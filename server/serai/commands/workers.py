@@ -26,6 +26,7 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,6 +171,12 @@ async def supervise(
     port = reserved.getsockname()[1]
     env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
     env.update(redis)
+    # Metrics: every worker writes its figures to files in one folder, and the one answering a
+    # scrape adds them up (prometheus-client's multiprocess mode); fresh for each run.
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = tempfile.TemporaryDirectory(prefix="serai-metrics-")
+        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir.name
     workers: list[asyncio.subprocess.Process] = []
     readiness: list[asyncio.Future[bytes]] = []
     try:
@@ -239,6 +246,8 @@ async def supervise(
             if worker.returncode is None:
                 worker.kill()
                 await worker.wait()
+        if metrics_dir is not None:
+            metrics_dir.cleanup()
 
 
 def _worker_command(

@@ -14,9 +14,9 @@ import structlog
 
 from serai.game import Seat
 from serai.matches.cache import Entry
-from serai.matches.errors import Unauthenticated, WrongToken
+from serai.matches.errors import MatchNotFound, Unauthenticated, WrongToken
 from serai.matches.request_ids import unseal
-from serai.matches.requests import MAX_TOKEN
+from serai.matches.requests import MAX_TOKEN, quoted
 from serai.matches.values import Joined
 from serai.store import MatchRecord
 
@@ -24,6 +24,17 @@ from serai.store import MatchRecord
 def token_hash(token: str) -> str:
     """What a seat stores of its token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_tenant(entry: Entry, tenant: str | None) -> None:
+    """Nothing, if the match belongs to ``tenant`` (the caller's API key's name; "" without a
+    key; None: a call from inside the process, which sees every match). Else MatchNotFound, in
+    the very words a match that never existed gets: another tenant's match is not there."""
+    if tenant is not None and entry.record.tenant != tenant:
+        match_id = entry.record.match_id
+        raise MatchNotFound(
+            f"no match {quoted(match_id)}: check the id (CreateMatch and ListMatches give them)"
+        )
 
 
 def authenticate(entry: Entry, token: str) -> Seat | None:

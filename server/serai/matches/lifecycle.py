@@ -151,6 +151,8 @@ class Matches:
         timeout_policy: TimeoutPolicy = "lose",
         request_id: str = "",
         quota_key: str = "",
+        tenant: str = "",
+        max_open: int | None = None,
     ) -> MatchRecord:
         """A new open match; see :meth:`serai.matches.seating.Seating.create`."""
         return await self._seating.create(
@@ -163,6 +165,8 @@ class Matches:
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
             request_id=request_id,
+            tenant=tenant,
+            max_open=max_open,
         )
 
     async def join(
@@ -173,10 +177,11 @@ class Matches:
         *,
         request_id: str = "",
         entropy: bytes = b"",
+        tenant: str | None = None,
     ) -> Joined:
         """Claim a seat; see :meth:`serai.matches.seating.Seating.join`."""
         return await self._seating.join(
-            match_id, seat, player_name, request_id=request_id, entropy=entropy
+            match_id, seat, player_name, request_id=request_id, entropy=entropy, tenant=tenant
         )
 
     # reading
@@ -193,17 +198,19 @@ class Matches:
         game: str | None = None,
         limit: int = 50,
         page_token: str = "",
+        tenant: str = "",
     ) -> MatchPage:
         """A page of matches; see :meth:`serai.matches.reading.Reading.list_page`."""
-        return await self._reading.list_page(status, game, limit, page_token)
+        return await self._reading.list_page(status, game, limit, page_token, tenant)
 
-    async def get(self, match_id: str, token: str = "") -> Snapshot:
-        """The match as the token's seat sees it, or as a spectator without a token."""
-        return await self._reading.get(match_id, token)
+    async def get(self, match_id: str, token: str = "", tenant: str | None = None) -> Snapshot:
+        """The match as the token's seat sees it, or as a spectator without a token.
+        ``tenant``, here and below: the caller's, whose matches alone it sees (None: all)."""
+        return await self._reading.get(match_id, token, tenant)
 
-    async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
+    async def legal_moves(self, match_id: str, token: str, tenant: str | None = None) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
-        return await self._reading.legal_moves(match_id, token)
+        return await self._reading.legal_moves(match_id, token, tenant)
 
     # playing
 
@@ -216,6 +223,7 @@ class Matches:
         payload: PackedMove | None = None,
         expected_version: int = 0,
         request_id: str = "",
+        tenant: str | None = None,
     ) -> Submitted:
         """Play a move by id or as a typed payload; see :mod:`serai.matches.play`."""
         return await self._play.submit(
@@ -225,11 +233,12 @@ class Matches:
             payload=payload,
             expected_version=expected_version,
             request_id=request_id,
+            tenant=tenant,
         )
 
-    async def resign(self, match_id: str, token: str) -> Snapshot:
+    async def resign(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
         """The seat leaves and loses; see :meth:`serai.matches.play.Play.resign`."""
-        return await self._play.resign(match_id, token)
+        return await self._play.resign(match_id, token, tenant)
 
     # clocks
 
@@ -244,10 +253,16 @@ class Matches:
     # watching
 
     def watch(
-        self, match_id: str, token: str = "", after_event_id: str = "", *, peer: str = ""
+        self,
+        match_id: str,
+        token: str = "",
+        after_event_id: str = "",
+        *,
+        peer: str = "",
+        tenant: str | None = None,
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events as they happen; see :meth:`serai.matches.watching.Watching.watch`."""
-        return self._watching.watch(match_id, token, after_event_id, peer=peer)
+        return self._watching.watch(match_id, token, after_event_id, peer=peer, tenant=tenant)
 
     def use_watch_hub(self, feed: EventFeed) -> WatchHub:
         """Make new watches read through one hub on ``feed`` (the process's: see
@@ -265,10 +280,12 @@ class Matches:
 
     # replay
 
-    async def transcript(self, match_id: str, token: str = "") -> dict[str, Any]:
+    async def transcript(
+        self, match_id: str, token: str = "", tenant: str | None = None
+    ) -> dict[str, Any]:
         """The match's transcript as the caller may have it; see :mod:`serai.matches.transcripts`
-        (a seat's with its token; anyone's once finished)."""
-        return await transcripts.for_caller(self._entries, match_id, token)
+        (a seat's with its token; anyone's once finished; only the caller's tenant's)."""
+        return await transcripts.for_caller(self._entries, match_id, token, tenant)
 
     async def export(self, match_id: str, seat: Seat | None = None) -> dict[str, Any]:
         """The operator's transcript: the whole of a finished match, or what ``seat`` saw."""

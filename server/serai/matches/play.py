@@ -40,8 +40,11 @@ class Play:
         payload: PackedMove | None = None,
         expected_version: int = 0,
         request_id: str = "",
+        tenant: str | None = None,
     ) -> Submitted:
-        """Play a move by id or as a typed payload; see the module docstring for retries."""
+        """Play a move by id or as a typed payload; see the module docstring for retries.
+        ``tenant``: the caller's (see :func:`.access.check_tenant`; fixed for a match's life,
+        so the cached entry tells it)."""
         requests.check_match_id(match_id)
         requests.check_move_choice(move_id, payload)
         requests.check_request_id(request_id)
@@ -49,13 +52,19 @@ class Play:
         move = _Move(self, token, move_id, payload, expected_version, request_id)
         cached = entries.cache.get(match_id)
         if cached is None or clocks.overdue(cached):  # current() enforces a clock that ran out
-            return await entries.change(await clocks.current(match_id), move)
+            entry = await clocks.current(match_id)
+            if tenant is not None:
+                access.check_tenant(entry, tenant)
+            return await entries.change(entry, move)
+        if tenant is not None:
+            access.check_tenant(cached, tenant)
         return await entries.change(cached, move, self._current)
 
-    async def resign(self, match_id: str, token: str) -> Snapshot:
+    async def resign(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
         """The seat leaves and loses; the match ends (ranks in :mod:`.planning`). A seat that
         already resigned (a retry after a lost answer) gets the finished match again."""
         entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
         return await self.entries.change(entry, _Resign(self, token))
 
     async def replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:

@@ -41,6 +41,7 @@ class Reading:
         game: str | None = None,
         limit: int = 50,
         page_token: str = "",
+        tenant: str = "",
     ) -> MatchPage:
         """A page of matches newest first, by status and game (any when None): at most
         :data:`~serai.matches.paging.MAX_PAGE` (``limit`` 0: the default), after the match
@@ -49,21 +50,23 @@ class Reading:
         game = game or None
         after = paging.read_page_token(page_token, status, game)
         # One more than the page: whether there is a next page is known without another call.
-        records = await self.store.list_matches(status, game, size + 1, after=after)
+        records = await self.store.list_matches(status, game, size + 1, after=after, tenant=tenant)
         if len(records) <= size:
             return MatchPage(tuple(records), "")
         last = records[size - 1]
         token = paging.page_token(status, game, last.created_ms, last.match_id)
         return MatchPage(tuple(records[:size]), token)
 
-    async def get(self, match_id: str, token: str = "") -> Snapshot:
+    async def get(self, match_id: str, token: str = "", tenant: str | None = None) -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""
         entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
         return snapshot(entry, access.authenticate(entry, token))
 
-    async def legal_moves(self, match_id: str, token: str) -> LegalMoves:
+    async def legal_moves(self, match_id: str, token: str, tenant: str | None = None) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
         entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
         seat = access.require_seat(entry, token)
         record = entry.record
         moves: Sequence[Any] = ()

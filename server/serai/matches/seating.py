@@ -66,6 +66,8 @@ class Seating:
         timeout_policy: TimeoutPolicy = "lose",
         request_id: str = "",
         quota_key: str = "",
+        tenant: str = "",
+        max_open: int | None = None,
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
@@ -73,7 +75,9 @@ class Seating:
         against three limits of unfinished matches (see :meth:`_claim`): the caller's
         (``quota_key``, e.g. ``peer:10.0.0.7``: what the caller cannot change for free), the
         ``client_id``'s (a label the caller chooses: a courtesy limit among cooperating bots),
-        and the whole store's.
+        and the whole store's. ``tenant`` (the caller's API key's name) owns the match: only
+        calls with that key see it; ``max_open`` replaces the per-caller limit for this caller
+        (its key's own limit; None: the server's).
 
         With a ``request_id``, the match id is derived from it and the ``client_id``, so a
         repeated create (a client retrying after a lost answer) finds the match the first one
@@ -88,10 +92,14 @@ class Seating:
                 "deal): leave seed unset"
             )
         requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
-        match_id = created_match_id(client_id, request_id) if request_id else secrets.token_hex(8)
+        # Another tenant's retry with the same client_id and request_id makes a match of its own
+        # (a newline cannot be in a client_id: the two never meet).
+        owner = f"{tenant}\n{client_id}" if tenant else client_id
+        match_id = created_match_id(owner, request_id) if request_id else secrets.token_hex(8)
         if request_id:
             first = await store.load(match_id)
             if isinstance(first, MatchRecord):
+                access.check_tenant(entries.remember(first), tenant)
                 await entries.index_again(first)
                 return entries.remember(first).record
         plugin = entries.game(game)
@@ -125,8 +133,9 @@ class Seating:
             timeout_policy=timeout_policy,
             seed_chosen=seed_chosen,
             server_seed=server_seed,
+            tenant=tenant,
         )
-        await self._claim(record, quota_key)
+        await self._claim(record, quota_key, max_open)
         try:
             last = await store.create(
                 record,
@@ -143,7 +152,9 @@ class Seating:
         await store.index(record, None, "open")
         return record
 
-    async def _claim(self, record: MatchRecord, quota_key: str) -> None:
+    async def _claim(
+        self, record: MatchRecord, quota_key: str, max_open: int | None = None
+    ) -> None:
         """Count the match, about to be made, against each limit of unfinished matches, or raise
         LimitExceeded (having given back the places already claimed) for the first it would pass.
 
@@ -165,16 +176,15 @@ class Seating:
                 )
         else:
             client_id = ""  # nothing claimed for it
-        if quota_key and self.max_open_per_quota > 0:
-            open_now = await store.claim_quota_slot(
-                quota_key, match_id, now_ms, self.max_open_per_quota
-            )
+        per_quota = self.max_open_per_quota if max_open is None else max_open
+        if quota_key and per_quota > 0:
+            open_now = await store.claim_quota_slot(quota_key, match_id, now_ms, per_quota)
             if open_now is not None:
                 await store.release_open_slots(match_id, client_id=client_id)
                 raise LimitExceeded(
                     f"this caller ({_caller(quota_key)}) already has {open_now} unfinished "
                     f"matches, the most this server allows one caller "
-                    f"({self.max_open_per_quota}): finish or resign some first (a new client_id "
+                    f"({per_quota}): finish or resign some first (a new client_id "
                     "does not reset this limit)"
                 )
         else:
@@ -197,6 +207,7 @@ class Seating:
         *,
         request_id: str = "",
         entropy: bytes = b"",
+        tenant: str | None = None,
     ) -> Joined:
         """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
 
@@ -216,6 +227,7 @@ class Seating:
                 "(16 random bytes are plenty)"
             )
         entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
         join = _Join(self, match_id, seat, player_name, request_id, entropy)
         return await self.entries.change(entry, join)
 
@@ -223,6 +235,8 @@ class Seating:
 def _caller(quota_key: str) -> str:
     """A quota key as an error message shows it to the caller it names: ``peer:10.0.0.7`` is
     "10.0.0.7" (its own address; nobody else sees the message)."""
+    if quota_key.startswith("key:"):
+        return f"API key {quota_key.removeprefix('key:')}"
     return quota_key.removeprefix("peer:")
 
 

@@ -113,9 +113,13 @@ def dumps(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=1, sort_keys=True) + "\n"
 
 
-async def for_caller(entries: Entries, match_id: str, token: str) -> dict[str, Any]:
-    """GetTranscript: a seat's (with its token), or anyone's once the match is finished."""
+async def for_caller(
+    entries: Entries, match_id: str, token: str, tenant: str | None = None
+) -> dict[str, Any]:
+    """GetTranscript: a seat's (with its token), or anyone's once the match is finished; only
+    ``tenant``'s matches (see :func:`serai.matches.access.check_tenant`)."""
     entry = await entries.load(match_id)
+    access.check_tenant(entry, tenant)
     seat = access.authenticate(entry, token)
     if seat is None and entry.record.status != "finished":
         raise Unauthenticated(

@@ -198,7 +198,13 @@ class Watching:
         self.by_match: dict[str, int] = {}
 
     async def watch(
-        self, match_id: str, token: str = "", after_event_id: str = "", *, peer: str = ""
+        self,
+        match_id: str,
+        token: str = "",
+        after_event_id: str = "",
+        *,
+        peer: str = "",
+        tenant: str | None = None,
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events after ``after_event_id`` ("": from the start), as they happen.
 
@@ -216,6 +222,7 @@ class Watching:
             _count(self.by_peer, host, 1)
         try:
             entry = await self.clocks.current(match_id)
+            access.check_tenant(entry, tenant)
             seat = access.authenticate(entry, token)
             batches = self.source.batches(entry, seat, after_event_id)
             async with contextlib.aclosing(batches):  # type: ignore[type-var]

@@ -14,11 +14,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from serai.api import match_service_pb2 as pb
 from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
 from serai.matches.transcripts import dumps as dumps_transcript
+from serai.metrics import MOVES, WATCHERS
 from serai.rpc.convert import (
     PB_TO_STATUS,
     POLICY_FROM_PB,
@@ -30,6 +31,20 @@ from serai.rpc.convert import (
 from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.responses import MovePayloads, SubmitResponses
 
+if TYPE_CHECKING:
+    from serai.rpc.auth import Authenticator
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """An app calling with a valid API key: the key's ``name`` is its tenant, and its limits
+    replace the server's for it (None or 0: the server's)."""
+
+    name: str
+    max_open_matches: int | None = None
+    move_rate: float = 0.0
+    move_burst: float = 0.0
+
 
 @dataclass(frozen=True, slots=True)
 class CallContext:
@@ -37,12 +52,21 @@ class CallContext:
     transport's words, e.g. ``ipv4:10.0.0.7:51234``; the key of per-connection limits)."""
 
     peer: str = ""
+    principal: Principal | None = None  # the app whose API key the call carries
 
     @property
     def quota_key(self) -> str:
-        """Whom the caller's quotas count (see :func:`serai.rpc.limits.quota_key_of`): its
-        address without the port, so that a new connection or client_id does not reset them."""
+        """Whom the caller's quotas count (see :func:`serai.rpc.limits.quota_key_of`): its API
+        key (``key:<name>``), else its address without the port, so that a new connection or
+        client_id does not reset them."""
+        if self.principal is not None:
+            return f"key:{self.principal.name}"
         return quota_key_of(self.peer)
+
+    @property
+    def tenant(self) -> str:
+        """Whose matches the caller sees: its API key's name ("" without a key)."""
+        return "" if self.principal is None else self.principal.name
 
 
 class MatchHandlers:
@@ -53,6 +77,8 @@ class MatchHandlers:
     transcript costs the server far more than it costs the caller, and new connections are
     free); none by default. One ``list_limiter`` may
     serve several transports' handlers, so that a caller has one rate on all of them.
+    ``auth`` (:mod:`serai.rpc.auth`) is what every transport asks for the CallContext of a call
+    that may carry an API key; None: keys are not looked at (an embedded, single-user server).
     """
 
     def __init__(
@@ -60,12 +86,15 @@ class MatchHandlers:
         matches: Matches,
         move_limiter: RateLimiter | None = None,
         list_limiter: RateLimiter | None = None,
+        auth: Authenticator | None = None,
     ) -> None:
         self.matches = matches
+        self.auth = auth
         self.move_limiter = move_limiter or RateLimiter(0, 0)
         self.list_limiter = list_limiter or RateLimiter(0, 0)
         self.payloads = MovePayloads()
         self.responses = SubmitResponses()
+        self.key_move_limiters: dict[str, RateLimiter] = {}
 
     async def ListGames(
         self, request: pb.ListGamesRequest, ctx: CallContext
@@ -92,6 +121,8 @@ class MatchHandlers:
             timeout_policy=policy,  # type: ignore[arg-type]
             request_id=request.request_id,
             quota_key=ctx.quota_key,
+            tenant=ctx.tenant,
+            max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
         )
         return pb.CreateMatchResponse(match=summary(record))
 
@@ -104,6 +135,7 @@ class MatchHandlers:
             player_name=request.player_name,
             request_id=request.request_id,
             entropy=request.entropy,
+            tenant=ctx.tenant,
         )
         return pb.JoinMatchResponse(
             seat=joined.seat,
@@ -128,18 +160,19 @@ class MatchHandlers:
             game=request.game or None,
             limit=request.limit,
             page_token=request.page_token,
+            tenant=ctx.tenant,
         )
         return pb.ListMatchesResponse(
             matches=[summary(r) for r in page.matches], next_page_token=page.next_page_token
         )
 
     async def GetMatch(self, request: pb.GetMatchRequest, ctx: CallContext) -> pb.MatchSnapshot:
-        return snapshot(await self.matches.get(request.match_id, request.seat_token))
+        return snapshot(await self.matches.get(request.match_id, request.seat_token, ctx.tenant))
 
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, ctx: CallContext
     ) -> pb.ListLegalMovesResponse:
-        listed = await self.matches.legal_moves(request.match_id, request.seat_token)
+        listed = await self.matches.legal_moves(request.match_id, request.seat_token, ctx.tenant)
         payload = self.payloads.payload
         moves = [
             pb.LegalMove(id=move.id, label=move.label, payload=payload(listed.game, move.move))
@@ -150,12 +183,16 @@ class MatchHandlers:
     async def SubmitMove(
         self, request: pb.SubmitMoveRequest, ctx: CallContext
     ) -> pb.SubmitMoveResponse:
-        limiter = self.move_limiter
-        if limiter.rate > 0 and not limiter.allow(ctx.peer):
-            raise LimitExceeded(
-                f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) on "
-                "this connection: slow down, and retry this move in a moment"
-            )
+        principal = ctx.principal
+        if principal is not None and principal.move_rate > 0:
+            self._key_moves(principal)
+        else:
+            limiter = self.move_limiter
+            if limiter.rate > 0 and not limiter.allow(ctx.peer):
+                raise LimitExceeded(
+                    f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) "
+                    "on this connection: slow down, and retry this move in a moment"
+                )
         which = request.WhichOneof("move")
         payload = None
         if which == "payload":
@@ -167,7 +204,10 @@ class MatchHandlers:
             payload=payload,
             expected_version=request.expected_version,
             request_id=request.request_id,
+            tenant=ctx.tenant,
         )
+        if not done.replayed:
+            MOVES.inc()
         return self.responses.submitted(done)
 
     async def GetTranscript(
@@ -180,11 +220,23 @@ class MatchHandlers:
                 f"more than {limiter.rate:g} ListMatches and GetTranscript calls per second "
                 f"(bursts of {limiter.burst:g}) from this address: slow down, and retry in a moment"
             )
-        document = await self.matches.transcript(request.match_id, request.seat_token)
+        document = await self.matches.transcript(request.match_id, request.seat_token, ctx.tenant)
         return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
 
+    def _key_moves(self, principal: Principal) -> None:
+        """An API key's own move rate, for all its connections to this process together."""
+        rate, burst = principal.move_rate, principal.move_burst or 2 * principal.move_rate
+        limiter = self.key_move_limiters.get(principal.name)
+        if limiter is None or limiter.rate != rate or limiter.burst != max(burst, 1.0):
+            limiter = self.key_move_limiters[principal.name] = RateLimiter(rate, burst, keys=1)
+        if not limiter.allow(principal.name):
+            raise LimitExceeded(
+                f"more than {rate:g} moves per second (bursts of {burst:g}) with this API key "
+                "on this server: slow down, and retry this move in a moment"
+            )
+
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
-        return snapshot(await self.matches.resign(request.match_id, request.seat_token))
+        return snapshot(await self.matches.resign(request.match_id, request.seat_token, ctx.tenant))
 
     async def Watch(
         self, request: pb.WatchRequest, ctx: CallContext
@@ -194,14 +246,22 @@ class MatchHandlers:
         batches = cast(
             AsyncGenerator[WatchBatch, None],  # Matches.watch is an async generator
             self.matches.watch(
-                request.match_id, request.seat_token, request.after_event_id, peer=ctx.peer
+                request.match_id,
+                request.seat_token,
+                request.after_event_id,
+                peer=ctx.peer,
+                tenant=ctx.tenant,
             ),
         )
-        async with contextlib.aclosing(batches):
-            async for batch in batches:
-                last = len(batch.events) - 1
-                for i, stored in enumerate(batch.events):
-                    message = event(stored)
-                    if i == last:
-                        message.snapshot.CopyFrom(snapshot(batch.snapshot))
-                    yield message
+        WATCHERS.inc()
+        try:
+            async with contextlib.aclosing(batches):
+                async for batch in batches:
+                    last = len(batch.events) - 1
+                    for i, stored in enumerate(batch.events):
+                        message = event(stored)
+                        if i == last:
+                            message.snapshot.CopyFrom(snapshot(batch.snapshot))
+                        yield message
+        finally:
+            WATCHERS.dec()

@@ -95,6 +95,7 @@ class MatchRecord:
     deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
     seed_chosen: bool = False  # by the creator, who can then work out the deal
     server_seed: bytes = b""
+    tenant: str = ""  # the API key's name that created it ("": made without a key)
 
 
 @dataclass(frozen=True)
@@ -305,8 +306,10 @@ class Store(Protocol):
         limit: int,
         *,
         after: tuple[int, str] | None = None,
+        tenant: str = "",
     ) -> list[MatchRecord]:
-        """Matches newest first, without their state: ordered by (created_ms, match_id), both
+        """Matches of ``tenant`` ("": those made without an API key) newest first, without
+        their state: ordered by (created_ms, match_id), both
         descending, and with ``after`` only those that come after that position (a page token's:
         matches created meanwhile, which come first, do not shift the pages)."""
 

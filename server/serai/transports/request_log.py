@@ -25,6 +25,7 @@ import structlog
 
 from serai import logging as serai_logging
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
+from serai.metrics import observe_call
 
 ERROR_LIMIT = 2000  # an exception's text may quote what a client sent
 
@@ -84,7 +85,9 @@ class RequestLog:
     ) -> None:
         """Write the call's line: ``status`` as gRPC names it; ``error`` (a bug's text, bounded
         by the caller) makes it an error line."""
-        latency_ms = round((time.perf_counter() - start) * 1000, 3)
+        seconds = time.perf_counter() - start
+        observe_call(method, status, seconds)  # every call counted, whether its line is written
+        latency_ms = round(seconds * 1000, 3)
         lines = serai_logging.request_lines
         # Only our three keys in the context (none bound since start): the line needs no scan.
         if lines is not None and alone and len(contextvars.copy_context()) == 3:

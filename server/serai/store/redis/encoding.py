@@ -274,6 +274,7 @@ SUMMARY_FIELDS = (
     "deadline",
     "chosen",
     "server",
+    "tenant",
 )
 
 
@@ -300,6 +301,8 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["chosen"] = "1"
     if record.server_seed:  # a committed deal (records before them have none)
         fields["server"] = record.server_seed.hex()
+    if record.tenant:
+        fields["tenant"] = record.tenant
     return fields
 
 
@@ -335,4 +338,5 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         deadline_ms=int(fields.get("deadline") or 0),
         seed_chosen=fields.get("chosen") == b"1",
         server_seed=bytes.fromhex(text(fields.get("server") or b"")),
+        tenant=text(fields.get("tenant") or b""),
     )

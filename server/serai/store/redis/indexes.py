@@ -89,13 +89,14 @@ class Indexes:
                     pipe.zadd(CLOCKS_KEY, {record.match_id: score})
                 if record.client_id:
                     pipe.zadd(client_key(record.client_id), {record.match_id: score})
+            tenant = record.tenant
             for status in STATUSES:
                 if status != current:
-                    pipe.zrem(index_key(status, None), record.match_id)
-                    pipe.zrem(index_key(status, record.game), record.match_id)
+                    pipe.zrem(index_key(status, None, tenant), record.match_id)
+                    pipe.zrem(index_key(status, record.game, tenant), record.match_id)
             pipe.zadd(index_key(None, None), {record.match_id: score})
-            pipe.zadd(index_key(current, None), {record.match_id: score})
-            pipe.zadd(index_key(current, record.game), {record.match_id: score})
+            pipe.zadd(index_key(current, None, tenant), {record.match_id: score})
+            pipe.zadd(index_key(current, record.game, tenant), {record.match_id: score})
             keys = match_keys(record.match_id)
             if current == "finished":  # its last events are delivered: fold the match
                 # EVAL, not EVALSHA: a cluster pipeline cannot load scripts; once per match.
@@ -112,22 +113,28 @@ class Indexes:
         limit: int,
         *,
         after: tuple[int, str] | None = None,
+        tenant: str = "",
     ) -> list[MatchRecord]:
         if status is not None:
-            return await self._listed(status, game, limit, after)
+            return await self._listed(status, game, limit, after, tenant)
         # Every status: the newest of each status index, merged. (The index of all matches keeps
         # the ids of expired ones for existed(), so it cannot be listed past them.)
-        found = [r for st in STATUSES for r in await self._listed(st, game, limit, after)]
+        found = [r for st in STATUSES for r in await self._listed(st, game, limit, after, tenant)]
         found.sort(key=lambda record: (record.created_ms, record.match_id), reverse=True)
         return found[:limit]
 
     async def _listed(
-        self, status: Status, game: str | None, limit: int, after: tuple[int, str] | None
+        self,
+        status: Status,
+        game: str | None,
+        limit: int,
+        after: tuple[int, str] | None,
+        tenant: str = "",
     ) -> list[MatchRecord]:
         """The newest ``limit`` matches of one status index (those after the position ``after``
         only), paging on past (and pruning) the entries of expired matches and repairing those
         of matches that moved on (bounded)."""
-        key = index_key(status, game)
+        key = index_key(status, game, tenant)
         records: list[MatchRecord] = []
         seen: set[str] = set()  # a create between two pages moves the rest one place back
         # Scores are created_ms; equal ones are in descending id order, as in the listing. Read
@@ -154,6 +161,8 @@ class Indexes:
                     gone.append(match_id)
                     continue
                 record = record_from_fields(match_id, joined(fields))
+                if record.tenant != tenant:  # indexed before it had a tenant: never listed
+                    continue
                 if record.status != status:
                     await self.index(record, status, record.status)  # a stale entry: repaired
                     offset -= 1  # it left this index
@@ -164,7 +173,7 @@ class Indexes:
             if gone:
                 async with errors():
                     await self._redis.zrem(key, *gone)
-                    await self._redis.zrem(index_key(status, None), *gone)
+                    await self._redis.zrem(index_key(status, None, tenant), *gone)
                     await self._redis.zrem(UNFINISHED_KEY, *gone)
                 offset -= len(gone)
             if len(ids) < size:

@@ -22,6 +22,8 @@ a cross-slot script::
 
     serai:index:<status>          the matches of one status (open, running, finished)
     serai:index:<status>:<game>   the same, of one game
+    serai:t:<tenant>:index:<status>[:<game>]   the same for the matches of one API key (a
+                                  tenant's matches are in these, not in the ones above)
     serai:index:all               every match ever made: how an expired match is told from one
                                   that never existed (versions before listings merged also kept
                                   serai:index:all:<game>; nothing reads it now)
@@ -54,10 +56,21 @@ def match_keys(match_id: str) -> tuple[str, str, str, str, str]:
     )
 
 
-def index_key(status: Status | None, game: str | None) -> str:
-    """The index of one status (None: every match ever made), of one game or of all."""
+def index_key(status: Status | None, game: str | None, tenant: str = "") -> str:
+    """The index of one status (None: every match ever made), of one game or of all, of one
+    tenant's matches (an API key's name) or of those made without a key."""
     key = f"serai:index:{status or 'all'}"
+    if tenant and status is not None:
+        key = f"serai:t:{tenant}:index:{status}"
     return f"{key}:{game}" if game else key
+
+
+def api_key_key(name: str) -> str:
+    """The hash of one API key: its secret's SHA-256, its limits, when made and revoked."""
+    return f"serai:apikey:{name}"
+
+
+API_KEYS_KEY = "serai:apikeys"  # a set of every API key's name, for `serai keys list`
 
 
 def client_key(client_id: str) -> str:

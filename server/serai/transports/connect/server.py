@@ -26,6 +26,7 @@ from serai.api.match_service_connect import MatchServiceASGIApplication
 from serai.rpc.handlers import MatchHandlers
 from serai.runtime import Runtime
 from serai.transports.connect.cors import Cors
+from serai.transports.connect.metrics import MetricsRoute
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
 from serai.transports.request_log import RequestLog
 
@@ -133,4 +134,6 @@ def build_http_server(
         read_max_bytes=max_message_bytes,
     )
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
-    return HttpServer(Cors(Routes([service, health]), allow_origins), log)
+    app = Cors(Routes([service, health]), allow_origins)
+    redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
+    return HttpServer(MetricsRoute(app, redis), log)

@@ -34,10 +34,15 @@ CONNECT_CODES: dict[Code, ConnectCode] = {code: ConnectCode(code.value) for code
 _CLIENT_GONE = (asyncio.CancelledError, GeneratorExit)
 
 
-def _peer(ctx: Any) -> CallContext:
+async def _context(handlers: MatchHandlers, name: str, ctx: Any) -> CallContext:
+    """The call's context: its peer, and the API key its headers carry (see rpc.auth)."""
     # "ipv4:"/"ipv6:" as gRPC writes it is not known here: the connection's address:port is
     # what per-connection limits need.
-    return CallContext(f"http:{ctx.client_address or ''}")
+    peer = f"http:{ctx.client_address or ''}"
+    auth = handlers.auth
+    if auth is None:
+        return CallContext(peer)
+    return await auth.context(name, peer, ctx.request_headers.items())
 
 
 def _failure(error: Exception) -> tuple[str, ConnectError]:
@@ -54,7 +59,8 @@ def _unary(name: str) -> Callable[..., Awaitable[Any]]:
         start, alone = log.start(name, request)
         status = "OK"
         try:
-            return await handler(self.handlers, request, _peer(ctx))
+            handlers = self.handlers
+            return await handler(handlers, request, await _context(handlers, name, ctx))
         except Exception as error:
             status, answer = _failure(error)
             raise answer from None
@@ -80,7 +86,8 @@ def _streaming(name: str) -> Callable[..., AsyncIterator[Any]]:
         status = "OK"
         sent = 0
         try:
-            messages = handler(self.handlers, request, _peer(ctx))
+            handlers = self.handlers
+            messages = handler(handlers, request, await _context(handlers, name, ctx))
             async with contextlib.aclosing(messages):
                 async for message in messages:
                     sent += 1

@@ -23,6 +23,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
+from serai.rpc.auth import Authenticator
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
 from serai.transports.grpc.reflection import DocumentedReflection, documented_files
@@ -173,6 +174,7 @@ async def build_server(
     reuse_port: bool = False,
     runtime: Runtime | None = None,
     list_limiter: RateLimiter | None = None,
+    auth: Authenticator | None = None,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
@@ -183,6 +185,7 @@ async def build_server(
     connections over them); off by default, so a second server on a taken port fails loudly.
     ``runtime``: the process's shared services, started and closed by the caller; None makes the
     server run its own (clocks swept from ``start`` until ``stop``).
+    ``auth``: API keys (see :mod:`serai.rpc.auth`); None: keys are not looked at.
     """
     server = grpc.aio.server(
         options=[
@@ -201,7 +204,7 @@ async def build_server(
 
     wrapping = _Wrapping(server, wrap)
     pb_grpc.add_MatchServiceServicer_to_server(
-        MatchService(matches, limiter, list_limiter), wrapping
+        MatchService(matches, limiter, list_limiter, auth), wrapping
     )
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)

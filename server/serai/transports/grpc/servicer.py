@@ -17,6 +17,7 @@ import grpc
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc import status
+from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import CallContext, MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.rpc.status import Code
@@ -28,6 +29,14 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str]:
     """The gRPC status code and message for a domain error."""
     code, text = status.status_of(error)
     return GRPC_CODES[code], text
+
+
+async def _context(self: MatchService, name: str, context: grpc.aio.ServicerContext) -> CallContext:
+    """The call's context: its peer, and the API key its metadata carries (see rpc.auth)."""
+    auth = self.handlers.auth
+    if auth is None:
+        return CallContext(context.peer())
+    return await auth.context(name, context.peer(), context.invocation_metadata() or ())
 
 
 async def _fail(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:
@@ -43,7 +52,7 @@ def _unary(name: str) -> Callable[..., Awaitable[Any]]:
 
     async def call(self: MatchService, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            return await handler(self.handlers, request, CallContext(context.peer()))
+            return await handler(self.handlers, request, await _context(self, name, context))
         except Exception as error:
             await _fail(context, error)
 
@@ -60,7 +69,7 @@ def _streaming(name: str) -> Callable[..., AsyncIterator[Any]]:
         self: MatchService, request: Any, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[Any]:
         try:
-            messages = handler(self.handlers, request, CallContext(context.peer()))
+            messages = handler(self.handlers, request, await _context(self, name, context))
             async with contextlib.aclosing(messages):
                 async for message in messages:
                     yield message
@@ -79,9 +88,10 @@ class MatchService(pb_grpc.MatchServiceServicer):
         matches: Matches,
         move_limiter: RateLimiter | None = None,
         list_limiter: RateLimiter | None = None,
+        auth: Authenticator | None = None,
     ) -> None:
         self.matches = matches
-        self.handlers = MatchHandlers(matches, move_limiter, list_limiter)
+        self.handlers = MatchHandlers(matches, move_limiter, list_limiter, auth)
 
     ListGames = _unary("ListGames")
     CreateMatch = _unary("CreateMatch")

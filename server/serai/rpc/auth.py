@@ -1,0 +1,135 @@
+"""Who is calling, by API key: the one place either transport turns a call's headers into the
+:class:`~serai.rpc.handlers.CallContext` its handler gets.
+
+A key comes as ``authorization: Bearer sk_<name>.<secret>`` or ``x-serai-key: sk_...`` (gRPC
+metadata or HTTP headers alike). With a valid key the call acts for that key's app (its
+*tenant*: it sees only the matches made with the same key, and the key's limits count it);
+without one it is the "" tenant, unless keys are required, when every method but ListGames
+answers UNAUTHENTICATED. A wrong, unknown or revoked key is always refused, and says no more
+than that (the audit log says which). Keys are read from the store at most once a
+``cache_seconds`` per process, so a revocation reaches every replica within that. Example::
+
+    auth = Authenticator(ApiKeys(store.client), required=True)
+    ctx = await auth.context("GetMatch", "ipv4:10.0.0.7:5678", [("x-serai-key", token)])
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import Callable, Iterable
+from typing import NoReturn, Protocol
+
+import structlog
+
+from serai.rpc.handlers import CallContext, Principal
+from serai.rpc.status import Code, RpcError
+from serai.store.redis.api_keys import NAME, ApiKey, secret_hash, split_token
+
+# The methods a caller may use without a key: the catalogue of games, for a landing page.
+OPEN_METHODS = frozenset({"ListGames"})
+HEADERS = ("authorization", "x-serai-key")
+
+_audit = structlog.get_logger("serai.audit")
+
+# A key as last read from the store: when (the clock's time), the key, its principal.
+_Cached = tuple[float, ApiKey | None, Principal | None]
+
+
+class KeySource(Protocol):
+    async def get(self, name: str) -> ApiKey | None: ...
+
+
+def token_of(headers: Iterable[tuple[str, str | bytes]]) -> str:
+    """The API key a call's headers carry ("" for none); header names lower-case, as gRPC and
+    ASGI give them."""
+    for name, value in headers:
+        if name in HEADERS:
+            if isinstance(value, bytes):
+                value = value.decode("latin-1")
+            if name == "authorization":
+                scheme, _, rest = value.partition(" ")
+                if scheme.lower() != "bearer":
+                    continue
+                value = rest
+            return value.strip()
+    return ""
+
+
+class Authenticator:
+    """API keys to principals, with a per-process cache of at most ``cache_seconds``."""
+
+    def __init__(
+        self,
+        keys: KeySource,
+        *,
+        required: bool = False,
+        cache_seconds: float = 0.5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.keys = keys
+        self.required = required
+        self.cache_seconds = cache_seconds
+        self._clock = clock
+        self._cache: dict[str, _Cached] = {}
+
+    async def context(
+        self, method: str, peer: str, headers: Iterable[tuple[str, str | bytes]]
+    ) -> CallContext:
+        """The call's context; RpcError(UNAUTHENTICATED) for a bad key, or none when one is due."""
+        token = token_of(headers)
+        if not token:
+            if self.required and method not in OPEN_METHODS:
+                raise RpcError(
+                    Code.UNAUTHENTICATED,
+                    "this server needs an API key: send it as `authorization: Bearer <key>` "
+                    "or `x-serai-key: <key>`",
+                )
+            return CallContext(peer)
+        principal = await self.principal(token, method)
+        return CallContext(peer, principal)
+
+    async def principal(self, token: str, method: str = "") -> Principal:
+        parts = split_token(token)
+        if parts is None:
+            self._refuse(None, "malformed", method)
+        name, secret = parts
+        now = self._clock()
+        cached = self._cache.get(name)
+        if cached is None or now - cached[0] >= self.cache_seconds:
+            if NAME.fullmatch(name) is None:
+                self._refuse(None, "malformed", method)
+            cached = await self._fetch(name, now)
+        _fetched, key, principal = cached
+        if key is None or principal is None:
+            self._refuse(name, "unknown", method)
+        if not hmac.compare_digest(key.secret_hash, secret_hash(secret)):
+            self._refuse(name, "wrong secret", method)
+        if key.revoked_ms:
+            self._refuse(name, "revoked", method)
+        return principal
+
+    async def _fetch(self, name: str, now: float) -> _Cached:
+        key = await self.keys.get(name)
+        principal = None
+        if key is not None:  # built once per fetch, not per call: a dataclass costs ~2 us
+            principal = Principal(
+                name,
+                max_open_matches=key.max_open_matches or None,
+                move_rate=key.move_rate,
+                move_burst=key.move_burst,
+            )
+        if len(self._cache) > 10_000:  # names are the caller's choice: bounded
+            self._cache.clear()
+        cached = self._cache[name] = (now, key, principal)
+        return cached
+
+    def _refuse(self, name: str | None, reason: str, method: str) -> NoReturn:
+        # the name only, never the secret; a name is logged only if it is one a key may have
+        shown = name if name is not None and NAME.fullmatch(name) else None
+        _audit.warning("api key refused", key=shown, reason=reason, rpc=method)
+        raise RpcError(
+            Code.UNAUTHENTICATED,
+            "this API key is not valid (unknown, revoked or mistyped): ask the server's "
+            "operator for a key",
+        )
