@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from serai import flag_values as values
+from serai.flag_values import memory_bytes  # noqa: F401  (serve and tests read it here)
 
 DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 50052
@@ -84,95 +87,24 @@ def _setting(
     choices = options.get("choices")
     parser.add_argument(
         flag,
-        type=_one_of(kind, choices, env) if choices else kind,
+        type=values.one_of(kind, choices, env) if choices else kind,
         default=from_env if from_env else default,
         help=f"{help} (env {env}" + (f", default {shown})" if shown else ")"),
         **options,
     )
 
 
-def _one_of(kind: Callable[[str], Any], choices: Sequence[Any], env: str) -> Callable[[str], Any]:
-    def read(text: str) -> Any:
-        value = kind(text)
-        if value not in choices:
-            allowed = ", ".join(map(str, choices))
-            raise argparse.ArgumentTypeError(f"{text!r} is not one of {allowed} (flag or {env})")
-        return value
-
-    read.__name__ = getattr(kind, "__name__", "value")  # argparse names the type in its errors
-    return read
-
-
-def _at_least(least: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
-    """``kind``, refusing values below ``least``."""
-
-    def read(text: str) -> Any:
-        value = kind(text)
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{text}: give {least:g} or more")
-        return value
-
-    read.__name__ = kind.__name__
-    return read
-
-
-_SIZE_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "g": 1000**3}
-_SIZE_UNITS["gb"] = 1024**3
-
-
-def _memory_size(text: str) -> str:
-    """ "auto", or a size as Redis reads one (bytes, or 500mb, 2gb; k/m/g are powers of 1000, kb/
-    mb/gb of 1024); 0 is no limit. Kept as text (see :func:`memory_bytes`)."""
-    size = text.strip().lower()
-    if size != "auto" and memory_bytes(size) is None:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give auto, 0 (no limit) or a size such as 1073741824, 512mb or 2gb"
-        )
-    return size
-
-
-def memory_bytes(size: str) -> int | None:
-    """The bytes of a --redis-maxmemory value; None for "auto" (or a value that is no size)."""
-    number = size.rstrip("bkmg")
-    unit = size[len(number) :]
-    if not number.isdigit() or unit not in _SIZE_UNITS:
-        return None
-    return int(number) * _SIZE_UNITS[unit]
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r}: a TCP port is a number from 0 to 65535")
-    return port
-
-
-def _http_port(text: str) -> int | None:
-    """A TCP port, or ``off`` (None): no HTTP server."""
-    if text.strip().lower() == "off":
-        return None
-    return _port(text)
-
-
-def _origins(text: str) -> tuple[str, ...]:
-    """SERAI_HTTP_ALLOW_ORIGIN's origins, separated by commas or spaces."""
-    return tuple(origin for origin in text.replace(",", " ").split() if origin)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable."""
     _setting(parser, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
-    _setting(parser, "--port", "TCP port of native gRPC; 0 picks a free one", kind=_port)
+    _setting(parser, "--port", "TCP port of native gRPC; 0 picks a free one", kind=values.port)
     _setting(
         parser,
         "--http-port",
         "TCP port of the same API over HTTP/1.1 (no TLS): the Connect protocol "
         "(JSON or binary, so curl works), gRPC-Web for browsers, and grpc.health.v1; 0 picks a "
         "free one; off: none",
-        kind=_http_port,
+        kind=values.http_port,
     )
     from_env = os.environ.get("SERAI_HTTP_ALLOW_ORIGIN", "")
     parser.add_argument(
@@ -184,7 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a browser origin (scheme://host[:port]) whose pages may call the HTTP port (CORS); "
         "repeat for more; * for any (env SERAI_HTTP_ALLOW_ORIGIN, comma-separated; default none)",
     )
-    parser.set_defaults(http_allow_origin_env=_origins(from_env))
+    parser.set_defaults(http_allow_origin_env=values.origins(from_env))
     _setting(
         parser,
         "--redis-url",
@@ -206,26 +138,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "most Redis connections this process opens (per node of a cluster; each of --workers "
         "opens its own); each request in flight holds one, more wait for a free one (Watches "
         "share two per node, whatever their number)",
-        kind=_at_least(1, int),
+        kind=values.at_least(1, int),
     )
     _setting(
         parser,
         "--max-watches",
         "most Watch streams this process serves at once; more are refused (RESOURCE_EXHAUSTED)",
-        kind=_at_least(1, int),
+        kind=values.at_least(1, int),
     )
     _setting(
         parser,
         "--max-watches-per-peer",
         "most Watch streams one client address may hold open on this process (a client opening "
         "more connections gets no more), so that no client takes every slot",
-        kind=_at_least(1, int),
+        kind=values.at_least(1, int),
     )
     _setting(
         parser,
         "--max-watches-per-match",
         "most Watch streams of one match on this process",
-        kind=_at_least(1, int),
+        kind=values.at_least(1, int),
     )
     _setting(
         parser,
@@ -241,7 +173,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "most data the embedded Redis holds (not used with --redis-url): when full it refuses "
         "new matches and moves (RESOURCE_EXHAUSTED) and never drops one; bytes, or 512mb, 2gb; "
         "0: no limit",
-        kind=_memory_size,
+        kind=values.memory_size,
         default_text="auto: a quarter of this machine's memory, or of the container's limit",
     )
     _setting(
@@ -256,7 +188,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--max-message-bytes",
         "largest request or response; bigger ones get RESOURCE_EXHAUSTED",
-        kind=_at_least(1, int),
+        kind=values.at_least(1, int),
     )
     _setting(
         parser,
@@ -264,13 +196,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "SubmitMove calls per second allowed on one client connection, on average; more get "
         "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
         "raise it or set 0 there",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
         "--move-burst",
         "SubmitMove calls one connection may make at once before --move-rate applies",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
@@ -279,14 +211,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and HTTP together, "
         "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
         "a proxy every client shares its address: raise it or set 0 there",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
         "--list-burst",
         "ListMatches and GetTranscript calls one address may make at once before --list-rate "
         "applies",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
@@ -295,14 +227,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "not the port; an IPv6 /64 as one), whatever their client_id; more get "
         "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its address: "
         "raise it or set 0 there, and rely on --max-open-total",
-        kind=_at_least(0, int),
+        kind=values.at_least(0, int),
     )
     _setting(
         parser,
         "--max-open-total",
         "unfinished matches the whole store may hold, from every client and replica (each "
         "takes about 7 KB); more CreateMatch calls get RESOURCE_EXHAUSTED; 0: no limit",
-        kind=_at_least(0, int),
+        kind=values.at_least(0, int),
     )
     _setting(
         parser,
@@ -310,20 +242,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unfinished matches one CreateMatch client_id may have (a label the client chooses: a "
         "courtesy limit among bots sharing an address; --max-open-per-peer is the one a client "
         "cannot reset); more get RESOURCE_EXHAUSTED; 0: no limit",
-        kind=_at_least(0, int),
+        kind=values.at_least(0, int),
     )
     _setting(
         parser,
         "--idle-seconds",
         "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
         "'expired'); finished ones are kept; 0: never",
-        kind=_at_least(0, int),
+        kind=values.at_least(0, int),
     )
     _setting(
         parser,
         "--sweep-seconds",
         "how often this replica looks for turn clocks that ran out in matches nobody reads",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
@@ -338,14 +270,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--grace-seconds",
         "on SIGTERM/SIGINT, how long in-flight requests may take to finish",
-        kind=_at_least(0, float),
+        kind=values.at_least(0, float),
     )
     _setting(
         parser,
         "--workers",
         "server processes sharing --port (SO_REUSEPORT), as one Python process uses one core; "
         "0: one per CPU core this process may use (its CPU affinity and container CPU limit)",
-        kind=_workers,
+        kind=values.workers,
         metavar="N",
     )
     _setting(
@@ -354,7 +286,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "every call but health, reflection and ListGames needs an API key (`serai keys create`), "
         "sent as `authorization: Bearer <key>` or `x-serai-key: <key>`; without it a key is "
         "still honoured when sent. true or false; the flag alone is true",
-        kind=_boolean,
+        kind=values.boolean,
         nargs="?",
         const=True,
         metavar="BOOL",
@@ -438,19 +370,3 @@ def worker_flags(settings: Settings) -> list[str]:
             repr(value) if isinstance(value, float) else str(value),
         ]
     return flags
-
-
-def _boolean(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off", ""):
-        return False
-    raise argparse.ArgumentTypeError(f"{text!r}: give true or false")
-
-
-def _workers(text: str) -> int:
-    count = int(text)
-    if count < 0:
-        raise argparse.ArgumentTypeError(f"{count}: give 0 (one per CPU core) or more")
-    return count
