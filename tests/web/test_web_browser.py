@@ -94,6 +94,10 @@ def _page(browser: Any, site: str, name: str, wire: bool = False) -> Any:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
     page.goto(site)
+    try:
+        page.wait_for_selector("#name", timeout=15_000)
+    except playwright_api.TimeoutError:
+        raise AssertionError(f"no lobby: {page.inner_text('body')!r} {errors}") from None
     page.fill("#name", name)
     page.dispatch_event("#name", "change")
     return page
@@ -120,7 +124,7 @@ def _play_one(page: Any, rng: random.Random) -> bool:
 
 def _envelopes(data: bytes) -> Iterator[Any]:
     while len(data) >= 5:
-        flags, size = struct.unpack(">BI", data[:5])
+        _flags, size = struct.unpack(">BI", data[:5])
         yield json.loads(data[5 : 5 + size] or b"{}")
         data = data[5 + size :]
 

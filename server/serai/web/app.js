@@ -48,17 +48,21 @@ let leaving = () => {};
 async function lobby() {
   leaving();
   where.textContent = "";
-  const [games, open, running] = await Promise.all([
-    call("ListGames", {}),
-    call("ListMatches", { status: "MATCH_STATUS_OPEN", limit: 20 }),
-    call("ListMatches", { status: "MATCH_STATUS_RUNNING", limit: 20 }),
-  ]);
+  const games = await call("ListGames", {});
+  // One ListMatches a visit: the server limits how often an address may list.
+  let listed = [], listError = "";
+  try {
+    listed = (await call("ListMatches", { limit: 50 })).matches || [];
+  } catch (err) { listError = describe(err); }
+  const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
+  const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
   const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
   nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
   main.replaceChildren(
     el("p", {}, "Your name: ", nameInput),
     el("h2", {}, "Games"),
     ...(games.games || []).filter((g) => g.playable).map(gameCard),
+    listError ? el("p", {}, `Matches could not be listed (${listError}). `, el("button", { onclick: lobby }, "Try again")) : null,
     el("h2", {}, "Open matches"),
     matchList(open.matches || [], true),
     el("h2", {}, "Running matches"),
@@ -188,7 +192,7 @@ function table(matchId, spectate) {
       { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
       el("h3", {}, zone.title),
       zone.note ? el("div", {}, zone.note) : null,
-      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty"))))));
+      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty")))));
   }
 
   function drawItem(item) {
