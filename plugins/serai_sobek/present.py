@@ -32,7 +32,9 @@ def present_view(view: pb.View) -> Presentation:
         for i, slot in enumerate(view.row)
     )
     zones = [
-        Zone("market", "Market", row, note="take from the left; the cards before yours corrupt you"),
+        Zone(
+            "market", "Market", row, note="take from the left; the cards before yours corrupt you"
+        ),
         Zone(
             "piles",
             "Piles and event tokens",
