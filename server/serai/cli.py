@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 
 # Each entry names a module offering add_parser(subparsers); see serai.commands.
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="serai",
         description="serai: a game server for turn-based card games with hidden information.",
     )
+    parser.add_argument("--version", action="version", version=f"serai {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -32,6 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
             continue  # that command is not part of this build yet
         module.add_parser(subparsers)
     return parser
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("serai")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
