@@ -157,9 +157,12 @@ class SeraiClient:
         request = self._core.join_request(match_id, seat, player_name)
         return self._core.handle(self._call(self._stub.JoinMatch, request), player_name)
 
-    def get_match(self, match: SeatHandle | str) -> Snapshot:
-        """The match as this seat sees it (a match id alone: as a spectator)."""
-        return self._core.snapshot(self._call(self._stub.GetMatch, self._core.get_request(match)))
+    def get_match(self, match: SeatHandle | str, *, presentation: bool = False) -> Snapshot:
+        """The match as this seat sees it (a match id alone: as a spectator); ``presentation``:
+        with the view described for people (``snapshot.proto.presentation``)."""
+        request = self._core.get_request(match)
+        request.presentation = presentation
+        return self._core.snapshot(self._call(self._stub.GetMatch, request))
 
     def legal_moves(self, seat: SeatHandle) -> LegalMoves:
         request = pb.ListLegalMovesRequest(match_id=seat.match_id, seat_token=seat.token)

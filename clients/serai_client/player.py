@@ -24,6 +24,7 @@ from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+from serai.api import match_service_pb2 as pb
 
 from serai_client.client import SeraiClient
 from serai_client.errors import IllegalMoveError, SeraiError, StaleVersionError
@@ -179,7 +180,11 @@ class TerminalPlayer:
     def screen(self, snapshot: Snapshot, moves: LegalMoves | None) -> RenderableType:
         """Everything on screen for one snapshot (and the moves, when it is the seat's turn)."""
         parts: list[RenderableType] = [self._header(snapshot)]
-        parts.extend(render_view(snapshot.view, self.seat.seat))
+        if snapshot.view is not None and snapshot.view.DESCRIPTOR.full_name == JAIPUR_VIEW:
+            parts.extend(render_view(snapshot.view, self.seat.seat))
+        else:  # every other game as the server describes it for people
+            described = self.client.get_match(self.seat, presentation=True).proto.presentation
+            parts.extend(render_presentation(described, self.seat.seat))
         if moves is not None:
             parts.append(render_moves(moves))
         if self.log:
@@ -228,6 +233,34 @@ def render_moves(moves: LegalMoves, columns: int | None = None) -> Table:
                 cells += ["", ""]
         table.add_row(*cells)
     return table
+
+
+JAIPUR_VIEW = "serai.games.jaipur.v1.View"
+
+
+def render_presentation(described: pb.Presentation, seat: int) -> list[RenderableType]:
+    """A presentation as one compact table: a row per zone, its items on one wrapped line."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True, max_width=26)
+    table.add_column()
+    for zone in described.zones:
+        mine = zone.HasField("owner") and zone.owner == seat
+        table.add_row(Text(zone.title, style="green" if mine else ""), _items(zone))
+    title = described.headline or "table"
+    return [Panel(table, title=title, title_align="left")]
+
+
+def _items(zone: pb.Zone) -> str:
+    texts = []
+    for item in zone.items:
+        if item.kind == "text" or (item.count == 0 and item.value):
+            texts.append(f"{item.label}: {item.value}" if item.value else item.label)
+            continue
+        count = f"{item.count}x " if item.count != 1 or item.hidden else ""
+        hidden = " (hidden)" if item.hidden else ""
+        value = f" [{item.value}]" if item.value else ""
+        texts.append(f"{count}{item.label}{hidden}{value}")
+    return ", ".join(texts) or "—"
 
 
 def render_view(view: Message | None, seat: int) -> list[RenderableType]:

@@ -35,12 +35,13 @@ import random
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
-from serai.game import Game, GameInfo, InvalidOptions, OptionValue, Outcome, Seat
+from serai.game import Game, GameInfo, InvalidOptions, OptionValue, Outcome, Presentation, Seat
 
 from . import codec, rules, tensor
 from . import jaipur_pb2 as pb
 from .cards import Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, label
+from .present import move_steps, present_view
 from .state import RoundResult, State
 from .views import JaipurView, PlayerView, determinize, view
 
@@ -138,6 +139,13 @@ class JaipurGame(Game[State, Move, JaipurView]):
 
     def label(self, move: Move) -> str:
         return label(move)
+
+    def present(self, view: Message) -> Presentation:
+        assert isinstance(view, pb.View)
+        return present_view(view)
+
+    def move_steps(self, move: Move) -> tuple[str, ...]:
+        return move_steps(move)
 
     def encode_state(self, state: State) -> bytes:
         return codec.encode_state(state)

@@ -64,11 +64,21 @@ import random
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
-from serai.game import Game, GameInfo, InvalidOptions, OptionSpec, OptionValue, Outcome, Seat
+from serai.game import (
+    Game,
+    GameInfo,
+    InvalidOptions,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    Presentation,
+    Seat,
+)
 
 from . import codec, nile_pb2, rules, views
 from .cards import DELUXOR_COPIES_PER_CROP, Card, Crop, base_crops, deluxor_crops
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, label
+from .present import move_steps, present_view
 from .state import NileState
 from .views import NileView
 
@@ -175,6 +185,13 @@ class NileGame(Game[NileState, NileMove, NileView]):
 
     def label(self, move: NileMove) -> str:
         return label(move)
+
+    def present(self, view: Message) -> Presentation:
+        assert isinstance(view, nile_pb2.View)
+        return present_view(view)
+
+    def move_steps(self, move: NileMove) -> tuple[str, ...]:
+        return move_steps(move)
 
     def encode_state(self, state: NileState) -> bytes:
         return codec.encode_state(state)

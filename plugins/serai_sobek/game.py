@@ -6,11 +6,12 @@ import random
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
-from serai.game import Game, GameInfo, OptionSpec, OptionValue, Outcome, Seat
+from serai.game import Game, GameInfo, OptionSpec, OptionValue, Outcome, Presentation, Seat
 
 from serai_sobek import protocol, rules, sobek_pb2, views
 from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
+from serai_sobek.present import move_steps, present_view
 from serai_sobek.state import ROUNDS, Phase, SobekState, decode, encode
 from serai_sobek.views import SobekView
 
@@ -156,6 +157,13 @@ class SobekGame(Game[SobekState, Move, SobekView]):
 
     def label(self, move: Move) -> str:
         return label(move)
+
+    def present(self, view: Message) -> Presentation:
+        assert isinstance(view, sobek_pb2.View)
+        return present_view(view)
+
+    def move_steps(self, move: Move) -> tuple[str, ...]:
+        return move_steps(move)
 
     def encode_state(self, state: SobekState) -> bytes:
         return encode(state)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import re
 import sys
 
 # Each entry names a module offering add_parser(subparsers); see serai.commands.
@@ -25,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="serai",
         description="serai: a game server for turn-based card games with hidden information.",
     )
+    parser.add_argument("--version", action="version", version=f"serai {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -34,7 +37,35 @@ def build_parser() -> argparse.ArgumentParser:
                 raise  # a real import error inside an existing command must not be hidden
             continue  # that command is not part of this build yet
         module.add_parser(subparsers)
+    for command in subparsers.choices.values():
+        _speak_plainly(command)
     return parser
+
+
+# Sphinx roles (:class:`~a.B`) and double backticks in docstrings reused as --help text.
+_ROLE = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([^`.]+)`")
+
+
+def _plain(text: str) -> str:
+    return _ROLE.sub(r"`\1`", text).replace("``", "`")
+
+
+def _speak_plainly(parser: argparse.ArgumentParser) -> None:
+    """Help as people read it in a terminal: no reStructuredText markup."""
+    if parser.description:
+        parser.description = _plain(parser.description)
+    if parser.epilog:
+        parser.epilog = _plain(parser.epilog)
+    for action in parser._actions:
+        if isinstance(action.help, str):
+            action.help = _plain(action.help)
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("serai")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -129,6 +129,38 @@ class Outcome:
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 0)
 
 
+@dataclass(frozen=True)
+class Item:
+    """Cards, tokens or a value in a :class:`Zone`: ``count`` things called ``label``; ``value``
+    a text such as token values ("7 5 5"); ``hidden`` for face-down things (only counted)."""
+
+    label: str
+    count: int = 1
+    value: str = ""
+    hidden: bool = False
+    kind: str = "card"
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A part of the table as people see it: the market, a hand, a field, a pile of tokens.
+    ``owner`` is the seat it belongs to (None: shared); ``id`` is stable within a game."""
+
+    id: str
+    title: str
+    items: tuple[Item, ...] = ()
+    owner: Seat | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """A view described for people (see :meth:`Game.present`): a headline and zones."""
+
+    headline: str
+    zones: tuple[Zone, ...] = ()
+
+
 def seeded_rng(seed: int, *labels: object) -> random.Random:
     """A generator determined by the match seed and the labels, on every platform and run.
 
@@ -195,6 +227,21 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         ``view`` alone, so they hold no more than the view does.
         """
         return None
+
+    def present(self, view: Message) -> Presentation | None:
+        """The view described for people: zones of labelled cards, counts and values.
+
+        ``view`` is the decoded :attr:`view_message` (parsed from the bytes the seat receives),
+        so a presentation can say nothing the view does not. Optional: None (the default) gets a
+        generic rendering, the view's fields and values as a table.
+        """
+        return None
+
+    def move_steps(self, move: MoveT) -> tuple[str, ...]:
+        """The move as a path of choices, for people picking it step by step: moves that share
+        their first steps share those choices (("exchange", "take 2 diamond", "give 2 camel")).
+        Optional: the default, (), is one step, the label."""
+        return ()
 
     # --- words and bytes -------------------------------------------------------------------------
 

@@ -212,3 +212,25 @@ def test_serai_bot_quiet_prints_only_the_result(service, capsys):
     out = capsys.readouterr().out.splitlines()
     lines = [line for line in out if line.strip() and "latency_ms=" not in line]  # not the server's
     assert len(lines) == 1 and "seals" in lines[0]
+
+
+def test_serai_bot_create_quiet_prints_the_bare_match_id(service):
+    """Its help says so: the id alone, for a script to hand to the other players."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "serai.cli", "bot", "--server", service.address]
+    bot = subprocess.Popen(
+        [*command, "--create", "--quiet", "--game", "jaipur", "--seed", "3"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert bot.stdout is not None
+    match_id = bot.stdout.readline().strip()
+    with SeraiClient(service.address) as client:
+        other = client.join(match_id, seat=1)  # the bot may not have joined yet
+        play_seat(client, other, RandomStrategy(2))
+    rest, _ = bot.communicate(timeout=60)
+    assert bot.returncode == 0
+    assert len(match_id) == 32 and " " not in match_id
+    assert "seals" in rest

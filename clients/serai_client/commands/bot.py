@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             if args.create:
                 match = client.create_match(args.game, seats=args.seats, seed=args.seed)
                 match_id = match.match_id
-                print(f"created match {match_id}", flush=True)
+                # --quiet: the bare id, for a script's $(...); the other players need it
+                print(match_id if args.quiet else f"created match {match_id}", flush=True)
             seat = client.join(match_id, seat=args.seat, player_name=name)
             if not args.quiet:
                 print(f"{name} plays seat {seat.seat} of {seat.game} match {match_id}", flush=True)

@@ -223,7 +223,7 @@ class Outcome(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class MatchSnapshot(_message.Message):
-    __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id", "move_deadline_ms")
+    __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id", "move_deadline_ms", "presentation")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -232,6 +232,7 @@ class MatchSnapshot(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
     match: MatchSummary
     viewer_seat: int
     version: int
@@ -240,25 +241,66 @@ class MatchSnapshot(_message.Message):
     outcome: Outcome
     last_event_id: str
     move_deadline_ms: int
-    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., last_event_id: _Optional[str] = ..., move_deadline_ms: _Optional[int] = ...) -> None: ...
+    presentation: Presentation
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., last_event_id: _Optional[str] = ..., move_deadline_ms: _Optional[int] = ..., presentation: _Optional[_Union[Presentation, _Mapping]] = ...) -> None: ...
+
+class Presentation(_message.Message):
+    __slots__ = ("headline", "zones")
+    HEADLINE_FIELD_NUMBER: _ClassVar[int]
+    ZONES_FIELD_NUMBER: _ClassVar[int]
+    headline: str
+    zones: _containers.RepeatedCompositeFieldContainer[Zone]
+    def __init__(self, headline: _Optional[str] = ..., zones: _Optional[_Iterable[_Union[Zone, _Mapping]]] = ...) -> None: ...
+
+class Zone(_message.Message):
+    __slots__ = ("id", "title", "owner", "items", "note")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    title: str
+    owner: int
+    items: _containers.RepeatedCompositeFieldContainer[Item]
+    note: str
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., owner: _Optional[int] = ..., items: _Optional[_Iterable[_Union[Item, _Mapping]]] = ..., note: _Optional[str] = ...) -> None: ...
+
+class Item(_message.Message):
+    __slots__ = ("label", "count", "value", "hidden", "kind")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    count: int
+    value: str
+    hidden: bool
+    kind: str
+    def __init__(self, label: _Optional[str] = ..., count: _Optional[int] = ..., value: _Optional[str] = ..., hidden: _Optional[bool] = ..., kind: _Optional[str] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat_token")
+    __slots__ = ("match_id", "seat_token", "presentation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat_token: str
-    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+    presentation: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., presentation: _Optional[bool] = ...) -> None: ...
 
 class LegalMove(_message.Message):
-    __slots__ = ("id", "label", "payload")
+    __slots__ = ("id", "label", "payload", "steps")
     ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
     id: str
     label: str
     payload: _any_pb2.Any
-    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+    steps: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., steps: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
     __slots__ = ("match_id", "seat_token")
@@ -305,14 +347,16 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[MatchSnapshot, _Mapping]] = ..., label: _Optional[str] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat_token", "after_event_id")
+    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat_token: str
     after_event_id: str
-    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ...) -> None: ...
+    presentation: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("event_id", "version", "created", "joined", "started", "move", "announcement", "resigned", "finished", "timed_out", "snapshot")

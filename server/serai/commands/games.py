@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         for row in rows:
             state = "playable" if row["playable"] else "not playable yet"
-            print(f"{row['name']:<10} {row['title']:<12} {row['players']:<5} players  {state}")
+            least, most = (int(n) for n in str(row["players"]).split("-"))
+            count = f"{least} players" if least == most else f"{least} to {most} players"
+            print(f"{row['name']:<10} {row['title']:<12} {count:<15} {state}")
         for broken in loaded.broken:
             print(f"{broken.name:<10} BROKEN ({broken.target}): {broken.error}")
     return 1 if loaded.broken else 0

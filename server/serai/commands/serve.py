@@ -242,6 +242,7 @@ async def serve(
         if worker is None:
             if http is not None:
                 print(workers.http_listening_line(settings.host, http_port), flush=True)
+                print(workers.web_client_line(settings.host, http_port), flush=True)
             print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
         else:
             log.info("worker listening", worker=worker.index, pid=os.getpid(), port=port)

@@ -40,6 +40,15 @@ def http_listening_line(host: str, port: int) -> str:
     return f"serai HTTP (Connect, gRPC-Web, JSON) listening on {host}:{port}"
 
 
+def web_client_line(host: str, port: int) -> str:
+    """Where people open the web client: a wildcard host is reachable here as localhost."""
+    bare = host.strip("[]")
+    shown = "localhost" if bare in ("", "0.0.0.0", "::") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"serai web client: http://{shown}:{port}/"
+
+
 # The workers' Redis, in their environment rather than on their command line (ps shows those).
 _REDIS_VARIABLES = ("SERAI_REDIS_URL", "SERAI_REDIS_CLUSTER")
 
@@ -212,6 +221,7 @@ async def supervise(
             if reserved_http is not None and http_port is not None:
                 reserved_http.close()
                 print(http_listening_line(settings.host, http_port), flush=True)
+                print(web_client_line(settings.host, http_port), flush=True)
             print(
                 f"serai listening on {settings.host}:{port} ({where}; {count} workers)", flush=True
             )

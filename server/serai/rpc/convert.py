@@ -17,6 +17,7 @@ from serai.api import match_service_pb2 as pb
 from serai.game import GameInfo, OptionSpec
 from serai.matches import fairness
 from serai.matches.values import Snapshot
+from serai.presentation import presentation
 from serai.store import MatchRecord, Status, StoredEvent
 
 STATUS_TO_PB: dict[Status, pb.MatchStatus] = {
@@ -117,7 +118,8 @@ def pack_view(target: any_pb2.Any, snap: Snapshot) -> None:
     target.value = game.view_bytes(snap.view)
 
 
-def snapshot(snap: Snapshot) -> pb.MatchSnapshot:
+def snapshot(snap: Snapshot, *, presented: bool = False) -> pb.MatchSnapshot:
+    """The snapshot as the wire's message; ``presented``: with the view described for people."""
     view = any_pb2.Any()
     pack_view(view, snap)
     message = pb.MatchSnapshot(
@@ -132,6 +134,8 @@ def snapshot(snap: Snapshot) -> pb.MatchSnapshot:
         message.viewer_seat = snap.viewer_seat
     if snap.outcome is not None:
         message.outcome.CopyFrom(outcome(snap.outcome))
+    if presented:
+        message.presentation.CopyFrom(presentation(snap.game, view.value))
     return message
 
 

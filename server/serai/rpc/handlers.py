@@ -167,7 +167,8 @@ class MatchHandlers:
         )
 
     async def GetMatch(self, request: pb.GetMatchRequest, ctx: CallContext) -> pb.MatchSnapshot:
-        return snapshot(await self.matches.get(request.match_id, request.seat_token, ctx.tenant))
+        found = await self.matches.get(request.match_id, request.seat_token, ctx.tenant)
+        return snapshot(found, presented=request.presentation)
 
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, ctx: CallContext
@@ -175,7 +176,12 @@ class MatchHandlers:
         listed = await self.matches.legal_moves(request.match_id, request.seat_token, ctx.tenant)
         payload = self.payloads.payload
         moves = [
-            pb.LegalMove(id=move.id, label=move.label, payload=payload(listed.game, move.move))
+            pb.LegalMove(
+                id=move.id,
+                label=move.label,
+                payload=payload(listed.game, move.move),
+                steps=listed.game.move_steps(move.move),
+            )
             for move in listed.moves
         ]
         return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
@@ -261,7 +267,9 @@ class MatchHandlers:
                     for i, stored in enumerate(batch.events):
                         message = event(stored)
                         if i == last:
-                            message.snapshot.CopyFrom(snapshot(batch.snapshot))
+                            message.snapshot.CopyFrom(
+                                snapshot(batch.snapshot, presented=request.presentation)
+                            )
                         yield message
         finally:
             WATCHERS.dec()

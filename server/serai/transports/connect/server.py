@@ -28,6 +28,7 @@ from serai.runtime import Runtime
 from serai.transports.connect.cors import Cors
 from serai.transports.connect.metrics import MetricsRoute
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
+from serai.transports.connect.static import WebFiles
 from serai.transports.request_log import RequestLog
 
 MATCH_SERVICE = "serai.v1.MatchService"
@@ -37,14 +38,18 @@ class Routes:
     """An ASGI app sending each call to the application of its service (the path's first part,
     e.g. ``/serai.v1.MatchService``); 404 for the rest."""
 
-    def __init__(self, apps: Sequence[Any]) -> None:
+    def __init__(self, apps: Sequence[Any], web: WebFiles | None = None) -> None:
         self._apps = {app.path: app for app in apps}
+        self._web = web  # the browser client's files, at "/"
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return  # no lifespan (uvicorn runs with it off) and no websockets
         service, _, _ = scope["path"].rpartition("/")
         app = self._apps.get(service)
+        if app is None and self._web is not None and self._web.serves(scope):
+            await self._web(scope, receive, send)
+            return
         if app is None:
             await send(
                 {
@@ -134,6 +139,6 @@ def build_http_server(
         read_max_bytes=max_message_bytes,
     )
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
-    app = Cors(Routes([service, health]), allow_origins)
+    app = Cors(Routes([service, health], WebFiles.from_package()), allow_origins)
     redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
     return HttpServer(MetricsRoute(app, redis), log)

@@ -1,0 +1,87 @@
+"""Nile's view described for people (Game.present) and its moves as paths of choices.
+
+Reads only the View message, so it cannot say more than the seat's view does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from serai.game import Item, Presentation, Zone
+
+from . import nile_pb2 as pb
+from .moves import Market, NileMove, Offering, Plant, Speculate, label
+
+
+def present_view(view: pb.View) -> Presentation:
+    flood = ", ".join(_crop(c) for c in view.flooded) or "none yet"
+    zones = [
+        Zone(
+            "river",
+            "The river",
+            (
+                Item("flooding", 0, value=flood, kind="text"),
+                *(Item(_card(card), 1, kind="card") for card in view.flood_pile[-3:]),
+                Item("deck", view.deck_size, hidden=True),
+                Item("discards", view.discard_size, hidden=True),
+                Item(
+                    "plague still in deck",
+                    0,
+                    value="yes" if view.plague_in_deck else "no",
+                    kind="text",
+                ),
+            ),
+        ),
+    ]
+    if view.HasField("seat"):
+        zones.append(
+            Zone(
+                "hand",
+                f"Seat {view.seat} (you): hand",
+                tuple(Item(_card(c.card), c.count) for c in view.hand),
+                owner=view.seat,
+            )
+        )
+    own = view.seat if view.HasField("seat") else None
+    for player in view.players_view:
+        seat = player.seat
+        you = " (you)" if seat == own else ""
+        items: list[Item] = [Item(f"{_crop(f.crop)} field", f.count) for f in player.fields]
+        items.extend(
+            Item(_card(c), 1, value="speculation", kind="card") for c in player.speculations
+        )
+        if seat != own:
+            items.append(Item("cards in hand", player.hand_size, hidden=True))
+        if player.storehouse_known:
+            items.extend(
+                Item(f"{_crop(c.crop)} stored", c.count, kind="token") for c in player.storehouse
+            )
+        else:
+            items.append(Item("stored crops", player.storehouse_size, hidden=True, kind="token"))
+        zones.append(Zone(f"seat{seat}", f"Seat {seat}{you}: fields", tuple(items), owner=seat))
+    if view.finished:
+        headline = "The match is over"
+    else:
+        headline = f"Turn {view.turn} · seat {view.active_seat} to play"
+    return Presentation(headline, tuple(zones))
+
+
+def move_steps(move: NileMove) -> tuple[str, ...]:
+    if isinstance(move, Market | Offering):
+        kind = "market: discard 2, draw 1" if isinstance(move, Market) else "offering: discard 2"
+        parts = [card.name for card in move.hand] + [f"{c.label} (stored)" for c in move.storehouse]
+        return (kind, "discard " + " + ".join(parts))
+    if isinstance(move, Plant):
+        counts = Counter(move.crops)
+        return ("plant", *(f"{counts[crop]} {crop.label}" for crop in sorted(counts)))
+    if isinstance(move, Speculate):
+        return ("speculate", " and ".join(card.name for card in move.cards))
+    return (label(move),)
+
+
+def _crop(crop: int) -> str:
+    return pb.Crop.Name(crop).removeprefix("CROP_").lower()  # type: ignore[arg-type]
+
+
+def _card(card: pb.Card) -> str:
+    return "/".join(_crop(c) for c in card.crops) if card.crops else "plague"

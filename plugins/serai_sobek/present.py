@@ -1,0 +1,151 @@
+"""Sobek's view described for people (Game.present) and its moves as paths of choices.
+
+Reads only the View message, so it cannot say more than the seat's view does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from serai.game import Item, Presentation, Zone
+
+from serai_sobek import sobek_pb2 as pb
+from serai_sobek.moves import (
+    AddToSet,
+    ChooseEvent,
+    FinalSet,
+    Move,
+    PickCards,
+    PlayCharacter,
+    PlaySet,
+    Take,
+    label,
+)
+
+
+def present_view(view: pb.View) -> Presentation:
+    row = tuple(
+        Item("character", 1, hidden=True)
+        if slot.face_down
+        else Item(_card(slot.card), 1, value=f"position {i + 1}")
+        for i, slot in enumerate(view.row)
+    )
+    zones = [
+        Zone(
+            "market", "Market", row, note="take from the left; the cards before yours corrupt you"
+        ),
+        Zone(
+            "piles",
+            "Piles and event tokens",
+            (
+                Item("deck", view.deck_count, hidden=True),
+                *_counted(view.discard, "discarded "),
+                Item("event tokens left", view.tokens_left, hidden=True, kind="token"),
+                *(
+                    Item(_enum(pb.Event, e), 1, value="seen", kind="token")
+                    for e in view.tokens_seen
+                ),
+                *(
+                    Item(_enum(pb.Event, e), 1, value="used", kind="token")
+                    for e in view.used_tokens
+                ),
+            ),
+        ),
+    ]
+    own = view.viewer if view.HasField("viewer") else None
+    for seat in view.seats:
+        you = " (you)" if seat.seat == own else ""
+        items: list[Item] = [
+            Item("score", 0, value=str(seat.score), kind="score"),
+            Item("bonus", 0, value=str(seat.bonus), kind="score"),
+        ]
+        if seat.seat == own:
+            items.extend(_counted(seat.hand, ""))
+            items.extend(_counted(seat.corruption, "corruption: "))
+        else:
+            items.append(Item("cards in hand", seat.hand_count, hidden=True))
+            if seat.HasField("corruption_count"):
+                items.append(Item("corruption", seat.corruption_count, hidden=True))
+        for table_set in seat.sets:
+            faces = ", ".join(_card(card) for card in table_set.cards)
+            lay = " (final)" if table_set.horizontal else ""
+            items.append(
+                Item(
+                    f"{_enum(pb.Goods, table_set.goods)} set{lay}",
+                    len(table_set.cards),
+                    value=f"{table_set.points} pts: {faces}",
+                    kind="set",
+                )
+            )
+        zones.append(
+            Zone(f"seat{seat.seat}", f"Seat {seat.seat}{you}", tuple(items), owner=seat.seat)
+        )
+    if view.results:
+        zones.append(
+            Zone(
+                "results",
+                "Rounds",
+                tuple(
+                    Item(
+                        f"round {r.round}",
+                        0,
+                        value=" · ".join(f"seat {s}: {score}" for s, score in enumerate(r.scores)),
+                        kind="text",
+                    )
+                    for r in view.results
+                ),
+            )
+        )
+    phase = _enum(pb.Phase, view.phase)
+    acting = ", ".join(str(s) for s in view.to_act)
+    headline = (
+        "The match is over"
+        if view.phase == pb.PHASE_OVER
+        else f"Round {view.round} · {phase} · seat {acting} to act"
+    )
+    return Presentation(headline, tuple(zones))
+
+
+def move_steps(move: Move) -> tuple[str, ...]:
+    match move:
+        case Take():
+            return ("take from the market", label(move))
+        case PlayCharacter(character, target):
+            name = character.name.lower().replace("_", " ")
+            return ("play a character", name, *(() if target is None else (f"on seat {target}",)))
+        case PlaySet(goods, cards) | AddToSet(goods, cards) | FinalSet(goods, cards):
+            kind = {PlaySet: "play a set", AddToSet: "add to a set", FinalSet: "lay a final set"}
+            faces = ", ".join(face.text() for face in cards)
+            return (kind[type(move)], goods.name.lower(), faces)
+        case ChooseEvent(slot, target):
+            token = f"token {slot + 1}"
+            return (
+                "pick an event token",
+                token,
+                *(() if target is None else (f"against seat {target}",)),
+            )
+        case PickCards(cards):
+            return ("pick cards", ", ".join(face.text() for face in cards) or "none")
+    return (label(move),)
+
+
+def _enum(enum: object, number: int) -> str:
+    name: str = enum.Name(number)  # type: ignore[attr-defined]
+    prefix = enum.DESCRIPTOR.values[0].name.removesuffix("UNSPECIFIED")  # type: ignore[attr-defined]
+    return name.removeprefix(prefix).lower().replace("_", " ")
+
+
+def _card(card: pb.Card) -> str:
+    if card.kind == pb.CARD_KIND_AMULET:
+        return "amulet"
+    goods = _enum(pb.Goods, card.goods)
+    scarabs = f" ({card.scarabs} scarab{'s' if card.scarabs != 1 else ''})" if card.scarabs else ""
+    if card.kind == pb.CARD_KIND_CHARACTER:
+        return f"{_enum(pb.Character, card.character)} ({goods})"
+    return goods + scarabs
+
+
+def _counted(cards: Iterable[pb.Card], prefix: str) -> list[Item]:
+    counts = Counter(_card(card) for card in cards)
+    return [Item(prefix + text, n) for text, n in sorted(counts.items())]

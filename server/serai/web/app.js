@@ -1,0 +1,319 @@
+// The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
+// step by step from the legal moves. No game code lives here: any game the server offers plays.
+import { call, requestId, stream, RpcError } from "/connect.js";
+
+const main = document.getElementById("main");
+const statusLine = document.getElementById("status");
+const where = document.getElementById("where");
+
+// --- small helpers ----------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function say(text) { statusLine.textContent = text || ""; }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+const seats = {
+  // What this browser holds for a match: its own seat and token, and a bot's, kept across reloads.
+  get(matchId) { return JSON.parse(localStorage.getItem("serai.seat." + matchId) || "null"); },
+  set(matchId, value) { localStorage.setItem("serai.seat." + matchId, JSON.stringify(value)); },
+  bot(matchId) { return JSON.parse(localStorage.getItem("serai.bot." + matchId) || "null"); },
+  setBot(matchId, value) { localStorage.setItem("serai.bot." + matchId, JSON.stringify(value)); },
+};
+
+function playerName() {
+  return localStorage.getItem("serai.name") || "guest";
+}
+
+async function join(matchId, name) {
+  const answer = await call("JoinMatch", { matchId, playerName: name, requestId: requestId() });
+  return { seat: answer.seat ?? 0, token: answer.seatToken };
+}
+
+// --- the lobby --------------------------------------------------------------------------------
+
+let leaving = () => {};
+
+async function lobby() {
+  leaving();
+  where.textContent = "";
+  const games = await call("ListGames", {});
+  // One ListMatches a visit: the server limits how often an address may list.
+  let listed = [], listError = "";
+  try {
+    listed = (await call("ListMatches", { limit: 50 })).matches || [];
+  } catch (err) { listError = describe(err); }
+  const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
+  const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
+  const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
+  nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
+  main.replaceChildren(
+    el("p", {}, "Your name: ", nameInput),
+    el("h2", {}, "Games"),
+    ...(games.games || []).filter((g) => g.playable).map(gameCard),
+    listError ? el("p", {}, `Matches could not be listed (${listError}). `, el("button", { onclick: lobby }, "Try again")) : null,
+    el("h2", {}, "Open matches"),
+    matchList(open.matches || [], true),
+    el("h2", {}, "Running matches"),
+    matchList(running.matches || [], false),
+  );
+  say("");
+}
+
+function gameCard(game) {
+  const min = game.minPlayers || 0, max = game.maxPlayers || 0;
+  const count = el("select", { name: "seats" });
+  for (let n = min; n <= max; n++) count.append(el("option", { value: n }, plural(n, "player")));
+  const inputs = (game.options || []).map((option) => {
+    let input;
+    if (option.choices && option.choices.length) {
+      input = el("select", { name: option.name });
+      for (const choice of option.choices) {
+        input.append(el("option", { value: choice, selected: choice === option.defaultValue }, choice));
+      }
+    } else if (option.defaultValue === "true" || option.defaultValue === "false") {
+      input = el("select", { name: option.name },
+        el("option", { value: "true", selected: option.defaultValue === "true" }, "yes"),
+        el("option", { value: "false", selected: option.defaultValue === "false" }, "no"));
+    } else {
+      input = el("input", { name: option.name, value: option.defaultValue, size: 6 });
+    }
+    return el("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", input);
+  });
+  const options = () => Object.fromEntries(inputs.map((label) => {
+    const input = label.querySelector("input, select");
+    return [input.name, input.value];
+  }));
+  const create = async (withBot) => {
+    try {
+      const seatCount = Number(count.value);
+      const made = await call("CreateMatch", {
+        game: game.name, seats: seatCount, options: options(), clientId: "web", requestId: requestId(),
+      });
+      const matchId = made.match.matchId;
+      seats.set(matchId, await join(matchId, playerName()));
+      if (withBot) {
+        for (let i = 1; i < seatCount; i++) {
+          const bot = await join(matchId, seatCount > 2 ? `random bot ${i}` : "random bot");
+          const bots = seats.bot(matchId) || [];
+          bots.push(bot);
+          seats.setBot(matchId, bots);
+        }
+      }
+      location.hash = "#/m/" + matchId;
+    } catch (err) { say(describe(err)); }
+  };
+  return el("div", { class: "game", "data-game": game.name },
+    el("b", {}, game.title), " ", el("small", {}, `v${game.version}`),
+    el("p", {}, game.summary),
+    el("div", {}, count, ...inputs),
+    el("button", { class: "primary", "data-action": "create", onclick: () => create(false) }, "Create match"),
+    el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a random bot"));
+}
+
+function matchList(matches, joinable) {
+  if (!matches.length) return el("p", {}, "None.");
+  return el("div", {}, matches.map((m) => {
+    const taken = (m.seats || []).filter((s) => s.joined).map((s) => s.playerName || "?");
+    const mine = seats.get(m.matchId);
+    const actions = [];
+    if (mine) actions.push(el("button", { class: "primary", onclick: () => (location.hash = "#/m/" + m.matchId) }, `Resume (seat ${mine.seat})`));
+    else if (joinable) {
+      actions.push(el("button", { class: "primary", "data-action": "join", onclick: async () => {
+        try {
+          seats.set(m.matchId, await join(m.matchId, playerName()));
+          location.hash = "#/m/" + m.matchId;
+        } catch (err) { say(describe(err)); }
+      } }, "Join"));
+    }
+    actions.push(el("button", { "data-action": "spectate", onclick: () => (location.hash = "#/m/" + m.matchId + "/spectate") }, "Watch"));
+    return el("div", { class: "match", "data-match": m.matchId },
+      el("b", {}, m.game), ` ${m.matchId.slice(0, 8)} · ${(m.seats || []).length} seats · `,
+      taken.length ? "players: " + taken.join(", ") : "no one yet", " ", ...actions);
+  }));
+}
+
+// --- the table --------------------------------------------------------------------------------
+
+function table(matchId, spectate) {
+  leaving();
+  const mine = spectate ? null : seats.get(matchId);
+  const bots = spectate ? [] : seats.bot(matchId) || [];
+  const token = mine ? mine.token : "";
+  const controller = new AbortController();
+  let closed = false;
+  leaving = () => { closed = true; controller.abort(); leaving = () => {}; };
+  where.textContent = `match ${matchId.slice(0, 8)}` + (mine ? ` · you are seat ${mine.seat}` : " · watching");
+
+  const head = el("div", { class: "headline" }, "Connecting…");
+  const seatsLine = el("div", {});
+  const zones = el("div", { class: "zones" });
+  const moves = el("div", { class: "moves" });
+  const outcome = el("div", {});
+  const log = el("div", { class: "log" });
+  main.replaceChildren(head, seatsLine, outcome, moves, zones, el("h2", {}, "Moves"), log);
+
+  let lastEventId = "";
+  let snapshot = null;
+  let picking = [];
+  let legal = null;
+
+  function names(match) {
+    return (match.seats || []).map((s, i) => s.playerName || `seat ${i}`);
+  }
+
+  function logLine(event, match) {
+    const who = (seat) => `${names(match)[seat ?? 0] || "seat " + (seat ?? 0)} (seat ${seat ?? 0})`;
+    if (event.created) return `match created: ${event.created.game}, ${plural(event.created.seats, "seat")}`;
+    if (event.joined) return `${event.joined.playerName || "someone"} joined as seat ${event.joined.seat ?? 0}`;
+    if (event.started) return "the match started";
+    if (event.move) return `${who(event.move.seat)}: ${event.move.label}`;
+    if (event.announcement) return event.announcement.text;
+    if (event.resigned) return `${who(event.resigned.seat)} resigned`;
+    if (event.finished) return `finished: ${event.finished.outcome.summary || ""}`;
+    if (event.timedOut) return `${who(event.timedOut.seat)} ran out of time`;
+    return null;
+  }
+
+  function drawZones(presentation, viewer) {
+    head.textContent = presentation.headline || "";
+    zones.replaceChildren(...(presentation.zones || []).map((zone) => el("section",
+      { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
+      el("h3", {}, zone.title),
+      zone.note ? el("div", {}, zone.note) : null,
+      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty")))));
+  }
+
+  function drawItem(item) {
+    const count = item.count || 0;
+    const kind = item.kind || "card";
+    const classes = ["item", kind, item.hidden ? "hidden" : ""].join(" ");
+    if (kind === "text") return el("div", { class: classes }, el("b", {}, item.label), item.value ? ": " + item.value : "");
+    return el("span", { class: classes, title: item.label },
+      count > 1 || item.hidden || (count === 0 && !item.value) ? el("span", { class: "count" }, `${count}× `) : null,
+      item.label,
+      item.value ? el("span", { class: "value" }, ` ${item.value}`) : null);
+  }
+
+  function draw() {
+    const match = snapshot.match;
+    const toAct = snapshot.toAct || [];
+    const viewer = snapshot.viewerSeat;
+    seatsLine.replaceChildren(...names(match).map((name, i) =>
+      el("span", { class: "item" + (toAct.includes(i) ? " score" : "") },
+        `${i === viewer ? "▶ " : ""}${name}${toAct.includes(i) ? " — to play" : ""}`)));
+    if (snapshot.presentation) drawZones(snapshot.presentation, viewer);
+    if (match.status === "MATCH_STATUS_OPEN") head.textContent = "Waiting for players to join… (share this page's address)";
+    outcome.replaceChildren(...(snapshot.outcome ? [el("div", { class: "outcome" }, "Match over: " + (snapshot.outcome.summary || ""))] : []));
+    drawMoves();
+  }
+
+  function drawMoves() {
+    if (!legal || !legal.length) { moves.replaceChildren(); moves.hidden = true; return; }
+    moves.hidden = false;
+    const depth = picking.length;
+    const matching = legal.filter((m) => {
+      const steps = m.steps && m.steps.length ? m.steps : [m.label];
+      return picking.every((step, i) => steps[i] === step);
+    });
+    const complete = matching.filter((m) => (m.steps && m.steps.length ? m.steps : [m.label]).length === depth);
+    const next = [...new Set(matching.map((m) => (m.steps && m.steps.length ? m.steps : [m.label])[depth]).filter((s) => s !== undefined))];
+    moves.replaceChildren(
+      el("div", { class: "path" }, depth ? "Your move: " + picking.join(" › ") : "Your move:"),
+      ...complete.map((m) => el("button", { class: "primary", "data-move": m.label, onclick: () => submit(m) }, "Play: " + m.label)),
+      ...next.map((step) => el("button", { "data-step": step, onclick: () => { picking = [...picking, step]; drawMoves(); } }, step)),
+      ...(depth ? [el("button", { "data-action": "back", onclick: () => { picking = picking.slice(0, -1); drawMoves(); } }, "← back")] : []),
+    );
+  }
+
+  async function submit(move) {
+    legal = null; picking = []; drawMoves();
+    try {
+      await call("SubmitMove", { matchId, seatToken: token, moveId: move.id, expectedVersion: snapshot.version, requestId: requestId() });
+    } catch (err) { say(describe(err)); refreshMoves(); }
+  }
+
+  async function refreshMoves() {
+    if (!mine || !snapshot || !(snapshot.toAct || []).includes(mine.seat)) { legal = null; drawMoves(); return; }
+    try {
+      const listed = await call("ListLegalMoves", { matchId, seatToken: token });
+      if (String(listed.version) !== String(snapshot.version)) return;
+      legal = listed.moves || []; picking = []; drawMoves();
+    } catch (err) { say(describe(err)); }
+  }
+
+  async function playBots() {
+    // The random bot lives in this page: it asks for its seat's legal moves and picks one at random.
+    for (const bot of bots) {
+      if (!(snapshot.toAct || []).includes(bot.seat) || snapshot.outcome) continue;
+      await new Promise((done) => setTimeout(done, 500));
+      if (closed) return;
+      try {
+        const listed = await call("ListLegalMoves", { matchId, seatToken: bot.token });
+        const options = listed.moves || [];
+        if (!options.length) continue;
+        const move = options[Math.floor(Math.random() * options.length)];
+        await call("SubmitMove", { matchId, seatToken: bot.token, moveId: move.id, expectedVersion: listed.version, requestId: requestId() });
+      } catch (err) { if (!(err instanceof RpcError && err.code === "aborted")) say("bot: " + describe(err)); }
+    }
+  }
+
+  async function watch() {
+    let pause = 500;
+    while (!closed) {
+      try {
+        await stream("Watch", { matchId, seatToken: token, afterEventId: lastEventId, presentation: true }, (event) => {
+          lastEventId = event.eventId;
+          const match = event.snapshot ? event.snapshot.match : snapshot ? snapshot.match : { seats: [] };
+          const line = logLine(event, match);
+          if (line) { log.prepend(el("div", {}, line)); }
+          if (event.snapshot) {
+            snapshot = event.snapshot;
+            draw();
+            refreshMoves();
+            playBots();
+          }
+          say(""); pause = 500;
+        }, { signal: controller.signal });
+        if (snapshot && snapshot.outcome) return;  // the stream ended with the match
+      } catch (err) {
+        if (closed) return;
+        if (err instanceof RpcError && (err.code === "not_found" || err.code === "permission_denied")) {
+          head.textContent = describe(err);
+          return;
+        }
+        say(`${describe(err)} — reconnecting in ${Math.round(pause / 1000)} s…`);
+      }
+      await new Promise((done) => setTimeout(done, pause));
+      pause = Math.min(pause * 2, 8000);
+    }
+  }
+  watch();
+}
+
+function describe(err) {
+  if (err instanceof RpcError) return err.message;
+  return String(err && err.message ? err.message : err);
+}
+
+// --- routing ----------------------------------------------------------------------------------
+
+function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/");
+  if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
+  else lobby().catch((err) => say(describe(err) + " — reload to retry"));
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,233 @@
+"""The web client in a real headless Chromium against a real ``serai serve``: two people play
+Jaipur by clicking, a spectator watches without ever receiving a hidden card, a reload resumes,
+and Nile and Sobek are played against the page's random bot. Screenshots of each table go to
+test-artifacts/web/ (SERAI_TEST_ARTIFACTS overrides the folder).
+
+Chromium comes from the distribution (.ci/run installs Debian's package); Playwright's Python
+package drives it. Skipped, with the reason, where either is missing.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import random
+import shutil
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("SERAI_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "web"
+PHONE = {"width": 400, "height": 820}
+# Jaipur ends within about 250 moves; random play with sales preferred ends well before this.
+MOVE_LIMIT = 600
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not shutil.which(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+# Every fetch the page makes, its answer's bytes kept (as base64) for the test to read: what the
+# spectator received on the wire, streamed Watch answers included.
+RECORD_WIRE = """
+(() => {
+  window.__wire = [];
+  const original = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    if (!response.body) return response;
+    const [mine, theirs] = response.body.tee();
+    const entry = { url: String(args[0]), chunks: [] };
+    window.__wire.push(entry);
+    (async () => {
+      const reader = mine.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        let text = "";
+        for (const b of value) text += String.fromCharCode(b);
+        entry.chunks.push(btoa(text));
+      }
+    })();
+    return new Response(theirs, { status: response.status, headers: response.headers });
+  };
+})();
+"""
+
+
+@pytest.fixture
+def site(start_serve: Callable[..., Any], redis_url: str) -> str:
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    assert f"serai web client: http://{server.http_address}/" in server.log()
+    return f"http://{server.http_address}/"
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _page(browser: Any, site: str, name: str, wire: bool = False) -> Any:
+    context = browser.new_context(viewport=PHONE)
+    if wire:
+        context.add_init_script(RECORD_WIRE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(site)
+    try:
+        page.wait_for_selector("#name", timeout=15_000)
+    except playwright_api.TimeoutError:
+        raise AssertionError(f"no lobby: {page.inner_text('body')!r} {errors}") from None
+    page.fill("#name", name)
+    page.dispatch_event("#name", "change")
+    return page
+
+
+def _play_one(page: Any, rng: random.Random) -> bool:
+    """Pick a move by clicking its steps (sales first, to end the match sooner); False when
+    this page has no move to make."""
+    if not page.locator(".moves button").count():
+        return False
+    for _ in range(8):
+        moves = page.locator("[data-move]")
+        steps = page.locator("[data-step]")
+        if moves.count() and (not steps.count() or rng.random() < 0.5):
+            moves.nth(rng.randrange(moves.count())).click()
+            return True
+        if not steps.count():
+            return False
+        texts = steps.all_inner_texts()
+        sells = [i for i, text in enumerate(texts) if text.startswith("sell")]
+        steps.nth(sells[0] if sells else rng.randrange(len(texts))).click()
+    return False
+
+
+def _envelopes(data: bytes) -> Iterator[Any]:
+    while len(data) >= 5:
+        _flags, size = struct.unpack(">BI", data[:5])
+        yield json.loads(data[5 : 5 + size] or b"{}")
+        data = data[5 + size :]
+
+
+def _received(page: Any) -> list[Any]:
+    """Every JSON message the page was answered, unary and streamed."""
+    messages = []
+    for entry in page.evaluate("window.__wire"):
+        data = b"".join(base64.b64decode(chunk) for chunk in entry["chunks"])
+        if not data:
+            continue
+        if data[:1] == b"{":
+            messages.append(json.loads(data))
+        else:
+            messages.extend(_envelopes(data))
+    return messages
+
+
+def _snapshots(message: Any) -> Iterator[Any]:
+    if isinstance(message, dict):
+        if "view" in message and "match" in message:
+            yield message
+        for value in message.values():
+            yield from _snapshots(value)
+    elif isinstance(message, list):
+        for value in message:
+            yield from _snapshots(value)
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
+    site: str, browser: Any
+) -> None:
+    rng = random.Random(21)
+    alice = _page(browser, site, "alice")
+    alice.click("[data-game=jaipur] [data-action=create]")
+    alice.wait_for_url("**#/m/**")
+    match_id = alice.url.split("#/m/")[1]
+
+    bob = _page(browser, site, "bob")
+    bob.click(f"[data-match='{match_id}'] [data-action=join]")
+    bob.wait_for_url("**#/m/**")
+    carol = _page(browser, site, "carol", wire=True)
+    carol.goto(f"{site}#/m/{match_id}/spectate")
+    carol.wait_for_selector("[data-zone=market]")
+
+    played = 0
+    reloaded = False
+    while played < MOVE_LIMIT and not alice.locator(".outcome").count():
+        moved = False
+        for page in (alice, bob):
+            page.wait_for_timeout(50)
+            if _play_one(page, rng):
+                moved, played = True, played + 1
+        if played >= 20 and not reloaded:
+            alice.reload()  # the seat token is in localStorage: the table comes back, seated
+            alice.wait_for_selector("[data-zone=market]")
+            assert "you are seat 0" in alice.inner_text("#where")
+            reloaded = True
+        if not moved:
+            alice.wait_for_timeout(200)
+        if played == 30:
+            _shot(alice, "jaipur")
+    alice.wait_for_selector(".outcome", timeout=10_000)
+    carol.wait_for_selector(".outcome", timeout=10_000)
+    assert "Match over" in bob.inner_text(".outcome")
+    assert "to play" not in carol.inner_text("[data-zone=market]")
+    assert not (alice.errors or bob.errors or carol.errors)
+
+    snapshots = [s for m in _received(carol) for s in _snapshots(m)]
+    assert len(snapshots) > 10
+    for snap in snapshots:
+        assert "viewerSeat" not in snap
+        for player in snap["view"].get("players", []):
+            assert "hand" not in player and "bonusTokens" not in player, player
+        for zone in snap["presentation"]["zones"]:
+            if zone["id"].startswith("hand"):
+                assert all(item.get("hidden") for item in zone.get("items", [])), zone
+
+
+@pytest.mark.parametrize("game", ["nile", "sobek"])
+def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: str) -> None:
+    rng = random.Random(game)
+    page = _page(browser, site, "dana")
+    page.click(f"[data-game={game}] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".zone")
+    played = 0
+    for _ in range(200):
+        if played >= 6 or page.locator(".outcome").count():
+            break
+        if _play_one(page, rng):
+            played += 1
+        page.wait_for_timeout(150)
+    assert played >= 6
+    log = page.inner_text(".log")
+    assert "random bot" in log and "dana" in log
+    _shot(page, game)
+    page.reload()
+    page.wait_for_selector(".zone")
+    assert "you are seat 0" in page.inner_text("#where")
+    assert not page.errors
