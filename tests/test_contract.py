@@ -8,9 +8,9 @@ from serai.game import (
     NotPlayable,
     OptionSpec,
     Outcome,
-    UnplayableGame,
     seeded_rng,
 )
+from serai.unplayable import UnplayableGame
 
 
 class Sample(UnplayableGame):

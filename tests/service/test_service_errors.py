@@ -11,8 +11,9 @@ from conftest import InProcessServer
 from google.protobuf import any_pb2, struct_pb2, wrappers_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from serai.api import match_service_pb2 as pb
-from serai.game import GameInfo, UnplayableGame
+from serai.game import GameInfo
 from serai.registry import Registry
+from serai.unplayable import UnplayableGame
 from service_helpers import create, join_all, status_of
 from tiny_game import TinyGame
 
