@@ -42,13 +42,20 @@ def test_sobek_with_hidden_corruption_counts_passes():
     assert not report.failed, report.render()
 
 
+# What the long run finds and is known, by game: event heuristics only, each public at the table
+# but not kept by the view. Nile: plants and harvests (its view leaves public history to memory).
+# Sobek 1.2.0: two takes of face-down market cards read apart ("take market card 8" / "card 7")
+# where the view after them is the same. Anything else fails.
+KNOWN_FINDINGS = {"nile": {"secrecy.events", "secrecy.choice"}, "sobek": {"secrecy.choice"}}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=NILE_HISTORY) if n == "nile" else n for n in INSTALLED]
-)
+@pytest.mark.parametrize("name", INSTALLED)
 def test_installed_game_passes_with_default_settings(name):
+    """The default run (10 seeds) fails no check but the game's known findings above."""
     report = check_game(registry.load().get(name), Settings())
-    assert not report.failed, report.render()
+    failed = {check for check, tally in report.tallies.items() if tally.failures}
+    assert failed <= KNOWN_FINDINGS.get(name, set()), report.render()
 
 
 def test_every_check_ran_on_a_game_with_determinize():
