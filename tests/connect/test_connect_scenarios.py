@@ -29,7 +29,7 @@ CHEAP_CODES = {
     "ABORTED",
     "RESOURCE_EXHAUSTED",
 }
-MAX_MESSAGE_BYTES = 20000
+MAX_MESSAGE_BYTES = 64 * 1024  # above the largest answer (a Jaipur ListLegalMoves with steps)
 
 # The same server settings for every transport's run, so that their transcripts compare.
 _native_transcripts: dict[str, list[Any]] = {}
