@@ -14,14 +14,14 @@ import asyncio
 import datetime
 import sys
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import structlog
 
 from serai import logging as serai_logging
+from serai.commands.store_access import add_store_arguments, store_url
 from serai.store import StoreError
-from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
+from serai.store.embedded import EmbeddedRedisError
 from serai.store.redis import open_store
 from serai.store.redis.api_keys import ApiKeys, KeyExists
 
@@ -30,18 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "keys", help="create, list and revoke the API keys apps call with", description=__doc__
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--redis-url",
-        help="the Redis `serai serve` uses: redis://host:port/db, unix://path, "
-        "redis+sentinel://... or redis+cluster://... (as `serai serve`)",
-    )
-    where.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path("data"),
-        help="the data folder of `serai serve`'s embedded Redis (default ./data)",
-    )
+    add_store_arguments(parser)
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     create = actions.add_parser("create", help="make a key and print it (only this once)")
     create.add_argument("name", metavar="NAME", help="the app's name: a-z, 0-9 and -, up to 40")
@@ -74,17 +63,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     serai_logging.configure("json", stream=sys.stderr)
-    embedded: EmbeddedRedis | None = None
-    url = args.redis_url
-    if url is None:
-        url = running_in(args.data_dir)
-        if url is None:
-            embedded = EmbeddedRedis(args.data_dir)
-            try:
-                url = embedded.start().url
-            except EmbeddedRedisError as error:
-                print(f"serai keys: {error}", file=sys.stderr)
-                return 1
+    try:
+        url, embedded = store_url(args, "keys", new_data=True)
+    except EmbeddedRedisError as error:
+        print(error, file=sys.stderr)
+        return 1
     try:
         return asyncio.run(_with_keys(url, lambda keys: args.action(keys, args)))
     finally:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 
 from serai import registry
+from serai.commands.store_access import add_store_arguments, store_url
 from serai.matches import MatchError, Matches
 from serai.registry import Registry
 from serai.store import MatchRecord, StoreError
-from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
+from serai.store.embedded import EmbeddedRedisError
 from serai.store.redis import open_store
 
 
@@ -39,24 +39,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def add_store_arguments(parser: argparse.ArgumentParser) -> None:
-    """--redis-url or --data-dir: where the matches are, as `serai serve` keeps them."""
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--redis-url",
-        help=(
-            "the Redis holding the match: redis://host:port/db, unix://path, "
-            "redis+sentinel://h:p,.../service or redis+cluster://h:p,... (as `serai serve`)"
-        ),
-    )
-    where.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path("data"),
-        help="the data folder of `serai serve`'s embedded Redis (default ./data)",
-    )
-
-
 def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Replay with the installed games (or ``games``, for tests); 0 if the state is reproduced."""
     try:
@@ -69,27 +51,6 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     finally:
         if embedded is not None:
             embedded.stop()
-
-
-def store_url(args: argparse.Namespace, command: str) -> tuple[str, EmbeddedRedis | None]:
-    """The URL of the Redis that ``--redis-url`` or ``--data-dir`` names, and the embedded Redis
-    started on that folder when none serves it yet (the caller stops it); EmbeddedRedisError,
-    its message for the user, when there is no such data."""
-    url = args.redis_url
-    if url is not None:
-        return url, None
-    url = running_in(args.data_dir)
-    if url is not None:
-        return url, None
-    # appendonly.aof before Redis 7, the appendonlydir folder since
-    aof = ("appendonly.aof", "appendonlydir")
-    if not any((args.data_dir / name).exists() for name in aof):
-        raise EmbeddedRedisError(f"serai {command}: no serai data in {args.data_dir}")
-    embedded = EmbeddedRedis(args.data_dir)
-    try:
-        return embedded.start().url, embedded
-    except EmbeddedRedisError as error:
-        raise EmbeddedRedisError(f"serai {command}: {error}") from None
 
 
 async def _replay(url: str, match_id: str, games: Registry, show_seed: bool = False) -> int:

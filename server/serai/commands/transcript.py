@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from serai import registry
-from serai.commands.replay import add_store_arguments, store_url
+from serai.commands.store_access import add_store_arguments, store_url
 from serai.matches import MatchError, Matches, transcripts
 from serai.registry import Registry
 from serai.store import StoreError
