@@ -191,28 +191,28 @@ async def serve(
         auth = Authenticator(ApiKeys(redis_client), required=settings.require_api_key)
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
+        # One set of handlers for both ports: a key's move rate, the list rate and the response
+        # caches are the process's, not each port's (per-connection move limits stay apart: a
+        # connection's peer names its port's protocol).
+        handlers = MatchHandlers(
+            matches,
+            RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
+            list_limiter,
+            auth,
+        )
         server = await build_server(
             matches,
             max_message_bytes=settings.max_message_bytes,
-            move_rate=settings.move_rate,
-            move_burst=settings.move_burst,
             reuse_port=worker is not None,
             runtime=runtime,
-            list_limiter=list_limiter,
-            auth=auth,
+            handlers=handlers,
         )
         http = None
         if settings.http_port is not None:
             from serai.transports.connect.server import build_http_server  # uvicorn: only if used
 
-            http_handlers = MatchHandlers(
-                matches,
-                RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
-                list_limiter,
-                auth,
-            )
             http = build_http_server(
-                http_handlers,
+                handlers,
                 runtime,
                 max_message_bytes=settings.max_message_bytes,
                 allow_origins=settings.http_allow_origin,

@@ -24,6 +24,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc.auth import Authenticator
+from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
 from serai.transports.grpc.reflection import DocumentedReflection, documented_files
@@ -175,6 +176,7 @@ async def build_server(
     runtime: Runtime | None = None,
     list_limiter: RateLimiter | None = None,
     auth: Authenticator | None = None,
+    handlers: MatchHandlers | None = None,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
@@ -186,6 +188,8 @@ async def build_server(
     ``runtime``: the process's shared services, started and closed by the caller; None makes the
     server run its own (clocks swept from ``start`` until ``stop``).
     ``auth``: API keys (see :mod:`serai.rpc.auth`); None: keys are not looked at.
+    ``handlers``: the process's handlers, shared with its HTTP port (one set of rate limits and
+    response caches for both); then ``move_*``, ``list_limiter`` and ``auth`` are theirs.
     """
     server = grpc.aio.server(
         options=[
@@ -204,7 +208,7 @@ async def build_server(
 
     wrapping = _Wrapping(server, wrap)
     pb_grpc.add_MatchServiceServicer_to_server(
-        MatchService(matches, limiter, list_limiter, auth), wrapping
+        MatchService(matches, limiter, list_limiter, auth, handlers=handlers), wrapping
     )
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, wrapping)

@@ -89,9 +89,13 @@ class MatchService(pb_grpc.MatchServiceServicer):
         move_limiter: RateLimiter | None = None,
         list_limiter: RateLimiter | None = None,
         auth: Authenticator | None = None,
+        *,
+        handlers: MatchHandlers | None = None,
     ) -> None:
         self.matches = matches
-        self.handlers = MatchHandlers(matches, move_limiter, list_limiter, auth)
+        # ``handlers``: those another transport of the process shares (one set of limits and
+        # response caches); else its own.
+        self.handlers = handlers or MatchHandlers(matches, move_limiter, list_limiter, auth)
 
     ListGames = _unary("ListGames")
     CreateMatch = _unary("CreateMatch")
