@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, ListGamesRequest, ListGamesResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, ListGamesRequest, ListGamesResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -106,6 +106,27 @@ class MatchService(Protocol):
         (with its token) while the match runs, holding only what that seat saw; anyone's once it is
         finished, with the seed material revealed and a hash of the state after each move.
         Rate-limited per client address together with ListMatches (RESOURCE_EXHAUSTED).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def play(self, request: AsyncIterator[PlayRequest], ctx: RequestContext[PlayRequest, PlayUpdate], /) -> AsyncIterator[PlayUpdate]:
+        """
+        One stream per seat for playing a match: the server pushes the match's events (as Watch
+        does, resumable after `after_event_id`) and, with each snapshot in which the seat is to act,
+        its legal moves; the client sends its moves (and a resignation) on the same stream and gets
+        each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
+        move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
+        message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
+        match's last event is sent, with ABORTED when the client reads too slowly (resume after the
+        last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def reclaim_seat(self, request: ReclaimSeatRequest, ctx: RequestContext[ReclaimSeatRequest, JoinMatchResponse], /) -> JoinMatchResponse:
+        """
+        A seat's token again, for the player a player token names (see JoinMatchRequest), from any
+        device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
+        player holds no seat in the match.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -232,6 +253,28 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_transcript,
+                ),
+                "/serai.v1.MatchService/Play": Endpoint.bidi_stream(
+                    method=MethodInfo(
+                        name="Play",
+                        service_name="serai.v1.MatchService",
+                        input=PlayRequest,
+                        output=PlayUpdate,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.BIDI_STREAM,
+                    ),
+                    function=svc.play,
+                ),
+                "/serai.v1.MatchService/ReclaimSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ReclaimSeat",
+                        service_name="serai.v1.MatchService",
+                        input=ReclaimSeatRequest,
+                        output=JoinMatchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.reclaim_seat,
                 ),
             },
             interceptors=interceptors,
@@ -506,6 +549,61 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=GetTranscriptRequest,
                 output=GetTranscriptResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def play(
+        self,
+        request: AsyncIterator[PlayRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[PlayUpdate]:
+        """
+        One stream per seat for playing a match: the server pushes the match's events (as Watch
+        does, resumable after `after_event_id`) and, with each snapshot in which the seat is to act,
+        its legal moves; the client sends its moves (and a resignation) on the same stream and gets
+        each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
+        move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
+        message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
+        match's last event is sent, with ABORTED when the client reads too slowly (resume after the
+        last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+        """
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Play",
+                service_name="serai.v1.MatchService",
+                input=PlayRequest,
+                output=PlayUpdate,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.BIDI_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def reclaim_seat(
+        self,
+        request: ReclaimSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> JoinMatchResponse:
+        """
+        A seat's token again, for the player a player token names (see JoinMatchRequest), from any
+        device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
+        player holds no seat in the match.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReclaimSeat",
+                service_name="serai.v1.MatchService",
+                input=ReclaimSeatRequest,
+                output=JoinMatchResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

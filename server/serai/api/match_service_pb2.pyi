@@ -108,18 +108,28 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "player_name", "request_id", "entropy")
+    __slots__ = ("match_id", "seat", "player_name", "request_id", "entropy", "player_token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     player_name: str
     request_id: str
     entropy: bytes
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., request_id: _Optional[str] = ..., entropy: _Optional[bytes] = ...) -> None: ...
+    player_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., request_id: _Optional[str] = ..., entropy: _Optional[bytes] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class ReclaimSeatRequest(_message.Message):
+    __slots__ = ("match_id", "player_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    player_token: str
+    def __init__(self, match_id: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
     __slots__ = ("seat", "seat_token", "match", "replayed")
@@ -134,16 +144,18 @@ class JoinMatchResponse(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., match: _Optional[_Union[MatchSummary, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("status", "game", "limit", "page_token")
+    __slots__ = ("status", "game", "limit", "page_token", "player_token")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     status: MatchStatus
     game: str
     limit: int
     page_token: str
-    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., game: _Optional[str] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    player_token: str
+    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., game: _Optional[str] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")
@@ -459,3 +471,75 @@ class ResignRequest(_message.Message):
     match_id: str
     seat_token: str
     def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("open", "move", "resign")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    open: PlayOpen
+    move: PlayMove
+    resign: PlayResign
+    def __init__(self, open: _Optional[_Union[PlayOpen, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
+
+class PlayOpen(_message.Message):
+    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation", "steps")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    after_event_id: str
+    presentation: bool
+    steps: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ..., steps: _Optional[bool] = ...) -> None: ...
+
+class PlayMove(_message.Message):
+    __slots__ = ("request_id", "expected_version", "move_id", "payload")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    expected_version: int
+    move_id: str
+    payload: _any_pb2.Any
+    def __init__(self, request_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., move_id: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+
+class PlayResign(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    def __init__(self, request_id: _Optional[str] = ...) -> None: ...
+
+class PlayUpdate(_message.Message):
+    __slots__ = ("event", "answer", "legal_moves")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    event: MatchEvent
+    answer: PlayAnswer
+    legal_moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
+    def __init__(self, event: _Optional[_Union[MatchEvent, _Mapping]] = ..., answer: _Optional[_Union[PlayAnswer, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ...) -> None: ...
+
+class PlayAnswer(_message.Message):
+    __slots__ = ("request_id", "submitted", "resigned", "error")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    submitted: SubmitMoveResponse
+    resigned: MatchSnapshot
+    error: PlayError
+    def __init__(self, request_id: _Optional[str] = ..., submitted: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., resigned: _Optional[_Union[MatchSnapshot, _Mapping]] = ..., error: _Optional[_Union[PlayError, _Mapping]] = ...) -> None: ...
+
+class PlayError(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...

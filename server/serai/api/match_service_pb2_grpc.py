@@ -84,6 +84,16 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/serai.v1.MatchService/Play',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.PlayRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.PlayUpdate.FromString,
+                _registered_method=True)
+        self.ReclaimSeat = channel.unary_unary(
+                '/serai.v1.MatchService/ReclaimSeat',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -170,6 +180,29 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One stream per seat for playing a match: the server pushes the match's events (as Watch
+        does, resumable after `after_event_id`) and, with each snapshot in which the seat is to act,
+        its legal moves; the client sends its moves (and a resignation) on the same stream and gets
+        each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
+        move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
+        message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
+        match's last event is sent, with ABORTED when the client reads too slowly (resume after the
+        last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReclaimSeat(self, request, context):
+        """A seat's token again, for the player a player token names (see JoinMatchRequest), from any
+        device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
+        player holds no seat in the match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -222,6 +255,16 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.GetTranscript,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.PlayRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.PlayUpdate.SerializeToString,
+            ),
+            'ReclaimSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReclaimSeat,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -494,6 +537,60 @@ class MatchService:
             '/serai.v1.MatchService/GetTranscript',
             serai_dot_v1_dot_match__service__pb2.GetTranscriptRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.GetTranscriptResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/serai.v1.MatchService/Play',
+            serai_dot_v1_dot_match__service__pb2.PlayRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.PlayUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReclaimSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/ReclaimSeat',
+            serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -30,6 +30,7 @@ from serai.rpc.convert import (
 )
 from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.responses import MovePayloads, SubmitResponses
+from serai.rpc.status import Code, RpcError
 
 if TYPE_CHECKING:
     from serai.rpc.auth import Authenticator
@@ -240,6 +241,11 @@ class MatchHandlers:
                 f"more than {rate:g} moves per second (bursts of {burst:g}) with this API key "
                 "on this server: slow down, and retry this move in a moment"
             )
+
+    async def ReclaimSeat(
+        self, request: pb.ReclaimSeatRequest, ctx: CallContext
+    ) -> pb.JoinMatchResponse:
+        raise RpcError(Code.UNIMPLEMENTED, "ReclaimSeat is not served yet")
 
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.resign(request.match_id, request.seat_token, ctx.tenant))

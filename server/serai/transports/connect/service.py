@@ -126,6 +126,16 @@ class ConnectMatchService:
     resign = _unary("Resign")
     get_transcript = _unary("GetTranscript")
     watch = _streaming("Watch")
+    reclaim_seat = _unary("ReclaimSeat")
+
+    async def play(self, requests: AsyncIterator[Any], ctx: Any) -> AsyncIterator[Any]:
+        """Play is a bidirectional stream, which needs HTTP/2 end to end; this port serves
+        HTTP/1.1 (browsers), where Watch + SubmitMove are the path."""
+        raise ConnectError(
+            ConnectCode.UNIMPLEMENTED,
+            "Play needs HTTP/2: use the gRPC port, or Watch and SubmitMove here",
+        )
+        yield  # an async generator, as the generated application expects
 
 
 METHODS = {
@@ -139,6 +149,8 @@ METHODS = {
     "resign": "Resign",
     "get_transcript": "GetTranscript",
     "watch": "Watch",
+    "reclaim_seat": "ReclaimSeat",
+    "play": "Play",
 }
 
 HEALTH_SERVICE = "grpc.health.v1.Health"

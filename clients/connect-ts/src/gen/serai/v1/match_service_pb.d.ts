@@ -284,6 +284,16 @@ export declare type JoinMatchRequest = Message<"serai.v1.JoinMatchRequest"> & {
    * @generated from field: bytes entropy = 5;
    */
   entropy: Uint8Array;
+
+  /**
+   * A JWT the calling app signed (with the secret or key registered on its API key) naming the
+   * player: `sub` is the stable player id, `name` the display name (it replaces player_name).
+   * Binds the seat to that player, who can later ReclaimSeat and list "my matches". Empty: an
+   * anonymous seat, as before. A bad, expired or foreign token is UNAUTHENTICATED.
+   *
+   * @generated from field: string player_token = 6;
+   */
+  playerToken: string;
 };
 
 /**
@@ -291,6 +301,29 @@ export declare type JoinMatchRequest = Message<"serai.v1.JoinMatchRequest"> & {
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export declare const JoinMatchRequestSchema: GenMessage<JoinMatchRequest>;
+
+/**
+ * @generated from message serai.v1.ReclaimSeatRequest
+ */
+export declare type ReclaimSeatRequest = Message<"serai.v1.ReclaimSeatRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The player's token (see JoinMatchRequest.player_token).
+   *
+   * @generated from field: string player_token = 2;
+   */
+  playerToken: string;
+};
+
+/**
+ * Describes the message serai.v1.ReclaimSeatRequest.
+ * Use `create(ReclaimSeatRequestSchema)` to create a new message.
+ */
+export declare const ReclaimSeatRequestSchema: GenMessage<ReclaimSeatRequest>;
 
 /**
  * @generated from message serai.v1.JoinMatchResponse
@@ -359,6 +392,14 @@ export declare type ListMatchesRequest = Message<"serai.v1.ListMatchesRequest"> 
    * @generated from field: string page_token = 4;
    */
   pageToken: string;
+
+  /**
+   * Only the matches in which this player token's player holds a seat ("my matches"); empty:
+   * every match the caller may see. A bad token is UNAUTHENTICATED.
+   *
+   * @generated from field: string player_token = 5;
+   */
+  playerToken: string;
 };
 
 /**
@@ -630,6 +671,14 @@ export declare type MatchSnapshot = Message<"serai.v1.MatchSnapshot"> & {
    * @generated from field: int64 move_deadline_ms = 8;
    */
   moveDeadlineMs: bigint;
+
+  /**
+   * The view described for people, when the request asked for it (GetMatchRequest.presentation,
+   * WatchRequest.presentation). Made from the view's bytes alone, so it says no more than `view`.
+   *
+   * @generated from field: serai.v1.Presentation presentation = 9;
+   */
+  presentation?: Presentation | undefined;
 };
 
 /**
@@ -637,6 +686,115 @@ export declare type MatchSnapshot = Message<"serai.v1.MatchSnapshot"> & {
  * Use `create(MatchSnapshotSchema)` to create a new message.
  */
 export declare const MatchSnapshotSchema: GenMessage<MatchSnapshot>;
+
+/**
+ * A view as people see it, for clients with no game code: zones of labelled items. A game that
+ * describes none gets its view's fields and values as one zone per field.
+ *
+ * @generated from message serai.v1.Presentation
+ */
+export declare type Presentation = Message<"serai.v1.Presentation"> & {
+  /**
+   * One line: the round, whose turn, the phase.
+   *
+   * @generated from field: string headline = 1;
+   */
+  headline: string;
+
+  /**
+   * @generated from field: repeated serai.v1.Zone zones = 2;
+   */
+  zones: Zone[];
+};
+
+/**
+ * Describes the message serai.v1.Presentation.
+ * Use `create(PresentationSchema)` to create a new message.
+ */
+export declare const PresentationSchema: GenMessage<Presentation>;
+
+/**
+ * A part of the table: the market, a hand, a field, a pile of tokens, a score track.
+ *
+ * @generated from message serai.v1.Zone
+ */
+export declare type Zone = Message<"serai.v1.Zone"> & {
+  /**
+   * Stable within a game ("market", "hand", "seat1"), for clients that lay zones out by id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * The seat this zone belongs to; unset for a shared zone.
+   *
+   * @generated from field: optional int32 owner = 3;
+   */
+  owner?: number | undefined;
+
+  /**
+   * @generated from field: repeated serai.v1.Item items = 4;
+   */
+  items: Item[];
+
+  /**
+   * @generated from field: string note = 5;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message serai.v1.Zone.
+ * Use `create(ZoneSchema)` to create a new message.
+ */
+export declare const ZoneSchema: GenMessage<Zone>;
+
+/**
+ * Cards, tokens or a value in a zone: `count` items called `label` ("3 × camel"), `value` a text
+ * such as token values ("7 5 5") or a score. Hidden items are face down: only their count is known.
+ *
+ * @generated from message serai.v1.Item
+ */
+export declare type Item = Message<"serai.v1.Item"> & {
+  /**
+   * @generated from field: string label = 1;
+   */
+  label: string;
+
+  /**
+   * @generated from field: uint32 count = 2;
+   */
+  count: number;
+
+  /**
+   * @generated from field: string value = 3;
+   */
+  value: string;
+
+  /**
+   * @generated from field: bool hidden = 4;
+   */
+  hidden: boolean;
+
+  /**
+   * A hint for styling: "card", "token", "score", "text" (free; clients may ignore it).
+   *
+   * @generated from field: string kind = 5;
+   */
+  kind: string;
+};
+
+/**
+ * Describes the message serai.v1.Item.
+ * Use `create(ItemSchema)` to create a new message.
+ */
+export declare const ItemSchema: GenMessage<Item>;
 
 /**
  * @generated from message serai.v1.GetMatchRequest
@@ -653,6 +811,13 @@ export declare type GetMatchRequest = Message<"serai.v1.GetMatchRequest"> & {
    * @generated from field: string seat_token = 2;
    */
   seatToken: string;
+
+  /**
+   * Also describe the view for people (MatchSnapshot.presentation).
+   *
+   * @generated from field: bool presentation = 3;
+   */
+  presentation: boolean;
 };
 
 /**
@@ -684,6 +849,15 @@ export declare type LegalMove = Message<"serai.v1.LegalMove"> & {
    * @generated from field: google.protobuf.Any payload = 3;
    */
   payload?: Any | undefined;
+
+  /**
+   * The move as a path of choices, for picking it step by step: moves sharing their first
+   * steps share those choices ("exchange", "take 2 diamond", "give 2 camel"). Empty: one step,
+   * the label.
+   *
+   * @generated from field: repeated string steps = 4;
+   */
+  steps: string[];
 };
 
 /**
@@ -842,6 +1016,13 @@ export declare type WatchRequest = Message<"serai.v1.WatchRequest"> & {
    * @generated from field: string after_event_id = 3;
    */
   afterEventId: string;
+
+  /**
+   * Snapshots also describe the view for people (MatchSnapshot.presentation).
+   *
+   * @generated from field: bool presentation = 4;
+   */
+  presentation: boolean;
 };
 
 /**
@@ -1145,6 +1326,248 @@ export declare type ResignRequest = Message<"serai.v1.ResignRequest"> & {
 export declare const ResignRequestSchema: GenMessage<ResignRequest>;
 
 /**
+ * @generated from message serai.v1.PlayRequest
+ */
+export declare type PlayRequest = Message<"serai.v1.PlayRequest"> & {
+  /**
+   * @generated from oneof serai.v1.PlayRequest.kind
+   */
+  kind: {
+    /**
+     * First, and only first: which seat this stream plays.
+     *
+     * @generated from field: serai.v1.PlayOpen open = 1;
+     */
+    value: PlayOpen;
+    case: "open";
+  } | {
+    /**
+     * @generated from field: serai.v1.PlayMove move = 2;
+     */
+    value: PlayMove;
+    case: "move";
+  } | {
+    /**
+     * @generated from field: serai.v1.PlayResign resign = 3;
+     */
+    value: PlayResign;
+    case: "resign";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message serai.v1.PlayRequest.
+ * Use `create(PlayRequestSchema)` to create a new message.
+ */
+export declare const PlayRequestSchema: GenMessage<PlayRequest>;
+
+/**
+ * @generated from message serai.v1.PlayOpen
+ */
+export declare type PlayOpen = Message<"serai.v1.PlayOpen"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * Required: Play is for a seat (spectators Watch).
+   *
+   * @generated from field: string seat_token = 2;
+   */
+  seatToken: string;
+
+  /**
+   * Resume after this event ("" for all events), as WatchRequest.after_event_id.
+   *
+   * @generated from field: string after_event_id = 3;
+   */
+  afterEventId: string;
+
+  /**
+   * Snapshots also describe the view for people (MatchSnapshot.presentation).
+   *
+   * @generated from field: bool presentation = 4;
+   */
+  presentation: boolean;
+
+  /**
+   * Legal moves also carry their steps (LegalMove.steps).
+   *
+   * @generated from field: bool steps = 5;
+   */
+  steps: boolean;
+};
+
+/**
+ * Describes the message serai.v1.PlayOpen.
+ * Use `create(PlayOpenSchema)` to create a new message.
+ */
+export declare const PlayOpenSchema: GenMessage<PlayOpen>;
+
+/**
+ * @generated from message serai.v1.PlayMove
+ */
+export declare type PlayMove = Message<"serai.v1.PlayMove"> & {
+  /**
+   * Names the move's answer, and makes a retry safe (on this stream or a new one): as
+   * SubmitMoveRequest.request_id. Required.
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * As SubmitMoveRequest.expected_version (0: do not check).
+   *
+   * @generated from field: uint64 expected_version = 2;
+   */
+  expectedVersion: bigint;
+
+  /**
+   * @generated from oneof serai.v1.PlayMove.move
+   */
+  move: {
+    /**
+     * @generated from field: string move_id = 3;
+     */
+    value: string;
+    case: "moveId";
+  } | {
+    /**
+     * @generated from field: google.protobuf.Any payload = 4;
+     */
+    value: Any;
+    case: "payload";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message serai.v1.PlayMove.
+ * Use `create(PlayMoveSchema)` to create a new message.
+ */
+export declare const PlayMoveSchema: GenMessage<PlayMove>;
+
+/**
+ * @generated from message serai.v1.PlayResign
+ */
+export declare type PlayResign = Message<"serai.v1.PlayResign"> & {
+  /**
+   * Names the answer.
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message serai.v1.PlayResign.
+ * Use `create(PlayResignSchema)` to create a new message.
+ */
+export declare const PlayResignSchema: GenMessage<PlayResign>;
+
+/**
+ * @generated from message serai.v1.PlayUpdate
+ */
+export declare type PlayUpdate = Message<"serai.v1.PlayUpdate"> & {
+  /**
+   * @generated from oneof serai.v1.PlayUpdate.kind
+   */
+  kind: {
+    /**
+     * @generated from field: serai.v1.MatchEvent event = 1;
+     */
+    value: MatchEvent;
+    case: "event";
+  } | {
+    /**
+     * @generated from field: serai.v1.PlayAnswer answer = 2;
+     */
+    value: PlayAnswer;
+    case: "answer";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * With an event whose snapshot says this seat is to act: the seat's legal moves at that
+   * snapshot's version (so no ListLegalMoves call is needed). Empty otherwise.
+   *
+   * @generated from field: repeated serai.v1.LegalMove legal_moves = 3;
+   */
+  legalMoves: LegalMove[];
+};
+
+/**
+ * Describes the message serai.v1.PlayUpdate.
+ * Use `create(PlayUpdateSchema)` to create a new message.
+ */
+export declare const PlayUpdateSchema: GenMessage<PlayUpdate>;
+
+/**
+ * @generated from message serai.v1.PlayAnswer
+ */
+export declare type PlayAnswer = Message<"serai.v1.PlayAnswer"> & {
+  /**
+   * The PlayMove's or PlayResign's request_id.
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * @generated from oneof serai.v1.PlayAnswer.result
+   */
+  result: {
+    /**
+     * @generated from field: serai.v1.SubmitMoveResponse submitted = 2;
+     */
+    value: SubmitMoveResponse;
+    case: "submitted";
+  } | {
+    /**
+     * @generated from field: serai.v1.MatchSnapshot resigned = 3;
+     */
+    value: MatchSnapshot;
+    case: "resigned";
+  } | {
+    /**
+     * @generated from field: serai.v1.PlayError error = 4;
+     */
+    value: PlayError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message serai.v1.PlayAnswer.
+ * Use `create(PlayAnswerSchema)` to create a new message.
+ */
+export declare const PlayAnswerSchema: GenMessage<PlayAnswer>;
+
+/**
+ * @generated from message serai.v1.PlayError
+ */
+export declare type PlayError = Message<"serai.v1.PlayError"> & {
+  /**
+   * The status the unary call would have ended with (a google.rpc.Code number: 10 ABORTED for a
+   * stale expected_version, 3 INVALID_ARGUMENT for an illegal move, ...) and its message.
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message serai.v1.PlayError.
+ * Use `create(PlayErrorSchema)` to create a new message.
+ */
+export declare const PlayErrorSchema: GenMessage<PlayError>;
+
+/**
  * @generated from enum serai.v1.TimeoutPolicy
  */
 export enum TimeoutPolicy {
@@ -1323,6 +1746,35 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof GetTranscriptRequestSchema;
     output: typeof GetTranscriptResponseSchema;
+  },
+  /**
+   * One stream per seat for playing a match: the server pushes the match's events (as Watch
+   * does, resumable after `after_event_id`) and, with each snapshot in which the seat is to act,
+   * its legal moves; the client sends its moves (and a resignation) on the same stream and gets
+   * each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
+   * move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
+   * message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
+   * match's last event is sent, with ABORTED when the client reads too slowly (resume after the
+   * last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+   *
+   * @generated from rpc serai.v1.MatchService.Play
+   */
+  play: {
+    methodKind: "bidi_streaming";
+    input: typeof PlayRequestSchema;
+    output: typeof PlayUpdateSchema;
+  },
+  /**
+   * A seat's token again, for the player a player token names (see JoinMatchRequest), from any
+   * device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
+   * player holds no seat in the match.
+   *
+   * @generated from rpc serai.v1.MatchService.ReclaimSeat
+   */
+  reclaimSeat: {
+    methodKind: "unary";
+    input: typeof ReclaimSeatRequestSchema;
+    output: typeof JoinMatchResponseSchema;
   },
 }>;
 
