@@ -15,6 +15,8 @@ import os
 import random
 import shutil
 import struct
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -231,3 +233,40 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     page.wait_for_selector(".zone")
     assert "you are seat 0" in page.inner_text("#where")
     assert not page.errors
+
+
+def test_a_server_that_needs_an_api_key_asks_for_one_and_the_page_then_plays(
+    start_serve: Callable[..., Any], redis_url: str, browser: Any
+) -> None:
+    made = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "web"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    key = made.stdout.strip()
+    server = start_serve("--redis-url", redis_url, "--http-port", "0", "--require-api-key")
+    site = f"http://{server.http_address}/"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site)
+    page.wait_for_selector("#api-key", timeout=15_000)
+    assert "needs an API key" in page.inner_text("main")
+    page.fill("#api-key", "not-a-key")
+    page.click("[data-action=use-key]")
+    page.wait_for_selector("#api-key")  # refused: asked again, saying so
+    page.wait_for_function("document.querySelector('main').innerText.includes('was refused')")
+    page.fill("#api-key", key)
+    page.click("[data-action=use-key]")
+    page.wait_for_selector("#name", timeout=15_000)
+    page.click("[data-game=jaipur] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".zone")  # the table, whose calls carry the key
+    page.reload()  # the key stays in this browser
+    page.wait_for_selector(".zone")
+    page.goto(site)
+    page.wait_for_selector("[data-action=forget-key]")
+    page.click("[data-action=forget-key]")
+    page.wait_for_selector("#api-key")
+    assert key not in page.url

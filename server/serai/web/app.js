@@ -1,6 +1,6 @@
 // The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
 // step by step from the legal moves. No game code lives here: any game the server offers plays.
-import { call, requestId, stream, RpcError } from "/connect.js";
+import { call, hasApiKey, requestId, setApiKey, stream, RpcError } from "/connect.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
@@ -53,13 +53,17 @@ async function lobby() {
   let listed = [], listError = "";
   try {
     listed = (await call("ListMatches", { limit: 50 })).matches || [];
-  } catch (err) { listError = describe(err); }
+  } catch (err) {
+    if (needsKey(err)) return keyForm(err);
+    listError = describe(err);
+  }
   const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
   const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
   const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
   nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
   main.replaceChildren(
-    el("p", {}, "Your name: ", nameInput),
+    el("p", {}, "Your name: ", nameInput,
+      hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
     el("h2", {}, "Games"),
     ...(games.games || []).filter((g) => g.playable).map(gameCard),
     listError ? el("p", {}, `Matches could not be listed (${listError}). `, el("button", { onclick: lobby }, "Try again")) : null,
@@ -289,6 +293,7 @@ function table(matchId, spectate) {
         if (snapshot && snapshot.outcome) return;  // the stream ended with the match
       } catch (err) {
         if (closed) return;
+        if (needsKey(err)) { leaving(); keyForm(err); return; }
         if (err instanceof RpcError && (err.code === "not_found" || err.code === "permission_denied")) {
           head.textContent = describe(err);
           return;
@@ -302,6 +307,23 @@ function table(matchId, spectate) {
   watch();
 }
 
+// A server run with --require-api-key answers UNAUTHENTICATED without a (valid) key.
+function needsKey(err) { return err instanceof RpcError && err.code === "unauthenticated"; }
+
+function keyForm(err) {
+  const input = el("input", { id: "api-key", type: "password", size: 40, autocomplete: "off" });
+  const use = () => { setApiKey(input.value); route(); };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") use(); });
+  main.replaceChildren(
+    el("h2", {}, "This server needs an API key"),
+    el("p", {}, hasApiKey() ? `The key this browser holds was refused (${describe(err)}).`
+      : "Ask the server's operator for one (`serai keys create NAME`), and paste it here. "
+        + "It stays in this browser."),
+    el("p", {}, input, " ", el("button", { "data-action": "use-key", onclick: use }, "Use this key")),
+  );
+  say("");
+}
+
 function describe(err) {
   if (err instanceof RpcError) return err.message;
   return String(err && err.message ? err.message : err);
@@ -312,7 +334,7 @@ function describe(err) {
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
-  else lobby().catch((err) => say(describe(err) + " — reload to retry"));
+  else lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
 }
 
 window.addEventListener("hashchange", route);

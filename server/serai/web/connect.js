@@ -5,6 +5,24 @@
 
 const SERVICE = "/serai.v1.MatchService/";
 
+// The API key this browser sends (a server run with --require-api-key asks for one): kept in
+// localStorage, never in the URL, so it reaches no access log or Referer.
+let apiKey = localStorage.getItem("serai.key") || "";
+
+export function setApiKey(key) {
+  apiKey = (key || "").trim();
+  if (apiKey) localStorage.setItem("serai.key", apiKey);
+  else localStorage.removeItem("serai.key");
+}
+
+export function hasApiKey() { return apiKey !== ""; }
+
+function headers(contentType) {
+  const sent = { "Content-Type": contentType, "Connect-Protocol-Version": "1" };
+  if (apiKey) sent.Authorization = "Bearer " + apiKey;
+  return sent;
+}
+
 export class RpcError extends Error {
   constructor(code, message) {
     super(message || code);
@@ -17,7 +35,7 @@ export async function call(method, request, { signal } = {}) {
   try {
     response = await fetch(SERVICE + method, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+      headers: headers("application/json"),
       body: JSON.stringify(request ?? {}),
       signal,
     });
@@ -47,7 +65,7 @@ export async function stream(method, request, onMessage, { signal } = {}) {
   try {
     response = await fetch(SERVICE + method, {
       method: "POST",
-      headers: { "Content-Type": "application/connect+json", "Connect-Protocol-Version": "1" },
+      headers: headers("application/connect+json"),
       body: envelope(request ?? {}),
       signal,
     });
