@@ -6,10 +6,15 @@ with their garbage collector off, so that its pauses are not counted as the serv
 
 By default it starts its own Redis (embedded, append-only file in a temporary folder, as
 ``serai serve`` does) and its own ``serai serve`` process; give --server and --redis-url to
-measure a running deployment instead. Each move is two calls, as a generic bot makes them:
-ListLegalMoves, then SubmitMove of a random id with the expected version. Example::
+measure a running deployment instead. ``--mode`` says how the bots learn and move:
+``submit`` (the default): each move is two calls, as a generic bot makes them: ListLegalMoves,
+then SubmitMove of a random id with the expected version, the next seat known from the answer;
+``watch``: every seat also Watches its match and moves (ListLegalMoves + SubmitMove) when a
+snapshot names it, so both seats are told of every move; ``play``: every seat on one Play stream,
+moving on the legal moves it is offered (told of every move, no ListLegalMoves). Example::
 
     python benchmarks/service_load.py --matches 10
+    python benchmarks/service_load.py --matches 10 --mode play
     python benchmarks/service_load.py --matches 10 --redis-fsync always   # the cost of fsync
     python benchmarks/service_load.py --matches 100 --server 127.0.0.1:50051 \\
         --redis-url redis://127.0.0.1:6379/0
@@ -27,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import grpc
 import redis.asyncio as aioredis
@@ -52,6 +58,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--channels", type=int, default=4, help="gRPC channels the bots share (4)")
     parser.add_argument(
+        "--mode",
+        choices=("submit", "watch", "play"),
+        default="submit",
+        help="how bots learn of moves: submit only, Watch + SubmitMove, or Play (submit)",
+    )
+    parser.add_argument(
         "--redis-fsync",
         choices=("everysec", "always"),
         default="everysec",
@@ -75,6 +87,16 @@ async def play_match(
             pb.JoinMatchRequest(match_id=match_id, player_name=f"bot{seat}")
         )
         tokens.append(joined.seat_token)
+    if args.mode != "submit":
+        seat_play = play_seat if args.mode == "play" else watch_seat
+        played = await asyncio.gather(
+            *(
+                seat_play(stub, match_id, token, random.Random(f"{args.seed}:{index}:{seat}"),
+                          latencies)
+                for seat, token in enumerate(tokens)
+            )
+        )  # fmt: skip
+        return match_id, sum(played)
     snapshot = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
     to_act = list(snapshot.to_act)
     moves = 0
@@ -98,6 +120,86 @@ async def play_match(
         moves += 1
         to_act = list(done.snapshot.to_act)
     return match_id, moves
+
+
+async def watch_seat(
+    stub: pb_grpc.MatchServiceStub,
+    match_id: str,
+    token: str,
+    rng: random.Random,
+    latencies: list[float],
+) -> int:
+    """One seat told by Watch, moving by ListLegalMoves + SubmitMove; its moves."""
+    moves = 0
+    watch = stub.Watch(pb.WatchRequest(match_id=match_id, seat_token=token))
+    async for event in watch:
+        snapshot = event.snapshot
+        if not event.HasField("snapshot") or snapshot.viewer_seat not in snapshot.to_act:
+            continue
+        listed = await stub.ListLegalMoves(
+            pb.ListLegalMovesRequest(match_id=match_id, seat_token=token)
+        )
+        if listed.version != snapshot.version or not listed.moves:
+            continue
+        start = time.perf_counter()
+        try:
+            await stub.SubmitMove(
+                pb.SubmitMoveRequest(
+                    match_id=match_id,
+                    seat_token=token,
+                    move_id=rng.choice(listed.moves).id,
+                    expected_version=listed.version,
+                    request_id=f"{snapshot.viewer_seat}-{listed.version}",
+                )
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.ABORTED:
+                raise
+            continue
+        latencies.append(time.perf_counter() - start)
+        moves += 1
+    return moves
+
+
+async def play_seat(
+    stub: pb_grpc.MatchServiceStub,
+    match_id: str,
+    token: str,
+    rng: random.Random,
+    latencies: list[float],
+) -> int:
+    """One seat on a Play stream, moving on the legal moves it is offered; its moves."""
+    outgoing: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
+    outgoing.put_nowait(pb.PlayRequest(open=pb.PlayOpen(match_id=match_id, seat_token=token)))
+
+    async def requests() -> Any:
+        while (request := await outgoing.get()) is not None:
+            yield request
+
+    moves = 0
+    sent: dict[str, float] = {}
+    call = stub.Play(requests())
+    async for update in call:
+        if update.HasField("answer"):
+            answer = update.answer
+            if answer.HasField("submitted"):
+                latencies.append(time.perf_counter() - sent.pop(answer.request_id))
+                moves += 1
+            elif answer.error.code != grpc.StatusCode.ABORTED.value[0]:
+                raise RuntimeError(f"move refused: {answer.error.message}")
+            continue
+        if update.legal_moves:
+            version = update.event.snapshot.version
+            request_id = f"{update.event.snapshot.viewer_seat}-{version}"
+            sent[request_id] = time.perf_counter()
+            move = pb.PlayMove(
+                request_id=request_id,
+                expected_version=version,
+                move_id=rng.choice(update.legal_moves).id,
+            )
+            outgoing.put_nowait(pb.PlayRequest(move=move))
+    outgoing.put_nowait(None)
+    return moves
 
 
 async def run_load(
@@ -149,6 +251,7 @@ async def run_load(
     print(f"moves               {moves} in {elapsed:.2f} s ({moves / args.matches:.0f} per match)")
     print(f"moves per second    {moves / elapsed:.0f}")
     p50, p99 = pct(latencies, 0.50), pct(latencies, 0.99)
+    print(f"mode                {args.mode}")
     print(f"SubmitMove latency  p50 {p50:.2f} ms   p99 {p99:.2f} ms")
     cpu_ms = [
         (after - before) * 1000 / moves if before is not None and after is not None else None
@@ -157,7 +260,7 @@ async def run_load(
     if cpu_ms[0] is not None and cpu_ms[1] is not None:
         print(
             f"CPU per move        serai {cpu_ms[0]:.2f} ms, redis {cpu_ms[1]:.2f} ms "
-            "(all calls of a move: ListLegalMoves + SubmitMove)"
+            f"(all calls of a move: {CALLS[args.mode]})"
         )
     print(
         f"Redis per match     {statistics.mean(sizes) / 1024:.1f} KiB mean, "
@@ -187,6 +290,13 @@ async def run_load(
             if found
         )
     )
+
+
+CALLS = {
+    "submit": "ListLegalMoves + SubmitMove",
+    "watch": "every seat's Watch, ListLegalMoves + SubmitMove",
+    "play": "every seat's Play stream",
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ import random
 import secrets
 import socket
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -15,12 +16,14 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from serai.api import match_service_pb2 as pb
 
-from serai_client.errors import SeraiError
+from serai_client.errors import SeraiError, error_for
 from serai_client.types import (
     Decoder,
     Event,
     LegalMove,
     LegalMoves,
+    PlayAnswer,
+    PlayUpdate,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -211,6 +214,101 @@ class ClientCore:
         move_id = choice if isinstance(choice, str) else choice.id
         moves.by_id(move_id)  # a choice function must pick one of the moves it was given
         return move_id
+
+
+class PlayBook:
+    """What a Play session (sync or asyncio) keeps across the streams it opens: the last event
+    delivered (a new stream resumes after it), the requests not yet answered (sent again on a
+    new stream, with their request ids, so that none is lost or played twice), and whether the
+    match's end was seen. No I/O: the sessions send what it builds and feed it what arrives.
+    """
+
+    def __init__(
+        self, core: ClientCore, seat: SeatHandle, after_event_id: str, *, steps: bool
+    ) -> None:
+        self.core = core
+        self.seat = seat
+        self.last = after_event_id
+        self.steps = steps
+        self.finished = False
+        self.pending: OrderedDict[str, pb.PlayRequest] = OrderedDict()
+
+    def opening(self) -> list[pb.PlayRequest]:
+        """A new stream's first requests: its ``open``, then every request still unanswered."""
+        opened = pb.PlayOpen(
+            match_id=self.seat.match_id,
+            seat_token=self.seat.token,
+            after_event_id=self.last,
+            steps=self.steps,
+        )
+        return [pb.PlayRequest(open=opened), *self.pending.values()]
+
+    def move_request(
+        self,
+        choice: LegalMove | str | None,
+        move: object | None,
+        expected_version: int,
+        request_id: str | None,
+    ) -> pb.PlayRequest:
+        """A move by id (a :class:`LegalMove` or its id) or typed (``move``), kept until its
+        answer comes."""
+        if (choice is None) == (move is None):
+            raise ValueError("move takes exactly one of a legal move (or its id) and move=")
+        request = pb.PlayRequest()
+        sent = request.move
+        sent.request_id = request_id or new_request_id()
+        sent.expected_version = expected_version
+        if choice is not None:
+            sent.move_id = choice if isinstance(choice, str) else choice.id
+        else:
+            sent.payload.CopyFrom(self.core.pack_move(self.seat.game, move))
+        self.pending[sent.request_id] = request
+        return request
+
+    def resign_request(self, request_id: str | None) -> pb.PlayRequest:
+        request = pb.PlayRequest(resign=pb.PlayResign(request_id=request_id or new_request_id()))
+        self.pending[request.resign.request_id] = request
+        return request
+
+    def update(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
+        """The update as the SDK hands it over; None for an event delivered before (a new
+        stream's overlap) or the answer to a request already answered."""
+        if proto.HasField("answer"):
+            return self._answer(proto)
+        event_proto = proto.event
+        if not event_is_after(event_proto.event_id, self.last):
+            return None
+        self.last = event_proto.event_id
+        event = self.core.event(event_proto)
+        self.finished = self.finished or event.kind == "finished"
+        moves = None
+        if proto.legal_moves:
+            game = self.seat.game
+            decode = self.core.decoder.move
+            listed = tuple(
+                LegalMove(m.id, m.label, decode(game, m.payload), m) for m in proto.legal_moves
+            )
+            moves = LegalMoves(self.seat.seat, event_proto.snapshot.version, listed)
+        return PlayUpdate(proto, event, moves)
+
+    def _answer(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
+        given = proto.answer
+        if self.pending.pop(given.request_id, None) is None and given.request_id:
+            return None  # answered already, on a stream before this one
+        which = given.WhichOneof("result")
+        if which == "submitted":
+            answer = PlayAnswer(
+                given.request_id, submitted=self.core.submit_result(given.submitted, 1)
+            )
+        elif which == "resigned":
+            answer = PlayAnswer(given.request_id, resigned=self.core.snapshot(given.resigned))
+        else:
+            code = _STATUS_BY_NUMBER.get(given.error.code, grpc.StatusCode.UNKNOWN)
+            answer = PlayAnswer(given.request_id, error=error_for(code, given.error.message))
+        return PlayUpdate(proto, answer=answer)
+
+
+_STATUS_BY_NUMBER = {code.value[0]: code for code in grpc.StatusCode}
 
 
 def new_request_id() -> str:

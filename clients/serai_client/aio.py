@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -26,6 +26,7 @@ from serai_client._core import (
     RESUMABLE_CODES,
     Backoff,
     ClientCore,
+    PlayBook,
     default_client_id,
     new_request_id,
     not_to_act,
@@ -37,6 +38,7 @@ from serai_client.types import (
     Event,
     LegalMove,
     LegalMoves,
+    PlayUpdate,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -266,6 +268,23 @@ class AsyncSeraiClient:
                 raise error
             await asyncio.sleep(wait)
 
+    def open_play(
+        self,
+        seat: SeatHandle,
+        after_event_id: str = "",
+        *,
+        steps: bool = False,
+        resume: bool = True,
+    ) -> AsyncPlaySession:
+        """See :meth:`SeraiClient.open_play`; iterate it with ``async for``. Example::
+
+        async with client.open_play(seat) as session:
+            async for update in session:
+                if update.moves:
+                    session.move(update.moves.moves[0], expected_version=update.moves.version)
+        """
+        return AsyncPlaySession(self, seat, after_event_id, steps=steps, resume=resume)
+
     async def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
         """Whether the match is over and ``last`` is its newest event: nothing left to read (one
         try: the watch's own backoff is the one budget of waiting)."""
@@ -293,3 +312,108 @@ class AsyncSeraiClient:
 
 async def _resolve(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value  # a coroutine, Task or Future
+
+
+class AsyncPlaySession:
+    """One seat's Play stream for asyncio; see :class:`serai_client.client.PlaySession` (the
+    same resumption; ``move`` and ``resign`` queue the request and return its id at once)."""
+
+    def __init__(
+        self,
+        client: AsyncSeraiClient,
+        seat: SeatHandle,
+        after_event_id: str,
+        *,
+        steps: bool,
+        resume: bool,
+    ) -> None:
+        self._client = client
+        self._book = PlayBook(client._core, seat, after_event_id, steps=steps)
+        self._resume = resume
+        self._outgoing: asyncio.Queue[pb.PlayRequest | None] | None = None
+        self._call: Any = None
+        self._closed = False
+
+    @property
+    def last_event_id(self) -> str:
+        return self._book.last
+
+    def move(
+        self,
+        choice: LegalMove | str | None = None,
+        *,
+        move: object | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+    ) -> str:
+        """Send a move (a legal move or its id, or typed ``move``); its request id."""
+        request = self._book.move_request(choice, move, expected_version, request_id)
+        self._send(request)
+        return request.move.request_id
+
+    def resign(self, request_id: str | None = None) -> str:
+        request = self._book.resign_request(request_id)
+        self._send(request)
+        return request.resign.request_id
+
+    def close(self) -> None:
+        self._closed = True
+        if self._outgoing is not None:
+            self._outgoing.put_nowait(None)
+        if self._call is not None:
+            self._call.cancel()
+
+    async def __aenter__(self) -> AsyncPlaySession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    def _send(self, request: pb.PlayRequest) -> None:
+        if self._outgoing is not None:  # else it goes with the next stream's opening
+            self._outgoing.put_nowait(request)
+
+    async def __aiter__(self) -> AsyncIterator[PlayUpdate]:
+        client, book = self._client, self._book
+        backoff = Backoff(give_up=client.unavailable_for)
+        while not (self._closed or client._closed):
+            outgoing: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
+            self._outgoing = outgoing
+            for request in book.opening():
+                outgoing.put_nowait(request)
+            call = self._call = client._stub.Play(_drain(outgoing))
+            try:
+                async for proto in call:
+                    update = book.update(proto)
+                    if update is not None:
+                        backoff.reset()
+                        yield update
+                if book.finished or await client._read_to_the_end(book.seat, book.last):
+                    return
+                error: SeraiError = UnavailableError("the server ended the Play stream early")
+            except grpc.RpcError as rpc_error:
+                if self._closed or client._closed:
+                    return
+                error = from_rpc_error(rpc_error)
+                if not self._resume or rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if (self._closed or client._closed) and task is not None and not task.cancelling():
+                    return
+                raise
+            finally:
+                self._outgoing = None
+                outgoing.put_nowait(None)
+                call.cancel()
+            if not self._resume:
+                return
+            wait = backoff.delay()
+            if wait is None:
+                raise error
+            await asyncio.sleep(wait)
+
+
+async def _drain(outgoing: asyncio.Queue[pb.PlayRequest | None]) -> AsyncIterator[pb.PlayRequest]:
+    while (request := await outgoing.get()) is not None:
+        yield request

@@ -20,8 +20,9 @@ watch reconnects and resumes after the last event it delivered.
 
 from __future__ import annotations
 
+import queue
 import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -33,6 +34,7 @@ from serai_client._core import (
     RESUMABLE_CODES,
     Backoff,
     ClientCore,
+    PlayBook,
     default_client_id,
     new_request_id,
     not_to_act,
@@ -43,7 +45,9 @@ from serai_client.types import (
     Choice,
     Decoder,
     Event,
+    LegalMove,
     LegalMoves,
+    PlayUpdate,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -283,6 +287,27 @@ class SeraiClient:
                 raise error
             time.sleep(wait)
 
+    def open_play(
+        self,
+        seat: SeatHandle,
+        after_event_id: str = "",
+        *,
+        steps: bool = False,
+        resume: bool = True,
+    ) -> PlaySession:
+        """A Play stream for ``seat``: iterate it for the match's events (with the seat's legal
+        moves whenever it is to act) and the answers to what you send with
+        :meth:`PlaySession.move` and :meth:`PlaySession.resign`. Resumes by itself, as
+        :meth:`watch` does; a server without Play raises a SeraiError whose ``code`` is
+        UNIMPLEMENTED on the first iteration. Example::
+
+            with client.open_play(seat) as session:
+                for update in session:
+                    if update.moves:
+                        session.move(update.moves.moves[0], expected_version=update.moves.version)
+        """
+        return PlaySession(self, seat, after_event_id, steps=steps, resume=resume)
+
     # --- plumbing --------------------------------------------------------------------------------
 
     def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
@@ -311,3 +336,113 @@ class SeraiClient:
                 if wait is None:
                     raise error from None
                 time.sleep(wait)
+
+
+class PlaySession:
+    """One seat's Play stream, reopened after a dropped connection (ABORTED, UNAVAILABLE, ...)
+    after the last event it delivered, with the moves still unanswered sent again under their
+    request ids (none lost, none played twice). Iterate it (once) for :class:`PlayUpdate`;
+    ``move`` and ``resign`` may be called from any thread. Ends after the match's last event
+    or :meth:`close`; see :meth:`SeraiClient.open_play`."""
+
+    def __init__(
+        self,
+        client: SeraiClient,
+        seat: SeatHandle,
+        after_event_id: str,
+        *,
+        steps: bool,
+        resume: bool,
+    ) -> None:
+        self._client = client
+        self._book = PlayBook(client._core, seat, after_event_id, steps=steps)
+        self._resume = resume
+        self._outgoing: queue.SimpleQueue[pb.PlayRequest | None] | None = None
+        self._call: Any = None
+        self._closed = False
+
+    @property
+    def last_event_id(self) -> str:
+        """The last event delivered: where a new session would resume."""
+        return self._book.last
+
+    def move(
+        self,
+        choice: LegalMove | str | None = None,
+        *,
+        move: object | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+    ) -> str:
+        """Send a move: a legal move (or its id), or typed (``move``); its request id, which
+        names its answer."""
+        request = self._book.move_request(choice, move, expected_version, request_id)
+        self._send(request)
+        return request.move.request_id
+
+    def resign(self, request_id: str | None = None) -> str:
+        """Resign the seat; the request id of the answer to come."""
+        request = self._book.resign_request(request_id)
+        self._send(request)
+        return request.resign.request_id
+
+    def close(self) -> None:
+        """End the stream; the iteration stops."""
+        self._closed = True
+        outgoing, call = self._outgoing, self._call
+        if outgoing is not None:
+            outgoing.put(None)
+        if call is not None:
+            call.cancel()
+
+    def __enter__(self) -> PlaySession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _send(self, request: pb.PlayRequest) -> None:
+        outgoing = self._outgoing
+        if outgoing is not None:  # else it goes with the next stream's opening (it is pending)
+            outgoing.put(request)
+
+    def __iter__(self) -> Iterator[PlayUpdate]:
+        client, book = self._client, self._book
+        backoff = Backoff(give_up=client.unavailable_for)
+        while not (self._closed or client._closed):
+            outgoing: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+            self._outgoing = outgoing  # first: a move sent meanwhile is not missed
+            for request in book.opening():
+                outgoing.put(request)
+            call = self._call = client._stub.Play(_drain(outgoing))
+            try:
+                for proto in call:
+                    update = book.update(proto)
+                    if update is not None:
+                        backoff.reset()
+                        yield update
+                if book.finished or client._read_to_the_end(book.seat, book.last):
+                    return
+                error: SeraiError = UnavailableError("the server ended the Play stream early")
+            except grpc.RpcError as rpc_error:
+                if self._closed or client._closed:
+                    return
+                error = from_rpc_error(rpc_error)
+                if not self._resume or rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            finally:
+                self._outgoing = None
+                outgoing.put(None)
+                call.cancel()
+            if not self._resume:
+                return
+            wait = backoff.delay()
+            if wait is None:
+                raise error
+            time.sleep(wait)
+
+
+def _drain(outgoing: queue.SimpleQueue[pb.PlayRequest | None]) -> Iterator[pb.PlayRequest]:
+    """The requests of one stream, as grpc reads them (in a thread of its own)."""
+    while (request := outgoing.get()) is not None:
+        yield request

@@ -208,6 +208,34 @@ class Event:
         return self.kind or "event"
 
 
+@dataclass(frozen=True)
+class PlayAnswer:
+    """The answer to one move or resignation sent on a Play stream, by its ``request_id``:
+    ``submitted`` (a move played, or replayed), ``resigned`` (the finished match), or ``error``
+    (what SubmitMove or Resign would have raised; the stream goes on)."""
+
+    request_id: str
+    submitted: SubmitResult | None = None
+    resigned: Snapshot | None = None
+    error: Exception | None = None  # a serai_client.errors.SeraiError
+
+
+@dataclass(frozen=True)
+class PlayUpdate:
+    """One message of a Play stream: an ``event`` (the newest of each batch with the seat's
+    snapshot, and ``moves`` when the seat is to act in it) or an ``answer``."""
+
+    proto: pb.PlayUpdate
+    event: Event | None = None
+    moves: LegalMoves | None = None
+    answer: PlayAnswer | None = None
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The event's snapshot, if it carries one."""
+        return None if self.event is None else self.event.snapshot
+
+
 Choice = Callable[[Snapshot, LegalMoves], "LegalMove | str"]
 """A choice function: given the fresh snapshot and the legal moves, the move to play (or its id).
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -188,3 +189,68 @@ def slow_redis_server(path: Path, loading_seconds: float) -> Path:
     path.write_text(script.replace("{loading_seconds}", repr(loading_seconds)))
     path.chmod(0o755)
     return path
+
+
+class PlayStream:
+    """A Play stream driven from a test: ``send`` queues requests (the first, ``open``, is sent
+    at once), a background thread reads every update into ``updates``; ``next`` takes one."""
+
+    def __init__(
+        self, stub: Any, match_id: str, token: str, after: str = "", **open_fields: Any
+    ) -> None:
+        self._requests: queue.Queue[pb.PlayRequest | None] = queue.Queue()
+        self._updates: queue.Queue[pb.PlayUpdate | BaseException | None] = queue.Queue()
+        self.received: list[pb.PlayUpdate] = []
+        opened = pb.PlayOpen(
+            match_id=match_id, seat_token=token, after_event_id=after, **open_fields
+        )
+        self.send(pb.PlayRequest(open=opened))
+        self.call = stub.Play(self._outgoing(), timeout=120)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _outgoing(self) -> Iterator[pb.PlayRequest]:
+        while (request := self._requests.get()) is not None:
+            yield request
+
+    def _read(self) -> None:
+        try:
+            for update in self.call:
+                self._updates.put(update)
+        except BaseException as error:
+            self._updates.put(error)
+            return
+        self._updates.put(None)
+
+    def send(self, request: pb.PlayRequest) -> None:
+        self._requests.put(request)
+
+    def move(
+        self, request_id: str, move_id: str = "", expected_version: int = 0, payload: Any = None
+    ) -> None:
+        move = pb.PlayMove(request_id=request_id, expected_version=expected_version)
+        if payload is not None:
+            move.payload.CopyFrom(payload)
+        else:
+            move.move_id = move_id
+        self.send(pb.PlayRequest(move=move))
+
+    def next(self, timeout: float = 60) -> pb.PlayUpdate | None:
+        """The next update; None once the stream ended OK; raises the status it ended with."""
+        item = self._updates.get(timeout=timeout)
+        if isinstance(item, BaseException):
+            raise item
+        if item is not None:
+            self.received.append(item)
+        return item
+
+    def answer(self, timeout: float = 60) -> pb.PlayAnswer:
+        """The next answer (events before it are kept in ``received``)."""
+        while True:
+            update = self.next(timeout)
+            assert update is not None, "the stream ended before the answer came"
+            if update.HasField("answer"):
+                return update.answer
+
+    def close(self) -> None:
+        self._requests.put(None)
+        self.call.cancel()

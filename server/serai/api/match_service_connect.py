@@ -116,9 +116,17 @@ class MatchService(Protocol):
         its legal moves; the client sends its moves (and a resignation) on the same stream and gets
         each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
         move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-        message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
-        match's last event is sent, with ABORTED when the client reads too slowly (resume after the
-        last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+        message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
+        UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
+        in progress then gets its answer first) or when the server shuts down, with ABORTED when
+        the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
+        a new stream after the last event_id received, and retry an unanswered move with its
+        request_id. Order: events in the match's order, each version's snapshot at most once;
+        answers in the order their requests were sent (a stream plays its moves one at a time); a
+        move's answer and the events it caused (its MovePlayed, the snapshot after it) may come in
+        either order, so act on the legal moves of events, not on an answer's snapshot. Needs
+        HTTP/2 end to end: the Connect (HTTP/1.1) port answers UNIMPLEMENTED, and browsers use
+        Watch + SubmitMove.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -568,9 +576,17 @@ class MatchServiceClient(ConnectClient):
         its legal moves; the client sends its moves (and a resignation) on the same stream and gets
         each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
         move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-        message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
-        match's last event is sent, with ABORTED when the client reads too slowly (resume after the
-        last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+        message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
+        UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
+        in progress then gets its answer first) or when the server shuts down, with ABORTED when
+        the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
+        a new stream after the last event_id received, and retry an unanswered move with its
+        request_id. Order: events in the match's order, each version's snapshot at most once;
+        answers in the order their requests were sent (a stream plays its moves one at a time); a
+        move's answer and the events it caused (its MovePlayed, the snapshot after it) may come in
+        either order, so act on the legal moves of events, not on an answer's snapshot. Needs
+        HTTP/2 end to end: the Connect (HTTP/1.1) port answers UNIMPLEMENTED, and browsers use
+        Watch + SubmitMove.
         """
         return self.execute_bidi_stream(
             request=request,

@@ -113,7 +113,7 @@ class WatchHub:
                 read_first=read_first,
             )
             if caught.events:
-                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat))
+                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat), caught.entry)
             if self.closing or (finished_at(caught.entry, caught.position) and not caught.rest):
                 return
             followed = self._matches.get(match_id)
@@ -288,13 +288,13 @@ class WatchHub:
                 batch = shared.get(seat)
                 if batch is None:
                     view = snapshots.get(seat) or snapshot(entry, seat)
-                    batch = shared[seat] = WatchBatch(tuple(events), view)
+                    batch = shared[seat] = WatchBatch(tuple(events), view, entry)
                     snapshots[seat] = view
             else:  # it caught up past the first of these
                 mine = tuple(e for e in events if event_id_after(e.event_id, watcher.position))
                 view = snapshots.get(seat) or snapshot(entry, seat)
                 snapshots[seat] = view
-                batch = WatchBatch(mine, view)
+                batch = WatchBatch(mine, view, entry)
             watcher.position = last
             if len(watcher.items) >= self.queue_batches:
                 watcher.end(

@@ -260,9 +260,12 @@ class Matches:
         *,
         peer: str = "",
         tenant: str | None = None,
+        seat_required: bool = False,
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events as they happen; see :meth:`serai.matches.watching.Watching.watch`."""
-        return self._watching.watch(match_id, token, after_event_id, peer=peer, tenant=tenant)
+        return self._watching.watch(
+            match_id, token, after_event_id, peer=peer, tenant=tenant, seat_required=seat_required
+        )
 
     def use_watch_hub(self, feed: EventFeed) -> WatchHub:
         """Make new watches read through one hub on ``feed`` (the process's: see

@@ -67,13 +67,18 @@ class Reading:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
         entry = await self.clocks.current(match_id)
         access.check_tenant(entry, tenant)
-        seat = access.require_seat(entry, token)
-        record = entry.record
-        moves: Sequence[Any] = ()
-        if record.status == "running" and seat in entry.game.to_act(entry.state):
-            moves = entry.legal_for(seat)
-        listed = tuple(
-            LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
-            for i, move in enumerate(moves)
-        )
-        return LegalMoves(entry.game, seat, record.version, listed)
+        return legal_moves_of(entry, access.require_seat(entry, token))
+
+
+def legal_moves_of(entry: Entry, seat: Seat) -> LegalMoves:
+    """The seat's legal moves at the entry's version, each with its id (empty if it is not to
+    act): what ListLegalMoves lists, and what a Play stream sends with a snapshot."""
+    record = entry.record
+    moves: Sequence[Any] = ()
+    if record.status == "running" and seat in entry.game.to_act(entry.state):
+        moves = entry.legal_for(seat)
+    listed = tuple(
+        LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
+        for i, move in enumerate(moves)
+    )
+    return LegalMoves(entry.game, seat, record.version, listed)

@@ -5,10 +5,11 @@ wire."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from serai.game import Game, Seat
+from serai.matches.cache import Entry
 from serai.store import MatchRecord, StoredEvent
 
 
@@ -79,10 +80,13 @@ class Submitted:
 
 @dataclass(frozen=True)
 class WatchBatch:
-    """Events in order, and the match as the watcher may see it after the newest of them."""
+    """Events in order, and the match as the watcher may see it after the newest of them.
+    ``entry``: the decoded match that snapshot was made from (a seat's legal moves at that
+    version come from it, computed once for every stream that shares it)."""
 
     events: tuple[StoredEvent, ...]
     snapshot: Snapshot
+    entry: Entry | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

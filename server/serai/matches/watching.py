@@ -142,7 +142,7 @@ class Polling:
         looked = clocks.clock()
         while True:
             if caught.events:
-                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat))
+                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat), caught.entry)
             entry, position, pending = caught.entry, caught.position, caught.rest
             if self.closing or (finished_at(entry, position) and not pending):
                 return
@@ -205,13 +205,15 @@ class Watching:
         *,
         peer: str = "",
         tenant: str | None = None,
+        seat_required: bool = False,
     ) -> AsyncIterator[WatchBatch]:
         """Batches of events after ``after_event_id`` ("": from the start), as they happen.
 
         Each batch carries the match as the watcher may see it after the batch's last event.
         Ends once the match is finished and its last event delivered, or when the process is
         closing. ``peer``: who is calling, in the transport's words (see :func:`peer_host`);
-        "" (a call from inside the process) is held to no per-peer limit."""
+        "" (a call from inside the process) is held to no per-peer limit. ``seat_required``:
+        a watch for a seat (the Play stream), Unauthenticated without a token."""
         requests.check_event_id(after_event_id)
         requests.check_match_id(match_id)
         host = peer_host(peer)
@@ -223,7 +225,10 @@ class Watching:
         try:
             entry = await self.clocks.current(match_id)
             access.check_tenant(entry, tenant)
-            seat = access.authenticate(entry, token)
+            if seat_required:
+                seat: Seat | None = access.require_seat(entry, token)
+            else:
+                seat = access.authenticate(entry, token)
             batches = self.source.batches(entry, seat, after_event_id)
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:

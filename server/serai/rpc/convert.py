@@ -140,7 +140,15 @@ def snapshot(snap: Snapshot, *, presented: bool = False) -> pb.MatchSnapshot:
 
 
 def event(stored: StoredEvent) -> pb.MatchEvent:
-    message = pb.MatchEvent(event_id=stored.event_id, version=stored.version)
+    message = pb.MatchEvent()
+    fill_event(message, stored)
+    return message
+
+
+def fill_event(message: pb.MatchEvent, stored: StoredEvent) -> None:
+    """``message`` (empty; e.g. a field of a larger message) made what :func:`event` builds."""
+    message.event_id = stored.event_id
+    message.version = stored.version
     data = stored.data
     kind = stored.kind
     if kind == "created":
@@ -161,4 +169,3 @@ def event(stored: StoredEvent) -> pb.MatchEvent:
         message.timed_out.CopyFrom(
             pb.SeatTimedOut(seat=data["seat"], default_move=data.get("move", ""))
         )
-    return message

@@ -16,8 +16,18 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from google.protobuf import any_pb2
+
 from serai.api import match_service_pb2 as pb
-from serai.matches import BadRequest, LimitExceeded, Matches, PackedMove, WatchBatch
+from serai.matches import (
+    BadRequest,
+    LegalMoves,
+    LimitExceeded,
+    Matches,
+    PackedMove,
+    Submitted,
+    WatchBatch,
+)
 from serai.matches.transcripts import dumps as dumps_transcript
 from serai.metrics import MOVES, WATCHERS
 from serai.rpc.convert import (
@@ -29,6 +39,7 @@ from serai.rpc.convert import (
     summary,
 )
 from serai.rpc.limits import RateLimiter, quota_key_of
+from serai.rpc.play import PlayStreams
 from serai.rpc.responses import MovePayloads, SubmitResponses
 from serai.rpc.status import Code, RpcError
 
@@ -96,6 +107,7 @@ class MatchHandlers:
         self.payloads = MovePayloads()
         self.responses = SubmitResponses()
         self.key_move_limiters: dict[str, RateLimiter] = {}
+        self.play_streams = PlayStreams(self)
 
     async def ListGames(
         self, request: pb.ListGamesRequest, ctx: CallContext
@@ -175,21 +187,53 @@ class MatchHandlers:
         self, request: pb.ListLegalMovesRequest, ctx: CallContext
     ) -> pb.ListLegalMovesResponse:
         listed = await self.matches.legal_moves(request.match_id, request.seat_token, ctx.tenant)
+        return pb.ListLegalMovesResponse(
+            seat=listed.seat, version=listed.version, moves=self.legal_move_messages(listed)
+        )
+
+    def legal_move_messages(self, listed: LegalMoves, *, steps: bool = True) -> list[pb.LegalMove]:
+        """The moves as ListLegalMoves (and a Play stream) sends them; ``steps``: with each
+        move's steps."""
         payload = self.payloads.payload
-        moves = [
+        game = listed.game
+        return [
             pb.LegalMove(
                 id=move.id,
                 label=move.label,
-                payload=payload(listed.game, move.move),
-                steps=listed.game.move_steps(move.move),
+                payload=payload(game, move.move),
+                steps=game.move_steps(move.move) if steps else (),
             )
             for move in listed.moves
         ]
-        return pb.ListLegalMovesResponse(seat=listed.seat, version=listed.version, moves=moves)
 
     async def SubmitMove(
         self, request: pb.SubmitMoveRequest, ctx: CallContext
     ) -> pb.SubmitMoveResponse:
+        which = request.WhichOneof("move")
+        done = await self.submit(
+            ctx,
+            request.match_id,
+            request.seat_token,
+            move_id=request.move_id if which == "move_id" else "",
+            payload=request.payload if which == "payload" else None,
+            expected_version=request.expected_version,
+            request_id=request.request_id,
+        )
+        return self.responses.submitted(done)
+
+    async def submit(
+        self,
+        ctx: CallContext,
+        match_id: str,
+        token: str,
+        *,
+        move_id: str,
+        payload: any_pb2.Any | None,
+        expected_version: int,
+        request_id: str,
+    ) -> Submitted:
+        """A move as SubmitMove and Play make it: within the caller's move rate (its API key's,
+        else its connection's), counted once however often it is retried."""
         principal = ctx.principal
         if principal is not None and principal.move_rate > 0:
             self._key_moves(principal)
@@ -200,22 +244,18 @@ class MatchHandlers:
                     f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) "
                     "on this connection: slow down, and retry this move in a moment"
                 )
-        which = request.WhichOneof("move")
-        payload = None
-        if which == "payload":
-            payload = PackedMove(request.payload.type_url, request.payload.value)
         done = await self.matches.submit(
-            request.match_id,
-            request.seat_token,
-            move_id=request.move_id if which == "move_id" else "",
-            payload=payload,
-            expected_version=request.expected_version,
-            request_id=request.request_id,
+            match_id,
+            token,
+            move_id=move_id,
+            payload=None if payload is None else PackedMove(payload.type_url, payload.value),
+            expected_version=expected_version,
+            request_id=request_id,
             tenant=ctx.tenant,
         )
         if not done.replayed:
             MOVES.inc()
-        return self.responses.submitted(done)
+        return done
 
     async def GetTranscript(
         self, request: pb.GetTranscriptRequest, ctx: CallContext
@@ -279,3 +319,10 @@ class MatchHandlers:
                         yield message
         finally:
             WATCHERS.dec()
+
+    def Play(
+        self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
+    ) -> AsyncIterator[pb.PlayUpdate]:
+        """A seat's events with its legal moves, and its moves' answers: see
+        :mod:`serai.rpc.play`."""
+        return self.play_streams.play(requests, ctx)

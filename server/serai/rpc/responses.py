@@ -14,6 +14,7 @@ from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
 from serai.matches.values import Snapshot, Submitted
+from serai.presentation import presentation
 from serai.rpc.convert import STATUS_TO_PB, outcome, pack_view, summary
 from serai.store import MatchRecord
 
@@ -63,11 +64,20 @@ class SubmitResponses:
         self._summaries: dict[str, tuple[tuple[Any, ...], bytes]] = {}
 
     def submitted(self, done: Submitted) -> pb.SubmitMoveResponse:
-        response = pb.SubmitMoveResponse(label=done.label, replayed=done.replayed)
-        self._fill_snapshot(response.snapshot, done.snapshot)
+        response = pb.SubmitMoveResponse()
+        self.fill_submitted(response, done)
         return response
 
-    def _fill_snapshot(self, message: pb.MatchSnapshot, snap: Snapshot) -> None:
+    def fill_submitted(self, response: pb.SubmitMoveResponse, done: Submitted) -> None:
+        """``response`` (empty; e.g. a field of a PlayAnswer) made what :meth:`submitted`
+        returns."""
+        response.label = done.label
+        response.replayed = done.replayed
+        self.fill_snapshot(response.snapshot, done.snapshot)
+
+    def fill_snapshot(
+        self, message: pb.MatchSnapshot, snap: Snapshot, *, presented: bool = False
+    ) -> None:
         """``message`` (empty) made what :func:`snapshot` builds for ``snap``."""
         record = snap.record
         match = message.match
@@ -83,6 +93,8 @@ class SubmitResponses:
             message.outcome.CopyFrom(outcome(record.outcome))
         message.last_event_id = record.last_event_id
         message.move_deadline_ms = record.deadline_ms if snap.to_act else 0
+        if presented:
+            message.presentation.CopyFrom(presentation(snap.game, message.view.value))
 
     def _summary_rest(self, record: MatchRecord) -> bytes:
         """The match's summary less its status and version, as bytes; kept while the parts it

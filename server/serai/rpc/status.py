@@ -59,6 +59,34 @@ class Code(enum.Enum):
     UNAUTHENTICATED = "unauthenticated"
 
 
+# Each code's number on the wire (google.rpc.Code), for a status carried inside a message
+# (PlayError.code) rather than as the call's own.
+NUMBERS: dict[Code, int] = {
+    code: number
+    for number, code in enumerate(
+        (
+            Code.CANCELLED,
+            Code.UNKNOWN,
+            Code.INVALID_ARGUMENT,
+            Code.DEADLINE_EXCEEDED,
+            Code.NOT_FOUND,
+            Code.ALREADY_EXISTS,
+            Code.PERMISSION_DENIED,
+            Code.RESOURCE_EXHAUSTED,
+            Code.FAILED_PRECONDITION,
+            Code.ABORTED,
+            Code.OUT_OF_RANGE,
+            Code.UNIMPLEMENTED,
+            Code.INTERNAL,
+            Code.UNAVAILABLE,
+            Code.DATA_LOSS,
+            Code.UNAUTHENTICATED,
+        ),
+        start=1,
+    )
+}
+
+
 class RpcError(Exception):
     """A failure as a client sees it: a code and a message saying what was wrong and what to do.
 

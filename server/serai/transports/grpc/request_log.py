@@ -78,6 +78,14 @@ class RequestLogInterceptor(RequestLog, grpc.aio.ServerInterceptor):
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )
+        if handler.stream_stream is not None and inspect.isasyncgenfunction(handler.stream_stream):
+            # A bidirectional stream (Play): its first message names the match, so the handler
+            # binds the match id itself; the line is written when the stream ends.
+            return grpc.stream_stream_rpc_method_handler(
+                self._stream(method, handler.stream_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         return handler
 
     def _finish(

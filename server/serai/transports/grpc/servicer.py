@@ -62,7 +62,8 @@ def _unary(name: str) -> Callable[..., Awaitable[Any]]:
 
 def _streaming(name: str) -> Callable[..., AsyncIterator[Any]]:
     """The servicer method for the streaming handler ``name``; the handler's stream is closed
-    with the call's (a client that goes away ends it at once, not when it is collected)."""
+    with the call's (a client that goes away ends it at once, not when it is collected). A
+    bidirectional one (Play) is the same: its ``request`` is grpc's iterator of requests."""
     handler = getattr(MatchHandlers, name)
 
     async def call(
@@ -107,3 +108,4 @@ class MatchService(pb_grpc.MatchServiceServicer):
     Resign = _unary("Resign")
     GetTranscript = _unary("GetTranscript")
     Watch = _streaming("Watch")
+    Play = _streaming("Play")

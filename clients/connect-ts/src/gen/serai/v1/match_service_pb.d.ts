@@ -1453,7 +1453,7 @@ export declare const PlayMoveSchema: GenMessage<PlayMove>;
  */
 export declare type PlayResign = Message<"serai.v1.PlayResign"> & {
   /**
-   * Names the answer.
+   * Names the answer. Resigning again answers the finished match once more (as Resign does).
    *
    * @generated from field: string request_id = 1;
    */
@@ -1489,7 +1489,8 @@ export declare type PlayUpdate = Message<"serai.v1.PlayUpdate"> & {
 
   /**
    * With an event whose snapshot says this seat is to act: the seat's legal moves at that
-   * snapshot's version (so no ListLegalMoves call is needed). Empty otherwise.
+   * snapshot's version, as ListLegalMoves lists them (steps only when PlayOpen.steps), so no
+   * ListLegalMoves call is needed. Empty otherwise.
    *
    * @generated from field: repeated serai.v1.LegalMove legal_moves = 3;
    */
@@ -1753,9 +1754,17 @@ export declare const MatchService: GenService<{
    * its legal moves; the client sends its moves (and a resignation) on the same stream and gets
    * each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
    * move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-   * message must be `open` (else INVALID_ARGUMENT). The stream ends (OK) once the finished
-   * match's last event is sent, with ABORTED when the client reads too slowly (resume after the
-   * last event_id received). Needs HTTP/2 end to end: browsers use Watch + SubmitMove.
+   * message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
+   * UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
+   * in progress then gets its answer first) or when the server shuts down, with ABORTED when
+   * the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
+   * a new stream after the last event_id received, and retry an unanswered move with its
+   * request_id. Order: events in the match's order, each version's snapshot at most once;
+   * answers in the order their requests were sent (a stream plays its moves one at a time); a
+   * move's answer and the events it caused (its MovePlayed, the snapshot after it) may come in
+   * either order, so act on the legal moves of events, not on an answer's snapshot. Needs
+   * HTTP/2 end to end: the Connect (HTTP/1.1) port answers UNIMPLEMENTED, and browsers use
+   * Watch + SubmitMove.
    *
    * @generated from rpc serai.v1.MatchService.Play
    */

@@ -1,0 +1,259 @@
+"""The Play stream: one bidirectional stream per seat, made of what Watch and SubmitMove are.
+
+The events come from :meth:`serai.matches.Matches.watch` (the process's watch source, with its
+admission limits, bounded queues and resumption after an event id), each batch's last event with
+the seat's snapshot and, when the seat is to act there, its legal moves (built once per match,
+version and seat, however many streams share them). The moves go through
+:meth:`serai.rpc.handlers.MatchHandlers.submit`, the very path of SubmitMove (its rate limits,
+idempotency by request id, response cache and metrics); a resignation through
+:meth:`serai.matches.Matches.resign`. A move's failure is its answer (a PlayError with the status
+the unary call would end with), never the stream's end.
+
+Order on the stream (the proto says the same): events in the match's order, each version's
+snapshot at most once; answers in the order their requests were sent (a stream's moves are
+played one at a time); a move's answer and the events it caused may come in either order (they
+travel separate ways: the commit's reply, and the watch hub's read), so a client acts on the
+legal moves of events, never on an answer's snapshot. A move in progress when the match ends
+gets its answer before the stream ends.
+
+Example (a transport's side)::
+
+    async for update in handlers.Play(request_messages, ctx):
+        send(update)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
+
+import structlog
+
+from serai.api import match_service_pb2 as pb
+from serai.game import Seat
+from serai.logging import CLIENT_TEXT_LIMIT, clipped
+from serai.matches import BadRequest
+from serai.matches.cache import Entry
+from serai.matches.reading import legal_moves_of
+from serai.matches.values import WatchBatch
+from serai.metrics import WATCHERS
+from serai.rpc.convert import fill_event
+from serai.rpc.status import NUMBERS, rpc_error
+
+if TYPE_CHECKING:
+    from serai.rpc.handlers import CallContext, MatchHandlers
+
+_OUT_QUEUE = 16  # updates waiting for the transport: beyond, the watch's own bounded queue fills
+_FIRST = (
+    "a Play stream opens with a PlayRequest.open (match_id and seat_token), first and only first"
+)
+
+
+class _End:
+    """What ends a stream's outgoing queue: nothing (it ends OK) or the error it ends with."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception | None) -> None:
+        self.error = error
+
+
+class PlayStreams:
+    """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`, and the legal moves
+    they send, kept by (match, version, seat, with steps) for all of them (``size`` kept; then
+    they start over)."""
+
+    def __init__(self, handlers: MatchHandlers, size: int = 4096) -> None:
+        self.handlers = handlers
+        self._size = size
+        self._legal: dict[tuple[str, int, Seat, bool], list[pb.LegalMove]] = {}
+
+    def legal_moves(self, entry: Entry, seat: Seat, steps: bool) -> list[pb.LegalMove]:
+        """The seat's legal moves at the entry's version, as ListLegalMoves sends them."""
+        record = entry.record
+        key = (record.match_id, record.version, seat, steps)
+        found = self._legal.get(key)
+        if found is None:
+            found = self.handlers.legal_move_messages(legal_moves_of(entry, seat), steps=steps)
+            if len(self._legal) >= self._size:
+                self._legal.clear()
+            self._legal[key] = found
+        return found
+
+    async def play(
+        self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
+    ) -> AsyncIterator[pb.PlayUpdate]:
+        """The stream: its first request opens it (else BadRequest), then see the module."""
+        incoming = aiter(requests)
+        try:
+            first = await anext(incoming)
+        except StopAsyncIteration:
+            raise BadRequest(_FIRST) from None
+        if first.WhichOneof("kind") != "open":
+            raise BadRequest(_FIRST)
+        opened = first.open
+        match_id = opened.match_id
+        # The request log's line names the match (a stream's first message carries it).
+        structlog.contextvars.bind_contextvars(
+            match_id=clipped(match_id) if len(match_id) > CLIENT_TEXT_LIMIT else match_id
+        )
+        session = _Session(self, opened, ctx)
+        WATCHERS.inc()
+        try:
+            async for update in session.run(incoming):
+                yield update
+        finally:
+            WATCHERS.dec()
+
+
+class _Session:
+    """One open Play stream: a task pumping the watch's batches and a task playing the
+    requests, both into one bounded queue the transport reads."""
+
+    def __init__(self, streams: PlayStreams, opened: pb.PlayOpen, ctx: CallContext) -> None:
+        self.streams = streams
+        self.handlers = streams.handlers
+        self.opened = opened
+        self.ctx = ctx
+        self.out: asyncio.Queue[pb.PlayUpdate | _End] = asyncio.Queue(_OUT_QUEUE)
+        self.idle = asyncio.Event()  # no move in progress
+        self.idle.set()
+
+    async def run(self, incoming: AsyncIterator[pb.PlayRequest]) -> AsyncIterator[pb.PlayUpdate]:
+        loop = asyncio.get_running_loop()
+        pump = loop.create_task(self._pump())
+        reader = loop.create_task(self._read(incoming))
+        out = self.out
+        bound = False
+        try:
+            while True:
+                item = await out.get()
+                if isinstance(item, _End):
+                    if item.error is not None:
+                        raise item.error
+                    return
+                if not bound and item.event.HasField("snapshot"):
+                    bound = True
+                    structlog.contextvars.bind_contextvars(seat=item.event.snapshot.viewer_seat)
+                yield item
+        finally:
+            pump.cancel()
+            reader.cancel()
+            for task in (pump, reader):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _pump(self) -> None:
+        """The watch's batches as updates; then the end (once no move is in progress)."""
+        opened, ctx, out = self.opened, self.ctx, self.out
+        try:
+            batches = self.handlers.matches.watch(
+                opened.match_id,
+                opened.seat_token,
+                opened.after_event_id,
+                peer=ctx.peer,
+                tenant=ctx.tenant,
+                seat_required=True,
+            )
+            async with contextlib.aclosing(batches):  # type: ignore[type-var]
+                async for batch in batches:
+                    for update in self._updates(batch):
+                        await out.put(update)
+            await self.idle.wait()
+            await out.put(_End(None))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            await out.put(_End(error))
+
+    def _updates(self, batch: WatchBatch) -> Iterator[pb.PlayUpdate]:
+        """One update per event; the last with the snapshot, and the legal moves when the seat
+        is to act in it."""
+        events = batch.events
+        last = len(events) - 1
+        for i, stored in enumerate(events):
+            update = pb.PlayUpdate()
+            message = update.event
+            fill_event(message, stored)
+            if i == last:
+                snap = batch.snapshot
+                self.handlers.responses.fill_snapshot(
+                    message.snapshot, snap, presented=self.opened.presentation
+                )
+                seat = snap.viewer_seat
+                if seat is not None and seat in snap.to_act and batch.entry is not None:
+                    update.legal_moves.extend(
+                        self.streams.legal_moves(batch.entry, seat, self.opened.steps)
+                    )
+            yield update
+
+    async def _read(self, incoming: AsyncIterator[pb.PlayRequest]) -> None:
+        """Play each request in turn and queue its answer; a second ``open`` (or an empty
+        request) ends the stream. A client that stops sending still receives the events."""
+        out, idle = self.out, self.idle
+        try:
+            async for request in incoming:
+                kind = request.WhichOneof("kind")
+                if kind not in ("move", "resign"):
+                    await out.put(_End(BadRequest(_FIRST)))
+                    return
+                idle.clear()
+                try:
+                    if kind == "move":
+                        answer = await self._move(request.move)
+                    else:
+                        answer = await self._resign(request.resign)
+                    await out.put(answer)
+                finally:
+                    idle.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            return  # the call is gone (grpc cancels the stream as well)
+
+    async def _move(self, move: pb.PlayMove) -> pb.PlayUpdate:
+        update = pb.PlayUpdate()
+        answer = update.answer
+        answer.request_id = move.request_id
+        try:
+            if not move.request_id:
+                raise BadRequest(
+                    "PlayMove.request_id is empty: give each move an id (a UUID will do), "
+                    "which names its answer and makes a retry safe"
+                )
+            which = move.WhichOneof("move")
+            done = await self.handlers.submit(
+                self.ctx,
+                self.opened.match_id,
+                self.opened.seat_token,
+                move_id=move.move_id if which == "move_id" else "",
+                payload=move.payload if which == "payload" else None,
+                expected_version=move.expected_version,
+                request_id=move.request_id,
+            )
+            self.handlers.responses.fill_submitted(answer.submitted, done)
+        except Exception as error:
+            _fail(answer, error)
+        return update
+
+    async def _resign(self, resign: pb.PlayResign) -> pb.PlayUpdate:
+        update = pb.PlayUpdate()
+        answer = update.answer
+        answer.request_id = resign.request_id
+        try:
+            snap = await self.handlers.matches.resign(
+                self.opened.match_id, self.opened.seat_token, self.ctx.tenant
+            )
+            self.handlers.responses.fill_snapshot(answer.resigned, snap)
+        except Exception as error:
+            _fail(answer, error)
+        return update
+
+
+def _fail(answer: pb.PlayAnswer, error: Exception) -> None:
+    """The answer says what the unary call's status would (code and message)."""
+    failure = rpc_error(error)
+    answer.error.code = NUMBERS[failure.code]
+    answer.error.message = failure.message

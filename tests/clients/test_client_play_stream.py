@@ -1,0 +1,143 @@
+"""The SDK's Play sessions (sync and asyncio) and the bots' loop on them: whole matches, a
+stream cut mid-match resumed with its unanswered move sent again, and the fallback to Watch +
+SubmitMove on a server without Play."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from serai.api import match_service_pb2 as pb
+from serai.matches import WatchBehind
+from serai.rpc.play import PlayStreams
+from serai.rpc.status import Code, RpcError
+from serai_client import AsyncSeraiClient, SeraiClient
+from serai_client.bots import play_seat
+from serai_client.bots.random_bot import RandomStrategy
+
+_original_play = PlayStreams.play
+
+
+def _pick(moves: Any) -> Any:
+    """A move that makes the match end (always the first can go round in circles)."""
+    return moves.moves[moves.version * 7919 % len(moves.moves)]
+
+
+def _bots_play(address: str, game: str, seats: int = 2) -> tuple[Any, list[Any]]:
+    with SeraiClient(address) as client:
+        match = client.create_match(game, seats=seats, seed=5)
+        handles = [client.join(match.match_id, player_name=f"bot{i}") for i in range(seats)]
+        finals: dict[int, Any] = {}
+
+        def run(i: int) -> None:
+            finals[i] = play_seat(client, handles[i], RandomStrategy(i))
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(seats)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(180)
+        assert len(finals) == seats, "a bot did not finish"
+        return client.get_match(match.match_id), [finals[i] for i in range(seats)]
+
+
+def test_bots_play_a_whole_match_over_play_without_watching(service, monkeypatch):
+    """play_seat moves on Play's offers: it never opens a Watch or lists moves."""
+
+    def no(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the bot left the Play stream")
+
+    monkeypatch.setattr(SeraiClient, "watch", no)
+    monkeypatch.setattr(SeraiClient, "legal_moves", no)
+    final, finals = _bots_play(service.address, "jaipur")
+    assert final.finished and all(f.finished for f in finals)
+    assert [f.outcome for f in finals] == [final.outcome, final.outcome]
+
+
+def test_bots_fall_back_to_watch_and_submit_where_play_is_unimplemented(service, monkeypatch):
+    async def unimplemented(self: Any, requests: Any, ctx: Any) -> AsyncIterator[Any]:
+        raise RpcError(Code.UNIMPLEMENTED, "no Play here")
+        yield
+
+    monkeypatch.setattr(PlayStreams, "play", unimplemented)
+    final, finals = _bots_play(service.address, "jaipur")
+    assert final.finished and all(f.finished for f in finals)
+
+
+def test_a_session_resumes_after_aborted_and_sends_its_unanswered_move_again(service, monkeypatch):
+    """The first stream dies (ABORTED) in place of a move's answer: the session reopens after
+    the last event it delivered, sends the move again, and gets it answered (replayed) once."""
+    opened: list[int] = []
+
+    async def flaky(self: Any, requests: Any, ctx: Any) -> AsyncIterator[Any]:
+        opened.append(1)
+        first = len(opened) == 1
+        async for update in _original_play(self, requests, ctx):
+            if first and update.HasField("answer"):
+                raise WatchBehind("fell behind")
+            yield update
+
+    monkeypatch.setattr(PlayStreams, "play", flaky)
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=9)
+        me, other = (client.join(match.match_id) for _ in range(2))
+        other_done = threading.Thread(target=play_seat, args=(client, other, RandomStrategy(4)))
+        events: list[str] = []
+        answers: list[Any] = []
+        with client.open_play(me) as session:
+            for update in session:
+                if not other_done.is_alive() and not events:
+                    other_done.start()  # its stream opens after this one, the flaky one
+                if update.answer is not None:
+                    answers.append(update.answer)
+                    continue
+                events.append(update.event.id)
+                if update.moves:
+                    session.move(_pick(update.moves), expected_version=update.moves.version)
+        other_done.join(120)
+        assert len(opened) > 2  # the first stream, its replacement, and the other seat's
+        assert answers[0].submitted is not None and answers[0].submitted.replayed
+        assert all(a.error is None for a in answers)
+        every = [e.id for e in client.watch(match.match_id)]
+        assert events == every  # nothing lost, nothing twice
+        assert client.get_match(match.match_id).finished
+
+
+def test_the_asyncio_session_plays_a_whole_match(service):
+    async def main() -> list[Any]:
+        async with AsyncSeraiClient(service.address) as client:
+            match = await client.create_match("jaipur", seed=3)
+            seats = [await client.join(match.match_id) for _ in range(2)]
+
+            async def play(i: int) -> Any:
+                final = None
+                async with client.open_play(seats[i]) as session:
+                    async for update in session:
+                        if update.answer is not None:
+                            assert update.answer.error is None, update.answer.error
+                        elif update.snapshot is not None:
+                            final = update.snapshot
+                        if update.moves and update.snapshot.acts(i):
+                            session.move(_pick(update.moves), expected_version=update.moves.version)
+                return final
+
+            return await asyncio.wait_for(asyncio.gather(play(0), play(1)), 120)
+
+    finals = asyncio.run(main())
+    assert all(f.finished for f in finals)
+    assert finals[0].outcome == finals[1].outcome
+    assert finals[0].proto.match.status == pb.MATCH_STATUS_FINISHED
+
+
+def test_a_session_without_a_token_is_refused_as_submit_is(service):
+    from serai_client import UnauthenticatedError
+    from serai_client.types import SeatHandle
+
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=1)
+        nobody = SeatHandle(match.match_id, 0, "", "jaipur")
+        with pytest.raises(UnauthenticatedError), client.open_play(nobody) as session:
+            next(iter(session))

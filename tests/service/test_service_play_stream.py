@@ -1,0 +1,348 @@
+"""The Play stream over a real gRPC server and Redis: whole matches equal to the unary path's,
+retries, resumption, hidden information, move failures as answers, and its first message."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import any_pb2, wrappers_pb2
+from serai import registry
+from serai.api import match_service_pb2 as pb
+from serai.game import OptionValue, Seat, seeded_rng
+from service_helpers import PlayStream, create, join_all, watch_all
+from tiny_game import DECK, TinyGame, TinyState, tiny_registry
+
+GAMES = ("jaipur", "nile", "sobek")
+
+
+def _pick(version: int, count: int) -> int:
+    """Which legal move both paths play at a version (the first alone can go round in circles)."""
+    return version * 7919 % count
+
+
+def _unary_match(stub: Any, game: str, seed: int) -> tuple[list[str], list[pb.MatchSnapshot]]:
+    match_id = create(stub, game, seats=2, seed=seed)
+    tokens = join_all(stub, match_id, 2)
+    labels = []
+    while True:
+        now = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        if now.match.status == pb.MATCH_STATUS_FINISHED:
+            break
+        seat = now.to_act[0]
+        listed = stub.ListLegalMoves(
+            pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[seat])
+        )
+        done = stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=tokens[seat],
+                move_id=listed.moves[_pick(listed.version, len(listed.moves))].id,
+                expected_version=listed.version,
+            )
+        )
+        labels.append(done.label)
+    finals = [
+        stub.GetMatch(pb.GetMatchRequest(match_id=match_id, seat_token=tokens[s])) for s in (0, 1)
+    ]
+    return labels, finals
+
+
+def _play_seat(stream: PlayStream, seat: Seat, finals: dict[Seat, pb.MatchSnapshot]) -> None:
+    """Read the stream to its end, moving (as the unary path chooses) whenever it offers moves
+    and the seat is the first to act."""
+    while (update := stream.next()) is not None:
+        if update.HasField("answer"):
+            assert not update.answer.HasField("error"), update.answer.error
+            continue
+        if not update.event.HasField("snapshot"):
+            continue
+        snap = update.event.snapshot
+        finals[seat] = snap
+        if update.legal_moves and snap.to_act[0] == seat:
+            moves = update.legal_moves
+            chosen = moves[_pick(snap.version, len(moves))]
+            stream.move(f"{seat}-{snap.version}", chosen.id, snap.version)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_match_over_play_ends_as_over_the_unary_calls(start_service, game):
+    """Each game, every seat on Play: the same moves, outcome and final views as SubmitMove."""
+    if game not in registry.load():
+        pytest.skip(f"{game} is not installed")
+    server = start_service()
+    stub = server.stub()
+    labels, unary_finals = _unary_match(stub, game, seed=4242)
+
+    match_id = create(stub, game, seats=2, seed=4242)
+    tokens = join_all(stub, match_id, 2)
+    streams = [PlayStream(server.stub(), match_id, tokens[s]) for s in (0, 1)]
+    finals: dict[Seat, pb.MatchSnapshot] = {}
+    threads = [threading.Thread(target=_play_seat, args=(streams[s], s, finals)) for s in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+        assert not thread.is_alive()
+
+    played = [u.event.move.label for u in streams[0].received if u.event.HasField("move")]
+    assert played == labels
+    for seat in (0, 1):
+        assert finals[seat].match.status == pb.MATCH_STATUS_FINISHED
+        assert finals[seat].view == unary_finals[seat].view
+        assert finals[seat].outcome == unary_finals[seat].outcome
+        assert finals[seat].version == unary_finals[seat].version
+
+
+@pytest.fixture
+def tiny(start_service):
+    return start_service(registry=tiny_registry())
+
+
+def _running(stub: Any, **options: str) -> tuple[str, list[str]]:
+    match_id = create(stub, "tiny", hand="4", plays="4", **options)
+    return match_id, join_all(stub, match_id, 2)
+
+
+def _offered(stream: PlayStream) -> pb.PlayUpdate:
+    """The next update that offers legal moves."""
+    while True:
+        update = stream.next()
+        assert update is not None
+        if update.legal_moves:
+            return update
+
+
+def test_a_retry_on_a_new_stream_answers_the_first_answer(tiny):
+    """The same request id on a new stream: replayed, the first label, nothing played twice."""
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    first = PlayStream(tiny.stub(), match_id, tokens[0])
+    offer = _offered(first)
+    version = offer.event.snapshot.version
+    first.move("once", offer.legal_moves[1].id, version)
+    answer = first.answer()
+    assert answer.request_id == "once" and not answer.submitted.replayed
+    first.close()
+
+    again = PlayStream(tiny.stub(), match_id, tokens[0])
+    again.move("once", offer.legal_moves[1].id, version)
+    retried = again.answer()
+    assert retried.request_id == "once" and retried.submitted.replayed
+    assert retried.submitted.label == answer.submitted.label
+    assert retried.submitted.snapshot.version == version + 1
+    now = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+    assert now.version == version + 1 and list(now.to_act) == [1]
+    again.close()
+
+
+def test_a_stream_cut_mid_match_resumes_without_loss_or_repeat(tiny):
+    """Cut after some moves, reopened after the last event received: every event once."""
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    received: list[str] = []
+    seat1 = PlayStream(tiny.stub(), match_id, tokens[1])
+    threading.Thread(target=_play_seat, args=(seat1, 1, {}), daemon=True).start()
+
+    stream = PlayStream(tiny.stub(), match_id, tokens[0])
+    moves = 0
+    while moves < 2:
+        update = _offered(stream)
+        stream.move(f"m{moves}", update.legal_moves[0].id, update.event.snapshot.version)
+        stream.answer()
+        moves += 1
+    stream.close()
+    received = [u.event.event_id for u in stream.received if u.HasField("event")]
+
+    resumed = PlayStream(tiny.stub(), match_id, tokens[0], after=received[-1])
+    _play_seat(resumed, 0, {})
+    received += [u.event.event_id for u in resumed.received if u.HasField("event")]
+    assert received == [e.event_id for e in watch_all(stub, match_id)]
+
+
+def test_an_illegal_move_and_a_stale_version_are_answers_and_the_stream_goes_on(tiny):
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    stream = PlayStream(tiny.stub(), match_id, tokens[0])
+    offer = _offered(stream)
+    version = offer.event.snapshot.version
+    nobody = any_pb2.Any()
+    nobody.Pack(wrappers_pb2.StringValue(value="gem40x"))
+    stream.move("bad", payload=nobody)
+    bad = stream.answer()
+    assert bad.request_id == "bad" and bad.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    unary = pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[0], payload=nobody)
+    with pytest.raises(grpc.RpcError) as failure:
+        stub.SubmitMove(unary)
+    assert bad.error.message == failure.value.details()  # the unary call's very words
+
+    stream.move("stale", offer.legal_moves[0].id, version - 1)
+    stale = stream.answer()
+    assert stale.error.code == grpc.StatusCode.ABORTED.value[0]
+    stream.move("", offer.legal_moves[0].id, version)
+    assert stream.answer().error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+    stream.move("good", offer.legal_moves[0].id, version)
+    good = stream.answer()
+    assert good.request_id == "good" and good.submitted.snapshot.version == version + 1
+    stream.close()
+
+
+def test_resigning_over_play_ends_the_match_and_the_stream(tiny):
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    stream = PlayStream(tiny.stub(), match_id, tokens[1])
+    stream.send(pb.PlayRequest(resign=pb.PlayResign(request_id="bye")))
+    answer = stream.answer()
+    assert answer.request_id == "bye"
+    assert answer.resigned.match.status == pb.MATCH_STATUS_FINISHED
+    assert list(answer.resigned.outcome.ranks) == [0, 1]
+    while stream.next() is not None:
+        pass
+    events = [u.event for u in stream.received if u.HasField("event")]
+    assert events[-1].HasField("finished") and events[-2].resigned.seat == 1
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        pb.PlayRequest(resign=pb.PlayResign(request_id="r")),
+        pb.PlayRequest(move=pb.PlayMove(request_id="m", move_id="3.0")),
+        pb.PlayRequest(),
+    ],
+)
+def test_a_stream_that_does_not_open_first_is_invalid_argument(tiny, first):
+    stub = tiny.stub()
+    with pytest.raises(grpc.RpcError) as failure:
+        list(stub.Play(iter([first]), timeout=30))
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "open" in failure.value.details()
+
+
+def test_a_stream_without_a_seat_token_is_unauthenticated_as_submit_move_is(tiny):
+    stub = tiny.stub()
+    match_id, _tokens = _running(stub)
+    opened = pb.PlayRequest(open=pb.PlayOpen(match_id=match_id))
+    with pytest.raises(grpc.RpcError) as failure:
+        list(stub.Play(iter([opened]), timeout=30))
+    with pytest.raises(grpc.RpcError) as unary:
+        stub.SubmitMove(pb.SubmitMoveRequest(match_id=match_id, move_id="3.0"))
+    assert failure.value.code() == unary.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert failure.value.details() == unary.value.details()
+
+
+# --- hidden information ----------------------------------------------------------------------
+
+
+class SecretTiny(TinyGame):
+    """Tiny, with seat 0 always dealt gem01..gem04 and seat 1 gem05, gem06 (which it plays)
+    and two more cards chosen by the seed, which it never plays: matches of two seeds differ
+    only in what seat 0 may not know."""
+
+    info = dataclasses.replace(TinyGame.info, name="secret")
+
+    def setup(self, players: int, seed: int, options: Mapping[str, OptionValue]) -> TinyState:
+        rest = list(DECK[10:])
+        seeded_rng(seed, "deal").shuffle(rest)
+        hands = (DECK[:4], tuple(sorted((*DECK[4:6], *rest[:2]))))
+        return TinyState(hands, ((), ()), 0, 2, False)
+
+
+def _seat0_sees(server: Any, seed: int) -> tuple[list[bytes], list[bytes], set[str]]:
+    """Seat 0's Play updates (events, answers: each in its order), made comparable across
+    matches (ids, times and the summary cleared), and seat 1's hidden cards."""
+    stub = server.stub()
+    match_id = create(stub, "secret", seats=2, seed=seed)
+    tokens = join_all(stub, match_id, 2)
+    stream = PlayStream(server.stub(), match_id, tokens[0], steps=True)
+    for card in ("gem05", "gem06"):
+        offer = _offered(stream)
+        version = offer.event.snapshot.version
+        stream.move(f"m{version}", offer.legal_moves[0].id, version)
+        stream.answer()
+        _until_version(stream, version + 1)  # its event too, before seat 1 moves
+        played = any_pb2.Any()
+        played.Pack(wrappers_pb2.StringValue(value=card))
+        stub.SubmitMove(
+            pb.SubmitMoveRequest(match_id=match_id, seat_token=tokens[1], payload=played)
+        )
+    while stream.next() is not None:
+        pass
+    hidden = stub.GetMatch(pb.GetMatchRequest(match_id=match_id, seat_token=tokens[1]))
+    secret = {v.string_value for v in _hand(hidden)} - {"gem05", "gem06"}
+    events, answers = [], []
+    for update in stream.received:
+        assert secret.isdisjoint(_cards_in(update.SerializeToString()))
+        update.event.event_id = ""
+        for snap in (update.event.snapshot, update.answer.submitted.snapshot):
+            snap.ClearField("match")
+            snap.last_event_id = ""
+        (answers if update.HasField("answer") else events).append(update.SerializeToString())
+    return events, answers, secret
+
+
+def _until_version(stream: PlayStream, version: int) -> None:
+    if any(u.event.snapshot.version >= version for u in stream.received):
+        return
+    while (update := stream.next()) is not None:
+        if update.event.snapshot.version >= version:
+            return
+
+
+def _hand(snap: pb.MatchSnapshot) -> Any:
+    from google.protobuf import struct_pb2
+
+    view = struct_pb2.Struct()
+    snap.view.Unpack(view)
+    return view.fields["hand"].list_value.values
+
+
+def _cards_in(data: bytes) -> set[str]:
+    return {card for card in DECK if card.encode() in data}
+
+
+def test_two_matches_differing_only_in_hidden_cards_give_a_seat_byte_identical_updates(
+    start_service,
+):
+    """Whatever seat 1 holds unseen, seat 0's every pushed message is the same, byte for byte."""
+    games = tiny_registry()
+    server = start_service(
+        registry=registry.Registry({**games.games, "secret": SecretTiny()}, games.broken)
+    )
+    events_a, answers_a, secret_a = _seat0_sees(server, 1)
+    events_b, answers_b, secret_b = _seat0_sees(server, 2)
+    assert secret_a != secret_b  # the matches do differ, in what seat 0 may not know
+    assert events_a == events_b
+    assert answers_a == answers_b
+
+
+def test_a_whole_match_over_play_through_the_processs_watch_hub(tiny):
+    """The hub (what `serai serve` watches through) feeds Play streams as it feeds Watch."""
+    hub = tiny.run(_use_hub(tiny))
+    try:
+        stub = tiny.stub()
+        match_id, tokens = _running(stub)
+        streams = [PlayStream(tiny.stub(), match_id, tokens[s]) for s in (0, 1)]
+        finals: dict[Seat, pb.MatchSnapshot] = {}
+        threads = [
+            threading.Thread(target=_play_seat, args=(streams[s], s, finals)) for s in (0, 1)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+            assert not thread.is_alive()
+        every = [e.event_id for e in watch_all(stub, match_id)]
+        for stream in streams:
+            assert [u.event.event_id for u in stream.received if u.HasField("event")] == every
+        assert finals[0].match.status == finals[1].match.status == pb.MATCH_STATUS_FINISHED
+    finally:
+        tiny.run(hub.close())
+
+
+async def _use_hub(server: Any) -> Any:
+    return server.matches.use_watch_hub(server.store.event_feed())
