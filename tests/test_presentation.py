@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from google.protobuf import struct_pb2
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.presentation import generic, presentation, to_pb
@@ -123,6 +124,16 @@ def test_a_game_without_a_presentation_gets_its_fields_as_a_table():
     texts = [f"{i.label} {i.value}" for zone in to_pb(described).zones for i in zone.items]
     assert not [text for text in texts if "CROP_" in text or "{" in text]
     assert "crops papyrus, wheat, lettuce, castor, flax" in texts
+
+
+def test_a_view_that_is_a_struct_is_listed_by_key():
+    """A game whose view is a google.protobuf.Struct (a map of Values) gets one item per key;
+    its map entries were taken for messages before, and the call failed with INTERNAL."""
+    view = struct_pb2.Struct()
+    view.update({"turn": 3, "hand": ["a", "b"], "done": False})
+    described = to_pb(generic(view))
+    items = {i.label: i.value for zone in described.zones for i in zone.items}
+    assert items == {"done": "false", "hand": '["a", "b"]', "turn": "3.0"}
 
 
 def test_snapshots_carry_a_presentation_only_when_asked():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.protobuf import json_format
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
@@ -65,7 +66,10 @@ def generic(view: Message) -> Presentation:
     top: list[Item] = []
     zones: list[Zone] = []
     for field, value in view.ListFields():
-        if field.type == FieldDescriptor.TYPE_MESSAGE:
+        if _is_map(field):
+            title = field.name.replace("_", " ")
+            zones.append(Zone(id=field.name, title=title, items=_cut(tuple(_map_items(value, "")))))
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
             entries = list(value) if _repeated(field) else [value]
             for i, entry in enumerate(entries):
                 items = tuple(_flatten(entry, ""))
@@ -91,11 +95,30 @@ def _repeated(field: FieldDescriptor) -> bool:
     return bool(field.is_repeated)
 
 
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
+
+
+def _map_items(entries: Any, prefix: str) -> list[Item]:
+    """A map field's entries, by key: a message value (a Struct's Value) as compact JSON."""
+    items: list[Item] = []
+    for key in sorted(entries):
+        value = entries[key]
+        if isinstance(value, Message):
+            text = json_format.MessageToJson(value, indent=None)
+        else:
+            text = str(value)
+        items.append(Item(f"{prefix}{key}", value=text, count=0, kind="text"))
+    return items
+
+
 def _flatten(message: Message, prefix: str) -> list[Item]:
     items: list[Item] = []
     for field, value in message.ListFields():
         name = prefix + field.name.replace("_", " ")
-        if field.type == FieldDescriptor.TYPE_MESSAGE:
+        if _is_map(field):
+            items.extend(_map_items(value, name + "."))
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
             entries = list(value) if _repeated(field) else [value]
             for i, entry in enumerate(entries):
                 label = f"{name} {i + 1}" if _repeated(field) else name
