@@ -107,3 +107,4 @@ class MatchService(pb_grpc.MatchServiceServicer):
     Resign = _unary("Resign")
     GetTranscript = _unary("GetTranscript")
     Watch = _streaming("Watch")
+    ReclaimSeat = _unary("ReclaimSeat")
