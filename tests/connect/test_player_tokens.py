@@ -367,3 +367,52 @@ def test_sdk(start_serve, redis_url):
 
     first = match.match_id
     asyncio.run(asynchronous())
+
+
+def test_jwks(start_serve, redis_url):
+    """A key registered with a JWKS URL takes RS256 tokens signed by a key the set names (by
+    ``kid``), and refuses one whose ``kid`` it does not list and an HS256 token whose secret
+    is a key of the set (a symmetric key in a JWKS is never used)."""
+    import http.server
+    import threading
+
+    signer = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(signer.public_key()))
+    shared = {"kty": "oct", "kid": "shared", "k": b64(b"a shared secret of thirty-two bytes")}
+    body = json.dumps({"keys": [{**public, "kid": "k1", "use": "sig"}, shared]}).encode()
+
+    class Jwks(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Jwks)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{site.server_address[1]}/jwks.json"
+        (key,) = created(redis_url, "app", "--player-token-jwks-url", url)
+        server = start_serve("--redis-url", redis_url)
+        with grpc.insecure_channel(server.address) as channel:
+            app = Keyed(channel, key)
+            good = jwt.encode(claims(), signer, algorithm="RS256", headers={"kid": "k1"})
+            assert join(app, new_match(app), good).seat_token
+            unknown = jwt.encode(claims(), signer, algorithm="RS256", headers={"kid": "k9"})
+            symmetric = jwt.encode(
+                claims(),
+                b"a shared secret of thirty-two bytes",
+                algorithm="HS256",
+                headers={"kid": "shared"},
+            )
+            for token in (unknown, symmetric):
+                code, _ = code_of(lambda t=token: join(app, new_match(app), t))
+                assert code == UNAUTHENTICATED
+        log = server.log()
+        assert '"reason": "unknown signing key"' in log
+    finally:
+        site.shutdown()
