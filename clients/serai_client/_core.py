@@ -10,10 +10,12 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
+from grpc import aio
 from serai.api import match_service_pb2 as pb
 
 from serai_client.errors import SeraiError, error_for
@@ -159,7 +161,7 @@ class ClientCore:
         return request
 
     def join_request(
-        self, match_id: str, seat: int | None, player_name: str
+        self, match_id: str, seat: int | None, player_name: str, player_token: str = ""
     ) -> pb.JoinMatchRequest:
         # One request id for the call and its retries: a retry after a lost answer gets the
         # same seat and token back instead of claiming a second seat. The entropy is this seat's
@@ -169,6 +171,7 @@ class ClientCore:
             player_name=player_name,
             request_id=new_request_id(),
             entropy=secrets.token_bytes(16),
+            player_token=player_token,
         )
         if seat is not None:
             request.seat = seat
@@ -333,3 +336,102 @@ def not_to_act(error: SeraiError, snapshot: Snapshot, seat: int) -> SeraiError:
     version = snapshot.version
     error.details = f"{error.details} (seat {seat} no longer has to act at version {version})"
     return error
+
+
+# --- API keys ---------------------------------------------------------------------------------
+
+
+class _CallDetails(NamedTuple):
+    method: str
+    timeout: float | None
+    metadata: Any
+    credentials: Any
+    wait_for_ready: bool | None
+    compression: Any
+
+
+class ApiKeyInterceptor(
+    grpc.UnaryUnaryClientInterceptor,  # type: ignore[misc]
+    grpc.UnaryStreamClientInterceptor,  # type: ignore[misc]
+    grpc.StreamUnaryClientInterceptor,  # type: ignore[misc]
+    grpc.StreamStreamClientInterceptor,  # type: ignore[misc]
+):
+    """Adds ``authorization: Bearer <key>`` to every call of a (sync) channel, whatever the
+    method: ``grpc.intercept_channel(channel, ApiKeyInterceptor(key))``."""
+
+    def __init__(self, api_key: str) -> None:
+        self.header = ("authorization", f"Bearer {api_key}")
+
+    def _details(self, details: Any) -> Any:
+        metadata = [*(details.metadata or ()), self.header]
+        return _CallDetails(
+            details.method,
+            details.timeout,
+            metadata,
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._details(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._details(details), requests)
+
+
+def _aio_details(header: tuple[str, str], details: aio.ClientCallDetails) -> Any:
+    metadata = aio.Metadata(*(details.metadata or ()), header)
+    return aio.ClientCallDetails(
+        details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+    )
+
+
+class _AioUnaryUnary(aio.UnaryUnaryClientInterceptor):
+    def __init__(self, header: tuple[str, str]) -> None:
+        self.header = header
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_aio_details(self.header, details), request)
+
+
+class _AioUnaryStream(aio.UnaryStreamClientInterceptor):
+    def __init__(self, header: tuple[str, str]) -> None:
+        self.header = header
+
+    async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(_aio_details(self.header, details), request)
+
+
+class _AioStreamUnary(aio.StreamUnaryClientInterceptor):
+    def __init__(self, header: tuple[str, str]) -> None:
+        self.header = header
+
+    async def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return await continuation(_aio_details(self.header, details), requests)
+
+
+class _AioStreamStream(aio.StreamStreamClientInterceptor):
+    def __init__(self, header: tuple[str, str]) -> None:
+        self.header = header
+
+    async def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return await continuation(_aio_details(self.header, details), requests)
+
+
+def aio_api_key_interceptors(api_key: str) -> list[aio.ClientInterceptor]:
+    """The asyncio channel's interceptors that add ``authorization: Bearer <key>`` to every
+    call (``aio.insecure_channel(target, interceptors=...)``: one per kind of call)."""
+    header = ("authorization", f"Bearer {api_key}")
+    return [
+        _AioUnaryUnary(header),
+        _AioUnaryStream(header),
+        _AioStreamUnary(header),
+        _AioStreamStream(header),
+    ]

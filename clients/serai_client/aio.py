@@ -27,6 +27,7 @@ from serai_client._core import (
     Backoff,
     ClientCore,
     PlayBook,
+    aio_api_key_interceptors,
     default_client_id,
     new_request_id,
     not_to_act,
@@ -62,15 +63,25 @@ class AsyncSeraiClient:
         unavailable_for: float = 30.0,
         decoder: Decoder | None = None,
         client_id: str | None = None,
+        api_key: str = "",
         channel: aio.Channel | None = None,
     ) -> None:
         """``channel``: one of your own (TLS, options, interceptors) instead of an insecure one
-        to ``target``; closed with the client."""
+        to ``target``; closed with the client. ``api_key``: the app's key, sent with every call
+        as ``authorization: Bearer <key>`` (with your own ``channel``, add
+        ``aio_api_key_interceptors(key)`` to it yourself: an asyncio channel takes them only
+        when made)."""
         self.target = target
         self.timeout = timeout
         self.unavailable_for = unavailable_for
         self._core = ClientCore(decoder, client_id or default_client_id("python-aio"))
-        self._channel = channel or aio.insecure_channel(target)
+        if channel is not None and api_key:
+            raise ValueError(
+                "api_key with your own channel: make it with "
+                "interceptors=aio_api_key_interceptors(api_key) instead"
+            )
+        interceptors = aio_api_key_interceptors(api_key) if api_key else None
+        self._channel = channel or aio.insecure_channel(target, interceptors=interceptors)
         self._stub = pb_grpc.MatchServiceStub(self._channel)
         self._closed = False
 
@@ -93,10 +104,18 @@ class AsyncSeraiClient:
         return list((await self._call(self._stub.ListGames, pb.ListGamesRequest())).games)
 
     async def list_matches(
-        self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", limit: int = 0
+        self,
+        status: int = pb.MATCH_STATUS_UNSPECIFIED,
+        game: str = "",
+        limit: int = 0,
+        *,
+        player_token: str = "",
     ) -> list[pb.MatchSummary]:
-        """The newest matches: one page (at most 100; see :meth:`iter_matches` for all)."""
-        return list((await self.list_matches_page(status, game, limit)).matches)
+        """The newest matches: one page (at most 100; see :meth:`iter_matches` for all). With a
+        ``player_token`` (signed by the app whose ``api_key`` the client sends), only the
+        matches where that player holds a seat."""
+        page = await self.list_matches_page(status, game, limit, player_token=player_token)
+        return list(page.matches)
 
     async def list_matches_page(
         self,
@@ -104,14 +123,18 @@ class AsyncSeraiClient:
         game: str = "",
         limit: int = 0,
         page_token: str = "",
+        *,
+        player_token: str = "",
     ) -> pb.ListMatchesResponse:
         """One page of matches, newest first, and its ``next_page_token`` ("" at the last):
-        pass that as ``page_token``, with the same status and game, for the next page."""
+        pass that as ``page_token``, with the same status, game and player token, for the next
+        page."""
         request = pb.ListMatchesRequest(
             status=status,  # type: ignore[arg-type]
             game=game,
             limit=limit,
             page_token=page_token,
+            player_token=player_token,
         )
         return await self._call(self._stub.ListMatches, request)
 
@@ -148,10 +171,21 @@ class AsyncSeraiClient:
         return (await self._call(self._stub.CreateMatch, request)).match
 
     async def join(
-        self, match_id: str, seat: int | None = None, player_name: str = ""
+        self,
+        match_id: str,
+        seat: int | None = None,
+        player_name: str = "",
+        *,
+        player_token: str = "",
     ) -> SeatHandle:
-        request = self._core.join_request(match_id, seat, player_name)
+        request = self._core.join_request(match_id, seat, player_name, player_token)
         return self._core.handle(await self._call(self._stub.JoinMatch, request), player_name)
+
+    async def reclaim_seat(self, match_id: str, player_token: str) -> SeatHandle:
+        """The seat the player token's player holds in the match, with a new token (the old
+        one stops working); see :meth:`serai_client.SeraiClient.reclaim_seat`."""
+        request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
+        return self._core.handle(await self._call(self._stub.ReclaimSeat, request), "")
 
     async def get_match(self, match: SeatHandle | str) -> Snapshot:
         request = self._core.get_request(match)

@@ -32,6 +32,7 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai_client._core import (
     DEFAULT_TARGET,
     RESUMABLE_CODES,
+    ApiKeyInterceptor,
     Backoff,
     ClientCore,
     PlayBook,
@@ -62,6 +63,8 @@ class SeraiClient:
 
     ``timeout`` bounds each unary call; ``unavailable_for`` is how long unary calls and watches
     keep retrying while the server cannot be reached before raising UnavailableError.
+    ``api_key``: the app's key (``serai keys create``), sent with every call as
+    ``authorization: Bearer <key>``.
     """
 
     def __init__(
@@ -72,6 +75,7 @@ class SeraiClient:
         unavailable_for: float = 30.0,
         decoder: Decoder | None = None,
         client_id: str | None = None,
+        api_key: str = "",
         channel: grpc.Channel | None = None,
     ) -> None:
         self.target = target
@@ -79,7 +83,10 @@ class SeraiClient:
         self.unavailable_for = unavailable_for
         self._core = ClientCore(decoder, client_id or default_client_id("python"))
         self._channel = channel or grpc.insecure_channel(target)
-        self._stub = pb_grpc.MatchServiceStub(self._channel)
+        calls = self._channel
+        if api_key:
+            calls = grpc.intercept_channel(self._channel, ApiKeyInterceptor(api_key))
+        self._stub = pb_grpc.MatchServiceStub(calls)
         self._closed = False
 
     @property
@@ -103,10 +110,18 @@ class SeraiClient:
         return list(self._call(self._stub.ListGames, pb.ListGamesRequest()).games)
 
     def list_matches(
-        self, status: int = pb.MATCH_STATUS_UNSPECIFIED, game: str = "", limit: int = 0
+        self,
+        status: int = pb.MATCH_STATUS_UNSPECIFIED,
+        game: str = "",
+        limit: int = 0,
+        *,
+        player_token: str = "",
     ) -> list[pb.MatchSummary]:
-        """The newest matches: one page (at most 100; see :meth:`iter_matches` for all)."""
-        return list(self.list_matches_page(status, game, limit).matches)
+        """The newest matches: one page (at most 100; see :meth:`iter_matches` for all). With a
+        ``player_token`` (signed by the app whose ``api_key`` the client sends), only the
+        matches where that player holds a seat."""
+        page = self.list_matches_page(status, game, limit, player_token=player_token)
+        return list(page.matches)
 
     def list_matches_page(
         self,
@@ -114,14 +129,18 @@ class SeraiClient:
         game: str = "",
         limit: int = 0,
         page_token: str = "",
+        *,
+        player_token: str = "",
     ) -> pb.ListMatchesResponse:
         """One page of matches, newest first, and its ``next_page_token`` ("" at the last):
-        pass that as ``page_token``, with the same status and game, for the next page."""
+        pass that as ``page_token``, with the same status, game and player token, for the next
+        page."""
         request = pb.ListMatchesRequest(
             status=status,  # type: ignore[arg-type]
             game=game,
             limit=limit,
             page_token=page_token,
+            player_token=player_token,
         )
         return self._call(self._stub.ListMatches, request)
 
@@ -156,10 +175,26 @@ class SeraiClient:
         )
         return self._call(self._stub.CreateMatch, request).match
 
-    def join(self, match_id: str, seat: int | None = None, player_name: str = "") -> SeatHandle:
-        """Claim a seat (the lowest free one when ``seat`` is None); keep the handle's token."""
-        request = self._core.join_request(match_id, seat, player_name)
+    def join(
+        self,
+        match_id: str,
+        seat: int | None = None,
+        player_name: str = "",
+        *,
+        player_token: str = "",
+    ) -> SeatHandle:
+        """Claim a seat (the lowest free one when ``seat`` is None); keep the handle's token.
+        ``player_token``: a JWT the app signed naming the player (its ``name`` replaces
+        ``player_name``): the seat is that player's, who can :meth:`reclaim_seat` it later."""
+        request = self._core.join_request(match_id, seat, player_name, player_token)
         return self._core.handle(self._call(self._stub.JoinMatch, request), player_name)
+
+    def reclaim_seat(self, match_id: str, player_token: str) -> SeatHandle:
+        """The seat the player token's player holds in the match, with a new token, from any
+        device; the seat's earlier token stops working. NotFoundError when the player holds no
+        seat there."""
+        request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
+        return self._core.handle(self._call(self._stub.ReclaimSeat, request), "")
 
     def get_match(self, match: SeatHandle | str, *, presentation: bool = False) -> Snapshot:
         """The match as this seat sees it (a match id alone: as a spectator); ``presentation``:

@@ -1,10 +1,14 @@
 """What an operator graphs and alerts on, in Prometheus' terms, counted in one place per kind.
 
 Calls are counted where the request log writes their line (:mod:`serai.transports.request_log`,
-both transports), moves and watchers in the shared handlers; the matches by status are read
-from the store's indexes when scraped. Under ``serve --workers`` the supervisor gives every
-worker one ``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode: each process
-writes its figures to files there, and whichever worker answers a scrape adds them all up), so
+both transports), calls by API key where the key is checked (:mod:`serai.rpc.auth`), moves and
+watchers in the shared handlers, compare-and-set retries in the one CAS loop
+(:mod:`serai.matches.entries`), clock expiries where a clock is enforced, Redis round trips,
+their latency and failures in the Redis store (no call of its own: each is timed where it is
+made); the matches by status are read from the store's indexes when scraped. Under
+``serve --workers`` the supervisor gives every worker one ``PROMETHEUS_MULTIPROC_DIR``
+(prometheus-client's multiprocess mode: each process writes its figures to files there, and
+whichever worker answers a scrape adds them all up), so
 the figures are the service's, not one worker's. Example::
 
     observe_call("SubmitMove", "OK", 0.0004)
@@ -43,6 +47,31 @@ LATENCY = Histogram(
 )
 MOVES = Counter("serai_moves_committed", "Moves committed (a retried request counts once)")
 WATCHERS = Gauge("serai_watchers", "Watch streams open now", multiprocess_mode="livesum")
+CAS_RETRIES = Counter(
+    "serai_cas_retries",
+    "Changes of a match planned again because another commit came first (a lost compare-and-set)",
+)
+CLOCK_EXPIRIES = Counter(
+    "serai_clock_expiries",
+    "Seats whose turn clock ran out (each lost, or had its default move played)",
+)
+STORE_SECONDS = Histogram(
+    "serai_store_seconds",
+    "Round trips to Redis by operation (a script, or a pipeline of commands), and their time; "
+    "Watch's blocking reads are not counted",
+    ["op"],
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 2.5),
+)
+STORE_ERRORS = Counter(
+    "serai_store_errors",
+    "Redis failures by kind: unavailable (down, failing over), full (out of memory), refused",
+    ["kind"],
+)
+TENANT_REQUESTS = Counter(
+    "serai_tenant_requests",
+    'Calls by the API key they carry (its name, the tenant; "" for calls without a key)',
+    ["tenant"],
+)
 
 # (method, code) -> the counter's and the histogram's children: labels() costs a dict lookup
 # and a lock a call; this costs one lookup.
@@ -59,6 +88,29 @@ def observe_call(method: str, code: str, seconds: float) -> None:
         )
     children[0].inc()
     children[1].observe(seconds)
+
+
+_store_children: dict[str, Any] = {}
+
+
+def observe_store(op: str, seconds: float) -> None:
+    """Count one round trip to Redis for ``op`` (a script's name, or what a pipeline does)."""
+    child = _store_children.get(op)
+    if child is None:
+        child = _store_children[op] = STORE_SECONDS.labels(op)
+    child.observe(seconds)
+
+
+_tenant_children: dict[str, Any] = {}
+
+
+def count_tenant_call(tenant: str) -> None:
+    """Count one call with the API key ``tenant`` names ("": without a key). Only keys that
+    passed are counted, so the labels are the store's key names, never a caller's text."""
+    child = _tenant_children.get(tenant)
+    if child is None:
+        child = _tenant_children[tenant] = TENANT_REQUESTS.labels(tenant)
+    child.inc()
 
 
 def registry() -> CollectorRegistry:

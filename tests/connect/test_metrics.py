@@ -104,3 +104,93 @@ def test_workers_add_up(start_serve, redis_url):
     assert any('"worker": 1' in line for line in lines)
     for _ in range(4):  # new connections: the kernel spreads them over the workers
         check(server.http_address, calls, 8)
+
+
+def test_store_clock_and_tenant_figures(start_serve, redis_url):
+    """After a scripted match on two servers sharing a Redis, their figures add up to exactly
+    its commits and creates (Redis round trips by script), the one compare-and-set the first
+    server lost (the second reclaimed a seat under it), the turn clock that ran out, and the
+    calls made with the API key; no Redis errors."""
+    import time
+
+    import jwt
+    from test_api_keys import Keyed
+    from test_player_tokens import claims, created
+
+    key, secret = created(redis_url, "acme", "--player-token-secret")
+    ada = jwt.encode(claims("ada"), secret, algorithm="HS256")
+    common = ("--redis-url", redis_url, "--http-port", "0", "--move-rate", "0")
+    first = start_serve(*common, "--sweep-seconds", "0.2")
+    second = start_serve(*common, "--sweep-seconds", "0")  # the first alone enforces clocks
+    keyed: Counter[str] = Counter()  # calls with the key, by server
+    commits = 0
+    with (
+        grpc.insecure_channel(first.address) as one,
+        grpc.insecure_channel(second.address) as two,
+    ):
+        on_first, on_second = Keyed(one, key), Keyed(two, key)
+
+        def call(server: str, method: str, request: Any) -> Any:
+            keyed[server] += 1
+            return getattr(on_first if server == "first" else on_second, method)(request)
+
+        match_id = call(
+            "first", "CreateMatch", pb.CreateMatchRequest(game="jaipur", seed=5)
+        ).match.match_id
+        mine = call("first", "JoinMatch", pb.JoinMatchRequest(match_id=match_id, player_token=ada))
+        other = call("first", "JoinMatch", pb.JoinMatchRequest(match_id=match_id))
+        commits += 2
+        tokens = {mine.seat: mine.seat_token, other.seat: other.seat_token}
+        to_act = call("first", "GetMatch", pb.GetMatchRequest(match_id=match_id)).to_act[0]
+        if to_act == mine.seat:  # the other seat is to act while the player reclaims theirs
+            legal = call(
+                "first",
+                "ListLegalMoves",
+                pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[to_act]),
+            )
+            request = pb.SubmitMoveRequest(
+                match_id=match_id, seat_token=tokens[to_act], move_id=legal.moves[0].id
+            )
+            call("first", "SubmitMove", request)
+            commits += 1
+        legal = call(
+            "first",
+            "ListLegalMoves",
+            pb.ListLegalMovesRequest(match_id=match_id, seat_token=other.seat_token),
+        )
+        call("second", "ReclaimSeat", pb.ReclaimSeatRequest(match_id=match_id, player_token=ada))
+        commits += 1
+        # The first server's copy is behind: its commit loses, and the move (typed, so not
+        # pinned to a version) is planned again on the record the commit answered.
+        move = pb.SubmitMoveRequest(
+            match_id=match_id, seat_token=other.seat_token, payload=legal.moves[0].payload
+        )
+        call("first", "SubmitMove", move)
+        commits += 2  # the commit that lost, and the one that won
+        clocked = call(
+            "first", "CreateMatch", pb.CreateMatchRequest(game="jaipur", move_seconds=1)
+        ).match.match_id
+        for _ in "ab":
+            call("first", "JoinMatch", pb.JoinMatchRequest(match_id=clocked))
+        commits += 2
+    deadline = time.monotonic() + 20
+    while True:  # the first server's sweeper ends the clocked match (one late seat loses)
+        figures = [scrape(first.http_address), scrape(second.http_address)]
+        if figures[0].get(("serai_clock_expiries_total", ()), 0) == 1:
+            break
+        assert time.monotonic() < deadline, "the clock did not run out"
+        time.sleep(0.2)
+    commits += 1
+
+    def total(name: str, labels: tuple[tuple[str, str], ...] = ()) -> float:
+        return sum(samples.get((name, labels), 0) for samples in figures)
+
+    assert total("serai_store_seconds_count", (("op", "commit"),)) == commits
+    assert total("serai_store_seconds_count", (("op", "create"),)) == 2
+    assert total("serai_store_seconds_count", (("op", "load"),)) > 0
+    assert total("serai_cas_retries_total") == 1
+    assert figures[0][("serai_cas_retries_total", ())] == 1
+    assert total("serai_clock_expiries_total") == 1
+    for samples, server in zip(figures, ("first", "second"), strict=True):
+        assert samples[("serai_tenant_requests_total", (("tenant", "acme"),))] == keyed[server]
+    assert not [name for name, _ in figures[0] if name == "serai_store_errors_total"]

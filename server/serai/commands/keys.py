@@ -1,10 +1,19 @@
-"""``serai keys create|list|revoke``: the API keys apps call with (see serai.rpc.auth).
+"""``serai keys create|set|list|revoke``: the API keys apps call with (see serai.rpc.auth).
 
 A key's secret is printed once, by ``create``, and never stored: Redis keeps only its SHA-256.
 Each key is an app (a tenant): it sees only the matches made with it, and its limits (open
 matches, move rate) replace the server's for it. Creation and revocation are written to stderr
 as structured audit lines naming the key (never its secret). Like ``serai replay``, a command
 reaches the store by --redis-url, or by --data-dir for `serai serve`'s embedded Redis.
+
+A key may also take *player tokens*: JWTs the app signs to say which of its players calls
+(JoinMatch binds the seat to the player, who can ReclaimSeat it from another device and list
+their matches). ``--player-token-secret`` makes an HS256 signing secret, printed once on the
+line after the key: unlike the key, it is stored as such in Redis (checking an HMAC needs the
+secret itself), so give the app this secret, never the API key, to sign with.
+``--player-token-public-key FILE`` (a PEM RSA or EC P-256 key: RS256 or ES256) or
+``--player-token-jwks-url URL`` register the app's public key instead, and nothing secret is
+stored. ``set`` changes these on an existing key.
 """
 
 from __future__ import annotations
@@ -20,10 +29,11 @@ import structlog
 
 from serai import logging as serai_logging
 from serai.commands.store_access import add_store_arguments, store_url
+from serai.rpc.players import public_key_algorithm
 from serai.store import StoreError
 from serai.store.embedded import EmbeddedRedisError
 from serai.store.redis import open_store
-from serai.store.redis.api_keys import ApiKeys, KeyExists
+from serai.store.redis.api_keys import ApiKeys, KeyExists, PlayerTokenRules
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,12 +63,78 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     create.add_argument(
         "--burst", type=float, default=0.0, metavar="B", help="bursts of up to B (0: 2 x R)"
     )
+    _add_player_token_arguments(create)
     create.set_defaults(run=run, action=_create)
+    change = actions.add_parser(
+        "set",
+        help="change how an existing key's player tokens are checked (a new secret is printed)",
+    )
+    change.add_argument("name", metavar="NAME")
+    _add_player_token_arguments(change)
+    change.add_argument(
+        "--no-player-tokens",
+        action="store_true",
+        help="the key takes no player tokens any more (its signing secret is deleted)",
+    )
+    change.set_defaults(run=run, action=_set)
     listing = actions.add_parser("list", help="list the keys (never their secrets)")
     listing.set_defaults(run=run, action=_list)
     revoke = actions.add_parser("revoke", help="revoke a key: refused within a second")
     revoke.add_argument("name", metavar="NAME")
     revoke.set_defaults(run=run, action=_revoke)
+
+
+def _add_player_token_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "player tokens", "how the app's player tokens (JWTs naming a player) are checked"
+    )
+    way = group.add_mutually_exclusive_group()
+    way.add_argument(
+        "--player-token-secret",
+        action="store_true",
+        help="make an HS256 signing secret, printed once on the line after the key; it is "
+        "stored in Redis as such (an HMAC is checked with the secret itself), unlike the key",
+    )
+    way.add_argument(
+        "--player-token-public-key",
+        metavar="FILE",
+        help="the app's PEM public key: RSA (RS256) or EC P-256 (ES256)",
+    )
+    way.add_argument(
+        "--player-token-jwks-url",
+        metavar="URL",
+        help="the app's JWKS URL (RS256 or ES256 keys, chosen by the token's kid; read at most "
+        "every 5 minutes)",
+    )
+    group.add_argument(
+        "--player-token-issuer", default="", metavar="ISS", help="the iss tokens must carry"
+    )
+    group.add_argument(
+        "--player-token-audience", default="", metavar="AUD", help="the aud tokens must carry"
+    )
+
+
+def _player_rules(args: Any) -> PlayerTokenRules | None:
+    """The rules the flags ask for (None: none); ValueError for a key that cannot check them."""
+    public_key = ""
+    if args.player_token_public_key:
+        with open(args.player_token_public_key, encoding="ascii") as pem:
+            public_key = pem.read()
+        public_key_algorithm(public_key)  # an RSA or EC P-256 public key, or ValueError
+    if not (args.player_token_secret or public_key or args.player_token_jwks_url):
+        if args.player_token_issuer or args.player_token_audience:
+            raise ValueError(
+                "--player-token-issuer and --player-token-audience go with --player-token-secret, "
+                "--player-token-public-key or --player-token-jwks-url"
+            )
+        return None
+    return PlayerTokenRules(
+        secret=bool(args.player_token_secret),
+        public_key=public_key,
+        jwks_url=args.player_token_jwks_url or "",
+        issuer=args.player_token_issuer,
+        audience=args.player_token_audience,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,7 +155,7 @@ async def _with_keys(url: str, action: Callable[[ApiKeys], Awaitable[int]]) -> i
     store = open_store(url)
     try:
         return await action(ApiKeys(store.client))
-    except (StoreError, KeyExists, ValueError) as error:
+    except (StoreError, KeyExists, ValueError, OSError) as error:
         print(f"serai keys: {error}", file=sys.stderr)
         return 1
     finally:
@@ -90,11 +166,13 @@ _audit = structlog.get_logger("serai.audit")
 
 
 async def _create(keys: ApiKeys, args: Any) -> int:
+    players = _player_rules(args)
     made = await keys.create(
         args.name,
         max_open_matches=args.max_open_matches,
         move_rate=args.rate,
         move_burst=args.burst,
+        players=players,
     )
     _audit.info(
         "api key created",
@@ -102,8 +180,32 @@ async def _create(keys: ApiKeys, args: Any) -> int:
         max_open_matches=args.max_open_matches,
         rate=args.rate,
         burst=args.burst,
+        player_tokens=players.method if players is not None else "",
     )
     print(made.token)
+    if made.player_secret:
+        print(made.player_secret)
+    return 0
+
+
+async def _set(keys: ApiKeys, args: Any) -> int:
+    players = None if args.no_player_tokens else _player_rules(args)
+    if players is None and not args.no_player_tokens:
+        raise ValueError(
+            "say how player tokens are checked (--player-token-secret, --player-token-public-key "
+            "or --player-token-jwks-url), or --no-player-tokens"
+        )
+    made = await keys.set_players(args.name, players)
+    if made is None:
+        print(f"serai keys: no active key named {args.name!r}", file=sys.stderr)
+        return 1
+    _audit.info(
+        "api key player tokens set",
+        key=args.name,
+        player_tokens=players.method if players is not None else "",
+    )
+    if made.player_secret:
+        print(made.player_secret)
     return 0
 
 
@@ -114,6 +216,8 @@ async def _list(keys: ApiKeys, _args: Any) -> int:
             f"max_open_matches={key.max_open_matches or 'server'} "
             f"rate={key.move_rate:g} burst={key.move_burst:g}"
         )
+        if key.players is not None:  # how, never the secret
+            limits += f"\tplayer tokens: {key.players.method}"
         print(f"{key.name}\t{state}\tcreated {_when(key.created_ms)}\t{limits}")
     return 0
 

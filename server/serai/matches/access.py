@@ -26,6 +26,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def player_key(player_id: str) -> str:
+    """What a seat (and the index of "my matches") stores of the player id an app's player token
+    vouched for: a hash, so that the store never holds an app's user ids as such, and every key
+    it names is short and plain."""
+    return hashlib.sha256(b"serai player\n" + player_id.encode()).hexdigest()[:32]
+
+
+def player_seat(record: MatchRecord, player: str) -> Seat | None:
+    """The seat of the player whose :func:`player_key` is ``player``, if it holds one."""
+    for i, stored in enumerate(record.seats):
+        if stored.player and hmac.compare_digest(stored.player, player):
+            return i
+    return None
+
+
 def check_tenant(entry: Entry, tenant: str | None) -> None:
     """Nothing, if the match belongs to ``tenant`` (the caller's API key's name; "" without a
     key; None: a call from inside the process, which sees every match). Else MatchNotFound, in

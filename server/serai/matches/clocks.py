@@ -28,6 +28,7 @@ from serai.matches import planning
 from serai.matches.cache import Entry
 from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError
+from serai.metrics import CLOCK_EXPIRIES
 from serai.store import Commit, MatchRecord, StoreError, StoreUnavailable
 
 log = structlog.get_logger("serai.matches")
@@ -174,6 +175,7 @@ class _Overdue(Change[Entry]):
 
     def done(self, entry: Entry, commit: Commit) -> Entry | None:
         match_id = entry.record.match_id
+        CLOCK_EXPIRIES.inc(len(self.late))
         if self.defaulted:
             log.info("default move on time out", match_id=match_id, seat=self.late[0])
             self.owed = self.rest

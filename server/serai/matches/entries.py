@@ -18,6 +18,7 @@ from serai.matches import requests
 from serai.matches.cache import Cache, Entry
 from serai.matches.errors import GameNotFound, MatchError, MatchExpired, MatchNotFound, StaleVersion
 from serai.matches.requests import quoted
+from serai.metrics import CAS_RETRIES
 from serai.registry import Registry
 from serai.store import (
     UNCHANGED,
@@ -152,6 +153,7 @@ class Entries:
                 continue  # the change goes on from the entry it made (a clock's next late seat)
             if isinstance(result, Duplicate):
                 return await change.repeated(entry, result.first)
+            CAS_RETRIES.inc()
             entry, look_again = await self.after_conflict(match_id, result), None
             lost_race_at = entry.record.version
         return change.exhausted(entry)

@@ -178,11 +178,23 @@ class Matches:
         request_id: str = "",
         entropy: bytes = b"",
         tenant: str | None = None,
+        player_id: str = "",
     ) -> Joined:
         """Claim a seat; see :meth:`serai.matches.seating.Seating.join`."""
         return await self._seating.join(
-            match_id, seat, player_name, request_id=request_id, entropy=entropy, tenant=tenant
+            match_id,
+            seat,
+            player_name,
+            request_id=request_id,
+            entropy=entropy,
+            tenant=tenant,
+            player_id=player_id,
         )
+
+    async def reclaim(self, match_id: str, player_id: str, tenant: str | None = None) -> Joined:
+        """The player's seat with a new token; see
+        :meth:`serai.matches.seating.Seating.reclaim`."""
+        return await self._seating.reclaim(match_id, player_id, tenant)
 
     # reading
 
@@ -199,9 +211,10 @@ class Matches:
         limit: int = 50,
         page_token: str = "",
         tenant: str = "",
+        player_id: str = "",
     ) -> MatchPage:
         """A page of matches; see :meth:`serai.matches.reading.Reading.list_page`."""
-        return await self._reading.list_page(status, game, limit, page_token, tenant)
+        return await self._reading.list_page(status, game, limit, page_token, tenant, player_id)
 
     async def get(self, match_id: str, token: str = "", tenant: str | None = None) -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token.

@@ -42,15 +42,25 @@ class Reading:
         limit: int = 50,
         page_token: str = "",
         tenant: str = "",
+        player_id: str = "",
     ) -> MatchPage:
         """A page of matches newest first, by status and game (any when None): at most
         :data:`~serai.matches.paging.MAX_PAGE` (``limit`` 0: the default), after the match
-        ``page_token`` names ("": from the newest); see :mod:`serai.matches.paging`."""
+        ``page_token`` names ("": from the newest); see :mod:`serai.matches.paging`. With a
+        ``player_id`` (a player token's, checked by the service), only the matches in which
+        that player holds a seat."""
         size = paging.page_size(limit)
         game = game or None
         after = paging.read_page_token(page_token, status, game)
         # One more than the page: whether there is a next page is known without another call.
-        records = await self.store.list_matches(status, game, size + 1, after=after, tenant=tenant)
+        if player_id:
+            records = await self.store.player_matches(
+                tenant, access.player_key(player_id), status, game, size + 1, after=after
+            )
+        else:
+            records = await self.store.list_matches(
+                status, game, size + 1, after=after, tenant=tenant
+            )
         if len(records) <= size:
             return MatchPage(tuple(records), "")
         last = records[size - 1]

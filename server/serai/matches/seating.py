@@ -20,7 +20,14 @@ from serai.matches import events as event
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Change, Entries
-from serai.matches.errors import BadRequest, LimitExceeded, SeatTaken, StaleVersion
+from serai.matches.errors import (
+    BadRequest,
+    LimitExceeded,
+    MatchNotFound,
+    MatchNotRunning,
+    SeatTaken,
+    StaleVersion,
+)
 from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.requests import quoted
 from serai.matches.values import Joined
@@ -208,8 +215,13 @@ class Seating:
         request_id: str = "",
         entropy: bytes = b"",
         tenant: str | None = None,
+        player_id: str = "",
     ) -> Joined:
         """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
+
+        ``player_id`` (the ``sub`` of a player token the caller's app signed, checked by the
+        service) binds the seat to that player, who may :meth:`reclaim` it later and finds the
+        match among theirs; a player holds at most one seat of a match.
 
         ``entropy`` (at most :data:`~serai.matches.fairness.MAX_ENTROPY` bytes) goes into the
         seed of a match with a committed deal (see :mod:`.fairness`); a match with a chosen seed
@@ -228,8 +240,25 @@ class Seating:
             )
         entry = await self.clocks.current(match_id)
         access.check_tenant(entry, tenant)
-        join = _Join(self, match_id, seat, player_name, request_id, entropy)
-        return await self.entries.change(entry, join)
+        player = access.player_key(player_id) if player_id else ""
+        join = _Join(self, match_id, seat, player_name, request_id, entropy, player)
+        joined = await self.entries.change(entry, join)
+        if player:  # after the commit: a failure here leaves the seat theirs, unlisted
+            record = joined.record
+            await self.entries.store.index_player(
+                record.tenant, player, record.match_id, record.created_ms
+            )
+        return joined
+
+    async def reclaim(self, match_id: str, player_id: str, tenant: str | None = None) -> Joined:
+        """The seat ``player_id`` holds in the match, with a new token: the seat's earlier token
+        stops working (on every replica: the next commit or read finds the new record).
+        MatchNotFound when the player holds no seat there; MatchNotRunning once it finished
+        (a finished match's snapshot and transcript need no seat token)."""
+        requests.check_match_id(match_id)
+        entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
+        return await self.entries.change(entry, _Reclaim(access.player_key(player_id)))
 
 
 def _caller(quota_key: str) -> str:
@@ -247,6 +276,7 @@ class _Join(Change[Joined]):
         "answer",
         "entropy",
         "join_id",
+        "player",
         "player_name",
         "request_id",
         "seat",
@@ -262,9 +292,11 @@ class _Join(Change[Joined]):
         player_name: str,
         request_id: str,
         entropy: bytes = b"",
+        player: str = "",
     ) -> None:
         self.seating = seating
         self.entropy = entropy
+        self.player = player  # access.player_key of the player to bind the seat to ("": none)
         self.seat = seat  # asked for (None: the lowest free one), then chosen
         self.player_name = player_name
         self.request_id = request_id
@@ -280,6 +312,14 @@ class _Join(Change[Joined]):
             self.answer = access.joined_by(record, join_id, request_id)
             if self.answer is not None:
                 return None
+        player = self.player
+        if player:
+            held = access.player_seat(record, player)
+            if held is not None:
+                raise SeatTaken(
+                    f"this player already holds seat {held} of match {match_id}: ReclaimSeat "
+                    "gives its seat token again"
+                )
         free = [i for i, s in enumerate(record.seats) if not s.joined]
         if record.status != "open" or not free:
             raise SeatTaken(
@@ -306,6 +346,7 @@ class _Join(Change[Joined]):
             join_id=join_id,
             sealed_token=seal(token, match_id, request_id) if request_id else "",
             entropy=self.entropy if record.server_seed else b"",
+            player=player,
         )
         events = [event.joined(chosen, name)]
         starts = all(s.joined for s in seats)
@@ -346,4 +387,51 @@ class _Join(Change[Joined]):
         # Another join (perhaps this very one, retried on another replica) came first each time.
         raise StaleVersion(
             f"match {entry.record.match_id} changed too often while joining; try again"
+        )
+
+
+class _Reclaim(Change[Joined]):
+    """A ReclaimSeat through the compare-and-set loop: the player's seat gets a new token."""
+
+    __slots__ = ("player", "seat", "token")
+
+    def __init__(self, player: str) -> None:
+        self.player = player  # access.player_key of the player
+        self.token = secrets.token_urlsafe(24)
+        self.seat: Seat | None = None
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        seat = access.player_seat(record, self.player)
+        if seat is None:
+            raise MatchNotFound(
+                f"this player holds no seat of match {record.match_id}: JoinMatch with the "
+                "player token takes one"
+            )
+        if record.status == "finished":
+            raise MatchNotRunning(
+                f"match {record.match_id} is finished: GetMatch and GetTranscript show it "
+                "without a seat token"
+            )
+        seats = list(record.seats)
+        # The join's request id no longer answers: its sealed token is the old one.
+        seats[seat] = replace(
+            seats[seat], token_hash=access.token_hash(self.token), join_id="", sealed_token=""
+        )
+        self.seat = seat
+        # An event, so that watchers see the version this makes (move ids name versions).
+        commit = Commit(
+            seats=tuple(seats),
+            events=[event.announced(f"seat {seat}'s player came back on another device")],
+        )
+        return commit, entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Joined:
+        assert self.seat is not None  # the commit was planned for it
+        structlog.contextvars.bind_contextvars(seat=self.seat)
+        return Joined(self.seat, self.token, entry.record)
+
+    def exhausted(self, entry: Entry) -> Joined:
+        raise StaleVersion(
+            f"match {entry.record.match_id} changed too often while reclaiming the seat; try again"
         )

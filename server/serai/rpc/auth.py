@@ -22,7 +22,9 @@ from typing import NoReturn, Protocol
 
 import structlog
 
+from serai.metrics import count_tenant_call
 from serai.rpc.handlers import CallContext, Principal
+from serai.rpc.players import PlayerTokens
 from serai.rpc.status import Code, RpcError
 from serai.store.redis.api_keys import NAME, ApiKey, secret_hash, split_token
 
@@ -72,6 +74,9 @@ class Authenticator:
         self.cache_seconds = cache_seconds
         self._clock = clock
         self._cache: dict[str, _Cached] = {}
+        # Each key's player-token check, kept while its rules stay the same (a JWKS client's
+        # cache outlives the key's cache_seconds).
+        self._players: dict[str, PlayerTokens] = {}
 
     async def context(
         self, method: str, peer: str, headers: Iterable[tuple[str, str | bytes]]
@@ -85,8 +90,10 @@ class Authenticator:
                     "this server needs an API key: send it as `authorization: Bearer <key>` "
                     "or `x-serai-key: <key>`",
                 )
+            count_tenant_call("")
             return CallContext(peer)
         principal = await self.principal(token, method)
+        count_tenant_call(principal.name)
         return CallContext(peer, principal)
 
     async def principal(self, token: str, method: str = "") -> Principal:
@@ -118,11 +125,26 @@ class Authenticator:
                 max_open_matches=key.max_open_matches or None,
                 move_rate=key.move_rate,
                 move_burst=key.move_burst,
+                players=self._player_tokens(key),
             )
         if len(self._cache) > 10_000:  # names are the caller's choice: bounded
             self._cache.clear()
         cached = self._cache[name] = (now, key, principal)
         return cached
+
+    def _player_tokens(self, key: ApiKey) -> PlayerTokens | None:
+        rules = key.players
+        if rules is None:
+            self._players.pop(key.name, None)
+            return None
+        checker = self._players.get(key.name)
+        if checker is None or checker.rules != rules:
+            try:
+                checker = self._players[key.name] = PlayerTokens(rules)
+            except ValueError:  # a PEM that `serai keys` would not have stored
+                _audit.warning("player token rules unusable", key=key.name)
+                return None
+        return checker
 
     def _refuse(self, name: str | None, reason: str, method: str) -> NoReturn:
         # the name only, never the secret; a name is logged only if it is one a key may have

@@ -40,11 +40,13 @@ from serai.rpc.convert import (
 )
 from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.play import PlayStreams
+from serai.rpc.players import player_of
 from serai.rpc.responses import MovePayloads, SubmitResponses
 from serai.rpc.status import Code, RpcError
 
 if TYPE_CHECKING:
     from serai.rpc.auth import Authenticator
+    from serai.rpc.players import PlayerTokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,7 @@ class Principal:
     max_open_matches: int | None = None
     move_rate: float = 0.0
     move_burst: float = 0.0
+    players: PlayerTokens | None = None  # how its player tokens are checked (None: it takes none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +145,18 @@ class MatchHandlers:
     async def JoinMatch(
         self, request: pb.JoinMatchRequest, ctx: CallContext
     ) -> pb.JoinMatchResponse:
+        player_name, player_id = request.player_name, ""
+        if request.player_token:
+            player = await player_of(ctx.principal, request.player_token, "JoinMatch")
+            player_id, player_name = player.id, player.name or player_name
         joined = await self.matches.join(
             request.match_id,
             seat=request.seat if request.HasField("seat") else None,
-            player_name=request.player_name,
+            player_name=player_name,
             request_id=request.request_id,
             entropy=request.entropy,
             tenant=ctx.tenant,
+            player_id=player_id,
         )
         return pb.JoinMatchResponse(
             seat=joined.seat,
@@ -168,12 +176,16 @@ class MatchHandlers:
             )
         if request.status and request.status not in PB_TO_STATUS:
             raise BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
+        player_id = ""
+        if request.player_token:
+            player_id = (await player_of(ctx.principal, request.player_token, "ListMatches")).id
         page = await self.matches.list_page(
             status=PB_TO_STATUS.get(request.status),
             game=request.game or None,
             limit=request.limit,
             page_token=request.page_token,
             tenant=ctx.tenant,
+            player_id=player_id,
         )
         return pb.ListMatchesResponse(
             matches=[summary(r) for r in page.matches], next_page_token=page.next_page_token
@@ -285,7 +297,17 @@ class MatchHandlers:
     async def ReclaimSeat(
         self, request: pb.ReclaimSeatRequest, ctx: CallContext
     ) -> pb.JoinMatchResponse:
-        raise RpcError(Code.UNIMPLEMENTED, "ReclaimSeat is not served yet")
+        if not request.player_token:
+            raise RpcError(
+                Code.UNAUTHENTICATED,
+                "ReclaimSeat needs the player's player_token (the seat is the player's whom it "
+                "names)",
+            )
+        player = await player_of(ctx.principal, request.player_token, "ReclaimSeat")
+        joined = await self.matches.reclaim(request.match_id, player.id, ctx.tenant)
+        return pb.JoinMatchResponse(
+            seat=joined.seat, seat_token=joined.token, match=summary(joined.record)
+        )
 
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.resign(request.match_id, request.seat_token, ctx.tenant))

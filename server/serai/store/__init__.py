@@ -117,6 +117,23 @@ class Store(Protocol):
         descending, and with ``after`` only those that come after that position (a page token's:
         matches created meanwhile, which come first, do not shift the pages)."""
 
+    async def index_player(self, tenant: str, player: str, match_id: str, created_ms: int) -> None:
+        """Note that ``player`` (a player id's hash, see SeatRecord.player) of ``tenant`` holds a
+        seat of ``match_id`` (idempotent), for :meth:`player_matches`."""
+
+    async def player_matches(
+        self,
+        tenant: str,
+        player: str,
+        status: Status | None,
+        game: str | None,
+        limit: int,
+        *,
+        after: tuple[int, str] | None = None,
+    ) -> list[MatchRecord]:
+        """As :meth:`list_matches`, of the matches of ``tenant`` in which ``player`` holds a
+        seat (by status and game when not None)."""
+
     async def open_matches(self, client_id: str) -> int:
         """How many unfinished matches ``client_id`` created."""
 

@@ -44,7 +44,11 @@ class SeatRecord:
     with a key only that id gives. Neither the id nor the token is kept as such.
 
     ``entropy``: the bytes the seat added to the deal when it joined (see serai.matches.fairness);
-    kept secret until the match is finished."""
+    kept secret until the match is finished.
+
+    ``player``: for a seat joined with a player token, a hash of the player id the app vouched
+    for (see serai.matches.access.player_key): whom ReclaimSeat gives the seat back to. Never
+    shown to anyone."""
 
     name: str = ""
     joined: bool = False
@@ -53,6 +57,7 @@ class SeatRecord:
     join_id: str = ""
     sealed_token: str = ""
     entropy: bytes = b""
+    player: str = ""
 
 
 @dataclass(frozen=True)

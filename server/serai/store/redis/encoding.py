@@ -238,6 +238,8 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
             row |= {"q": s.join_id, "k": s.sealed_token}
         if s.entropy:  # only seats that added entropy to a committed deal
             row["e"] = s.entropy.hex()
+        if s.player:  # only seats joined with a player token
+            row["p"] = s.player
         rows.append(row)
     return json.dumps(rows, separators=(",", ":"))
 
@@ -252,6 +254,7 @@ def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
             join_id=row.get("q", ""),
             sealed_token=row.get("k", ""),
             entropy=bytes.fromhex(row.get("e", "")),
+            player=row.get("p", ""),
         )
         for row in json.loads(raw)
     )

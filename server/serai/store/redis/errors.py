@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from time import perf_counter
 
 from redis import exceptions as redis_errors
 
+from serai.metrics import STORE_ERRORS, observe_store
 from serai.store import StoreError, StoreFull, StoreUnavailable
 
 # Failures that pass: a server down or loading, a cluster resharding or electing, a failover.
@@ -25,20 +27,28 @@ REDIS_ERRORS = (*UNAVAILABLE, redis_errors.RedisError)
 
 
 @asynccontextmanager
-async def errors() -> AsyncIterator[None]:
-    """Raises the store's error for one of redis-py's raised inside."""
+async def errors(op: str = "") -> AsyncIterator[None]:
+    """Raises the store's error for one of redis-py's raised inside. With ``op``, the block is
+    one round trip (a command or a pipeline) timed under that name (see serai.metrics)."""
+    start = perf_counter()
     try:
         yield
     except REDIS_ERRORS as error:
         raise store_error(error) from error
+    if op:
+        observe_store(op, perf_counter() - start)
 
 
 def store_error(error: Exception) -> StoreError:
-    """The store's error for one of redis-py's: unavailable, or a command refused."""
+    """The store's error for one of redis-py's: unavailable, or a command refused (each counted
+    in serai_store_errors by kind: every failure of the store passes here)."""
     if isinstance(error, UNAVAILABLE):
+        STORE_ERRORS.labels("unavailable").inc()
         return StoreUnavailable(f"Redis cannot be reached: {error}")
     # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
     # state that passes, not a bug. A script's write refused says so inside its error's text.
     if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):
+        STORE_ERRORS.labels("full").inc()
         return StoreFull(f"Redis is full and refuses writes: {error}")
+    STORE_ERRORS.labels("refused").inc()
     return StoreError(f"Redis refused a command: {error}")

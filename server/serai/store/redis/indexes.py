@@ -22,6 +22,7 @@ from serai.store.redis.keys import (
     client_key,
     index_key,
     match_keys,
+    player_index_key,
     quota_index_key,
 )
 from serai.store.redis.scripts import CLAIM_SCRIPT, FOLD_READ_SCRIPT, FOLD_SCRIPT, Script
@@ -71,12 +72,12 @@ class Indexes:
     _unfinished_pruned_at = -_UNFINISHED_PRUNE_SECONDS  # time.monotonic() of the last prune
 
     async def existed(self, match_id: str) -> bool:
-        async with errors():
+        async with errors("existed"):
             return await self._redis.zscore(index_key(None, None), match_id) is not None
 
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
         score = record.created_ms
-        async with errors():
+        async with errors("index"):
             pipe = self._redis.pipeline(transaction=False)
             if current == "finished":
                 pipe.zrem(CLOCKS_KEY, record.match_id)
@@ -142,7 +143,7 @@ class Indexes:
         top: int | str = "+inf" if after is None else after[0]
         offset, size = 0, max(limit, _LIST_PAGE)
         for _page in range(_LIST_PAGES):
-            async with errors():
+            async with errors("list"):
                 page = await self._redis.zrevrangebyscore(
                     key, top, "-inf", start=offset, num=size, withscores=True
                 )
@@ -171,10 +172,63 @@ class Indexes:
                 if len(records) == limit:
                     return records
             if gone:
-                async with errors():
+                async with errors("list"):
                     await self._redis.zrem(key, *gone)
                     await self._redis.zrem(index_key(status, None, tenant), *gone)
                     await self._redis.zrem(UNFINISHED_KEY, *gone)
+                offset -= len(gone)
+            if len(ids) < size:
+                break
+        return records
+
+    async def index_player(self, tenant: str, player: str, match_id: str, created_ms: int) -> None:
+        async with errors("index_player"):
+            await self._redis.zadd(player_index_key(tenant, player), {match_id: created_ms})
+
+    async def player_matches(
+        self,
+        tenant: str,
+        player: str,
+        status: Status | None,
+        game: str | None,
+        limit: int,
+        *,
+        after: tuple[int, str] | None = None,
+    ) -> list[MatchRecord]:
+        # One index of all the player's matches, whatever their status: filtered here (a player
+        # has few matches), pruned of the expired ones it passes, in pages as _listed reads.
+        key = player_index_key(tenant, player)
+        records: list[MatchRecord] = []
+        top: int | str = "+inf" if after is None else after[0]
+        offset, size = 0, max(limit, _LIST_PAGE)
+        for _page in range(_LIST_PAGES):
+            async with errors("list_player"):
+                page = await self._redis.zrevrangebyscore(
+                    key, top, "-inf", start=offset, num=size, withscores=True
+                )
+                ids = [text(i) for i, _score in page]
+                rows = await self._listed_rows(ids)
+            offset += len(ids)
+            gone = []
+            for (_id, score), match_id, fields in zip(page, ids, rows, strict=True):
+                if after is not None and int(score) == after[0] and match_id >= after[1]:
+                    continue  # on an earlier page
+                if fields["status"] is None:
+                    gone.append(match_id)
+                    continue
+                record = record_from_fields(match_id, joined(fields))
+                if record.tenant != tenant or not any(s.player == player for s in record.seats):
+                    continue  # never listed for another's player (the index is only a hint)
+                if (status is not None and record.status != status) or (
+                    game is not None and record.game != game
+                ):
+                    continue
+                records.append(record)
+                if len(records) == limit:
+                    return records
+            if gone:
+                async with errors("list_player"):
+                    await self._redis.zrem(key, *gone)
                 offset -= len(gone)
             if len(ids) < size:
                 break
@@ -198,7 +252,7 @@ class Indexes:
         return rows
 
     async def open_matches(self, client_id: str) -> int:
-        async with errors():
+        async with errors("quota"):
             statuses = await self._client_statuses(client_key(client_id))
         return sum(status not in (None, b"finished") for _id, _score, status in statuses)
 
@@ -206,7 +260,7 @@ class Indexes:
         self, client_id: str, match_id: str, now_ms: int, limit: int
     ) -> int | None:
         key = client_key(client_id)
-        async with errors():
+        async with errors("quota"):
             await self._prune(key, now_ms)
         return await self._claim(key, match_id, now_ms, limit)
 
@@ -215,7 +269,7 @@ class Indexes:
     ) -> int | None:
         key = quota_index_key(quota_key)
         open_now = await self._claim(key, match_id, now_ms, limit)
-        async with errors():
+        async with errors("quota"):
             # Full: some may have finished since (nothing takes them out when they do).
             if open_now is not None and await self._prune(key, now_ms):
                 open_now = await self._claim(key, match_id, now_ms, limit)
@@ -227,7 +281,7 @@ class Indexes:
         now = time.monotonic()
         if open_now is not None and now - self._unfinished_pruned_at >= _UNFINISHED_PRUNE_SECONDS:
             self._unfinished_pruned_at = now
-            async with errors():
+            async with errors("quota"):
                 pruned = await self._prune(UNFINISHED_KEY, now_ms)
             if pruned:
                 open_now = await self._claim(UNFINISHED_KEY, match_id, now_ms, limit)
@@ -236,7 +290,7 @@ class Indexes:
     async def release_open_slots(
         self, match_id: str, *, client_id: str = "", quota_key: str = ""
     ) -> None:
-        async with errors():
+        async with errors("quota"):
             pipe = self._redis.pipeline(transaction=False)
             pipe.zrem(UNFINISHED_KEY, match_id)
             if client_id:
@@ -290,7 +344,7 @@ class Indexes:
         ]
 
     async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
-        async with errors():
+        async with errors("deadlines"):
             ids = [
                 text(i) for i in await self._redis.zrange(CLOCKS_KEY, offset, offset + limit - 1)
             ]

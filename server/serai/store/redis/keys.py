@@ -34,6 +34,9 @@ a cross-slot script::
                                   match finishes, so pruned when full; expires unused
     serai:unfinished              every unfinished match, for the cap on them all (matches made
                                   before it existed join it at their next change of status)
+    serai:t:<tenant>:player:<p>   the matches in which one player (``p``: a hash of the id an
+                                  app's player token vouched for) holds a seat: "my matches";
+                                  added by JoinMatch, pruned when a listing finds a match gone
 """
 
 from __future__ import annotations
@@ -63,6 +66,12 @@ def index_key(status: Status | None, game: str | None, tenant: str = "") -> str:
     if tenant and status is not None:
         key = f"serai:t:{tenant}:index:{status}"
     return f"{key}:{game}" if game else key
+
+
+def player_index_key(tenant: str, player: str) -> str:
+    """The index of the matches in which ``player`` (a player id's hash) of ``tenant`` has a
+    seat."""
+    return f"serai:t:{tenant}:player:{player}"
 
 
 def api_key_key(name: str) -> str:

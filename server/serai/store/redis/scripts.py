@@ -15,16 +15,17 @@ from importlib.resources import files
 class Script:
     """A Lua script and its SHA-1, for EVALSHA (see RedisStore._run)."""
 
-    __slots__ = ("sha", "text")
+    __slots__ = ("name", "sha", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, name: str = "") -> None:
         self.text = text
         self.sha = hashlib.sha1(text.encode()).hexdigest()
+        self.name = name  # the metrics' name of its round trips (serai_store_seconds)
 
 
 def _read(name: str) -> Script:
     # Bytes, not read_text: no newline translation may change a script's SHA-1.
-    return Script((files("serai.store.redis") / "lua" / f"{name}.lua").read_bytes().decode())
+    return Script((files("serai.store.redis") / "lua" / f"{name}.lua").read_bytes().decode(), name)
 
 
 # KEYS: the match's record, log, events, requests. ARGV: expected version, request id, answer;

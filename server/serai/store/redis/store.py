@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from time import perf_counter
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -16,6 +17,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 
+from serai.metrics import observe_store
 from serai.store import (
     REQUEST_WINDOW,
     UNCHANGED,
@@ -98,15 +100,19 @@ class RedisStore(EventReads, Indexes):
     async def _run(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
         failed-over server). The hot path of load and commit: redis-py's Script object costs a
-        few microseconds a call more, and an ``async with errors()`` a generator."""
+        few microseconds a call more, and an ``async with errors()`` a generator. Each run is
+        timed, as the round trip of the script's name (see serai.metrics)."""
+        start = perf_counter()
         try:
             try:
-                return await self._evalsha(script.sha, keys, args)
+                reply = await self._evalsha(script.sha, keys, args)
             except redis_errors.NoScriptError:
                 await self._load_script(script)
-                return await self._evalsha(script.sha, keys, args)
+                reply = await self._evalsha(script.sha, keys, args)
         except REDIS_ERRORS as error:
             raise store_error(error) from error
+        observe_store(script.name, perf_counter() - start)
+        return reply
 
     async def _load_script(self, script: Script) -> None:
         shared, packer = self._shared, self._packer
@@ -172,7 +178,7 @@ class RedisStore(EventReads, Indexes):
         await self._redis.aclose()
 
     async def ping(self) -> None:
-        async with errors():
+        async with errors("ping"):
             await self._redis.ping()
 
     async def create(
@@ -244,7 +250,7 @@ class RedisStore(EventReads, Indexes):
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
         keys = match_keys(match_id)
-        async with errors():
+        async with errors("request_answer"):
             pipe = self._redis.pipeline(transaction=False)
             pipe.hmget(keys[3], slots)
             pipe.get(keys[4])
@@ -259,7 +265,7 @@ class RedisStore(EventReads, Indexes):
 
     async def read_log(self, match_id: str) -> list[LogEntry]:
         keys = match_keys(match_id)
-        async with errors():
+        async with errors("read_log"):
             pipe = self._redis.pipeline(transaction=False)
             pipe.lrange(keys[1], 0, -1)
             pipe.get(keys[4])

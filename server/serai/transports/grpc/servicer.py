@@ -109,3 +109,4 @@ class MatchService(pb_grpc.MatchServiceServicer):
     GetTranscript = _unary("GetTranscript")
     Watch = _streaming("Watch")
     Play = _streaming("Play")
+    ReclaimSeat = _unary("ReclaimSeat")

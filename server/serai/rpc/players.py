@@ -1,0 +1,229 @@
+"""Player tokens: the JWTs an app signs to vouch for one of its players, checked here against
+what the app's API key registered (see :class:`serai.store.redis.api_keys.PlayerTokenRules`).
+
+serai keeps no accounts: the app owns its users and says who is playing. A token's ``sub`` is
+the app's stable player id, ``name`` (optional) the display name; ``exp`` is required. Exactly
+the algorithms the key's material allows are accepted: HS256 with its signing secret, RS256 or
+ES256 (by the public key's type) with a PEM public key or a JWKS URL; never ``none``, never an
+HMAC over a public key. A refusal is UNAUTHENTICATED, says no more than that, and is audit-logged
+with the key's name and the reason (never the token). Example::
+
+    checker = PlayerTokens(PlayerTokenRules(secret="..."))
+    player = await checker.verify(token)            # Player(id="u-17", name="Ada")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import jwt
+import structlog
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
+from jwt.utils import base64url_encode
+
+from serai.matches.errors import BadRequest
+from serai.matches.requests import check_player_name
+from serai.rpc.status import Code, RpcError
+from serai.store.redis.api_keys import PlayerTokenRules
+
+MAX_TOKEN = 8192  # characters: longer is refused unread
+MAX_PLAYER_ID = 256
+LEEWAY_SECONDS = 10  # clocks of the app and of serai may differ a little
+JWKS_LIFESPAN_SECONDS = 300  # how long a JWKS read is used before it is read again
+# Tokens already verified are remembered until their exp (a player's app sends one token for
+# many calls): a dict lookup instead of a signature check. Bounded: cleared when full.
+REMEMBERED_TOKENS = 4096
+MAX_REMEMBERED_TOKEN = 2048  # characters: longer ones are checked each time
+
+_audit = structlog.get_logger("serai.audit")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player an app vouched for: its id (the token's ``sub``) and display name ("": none)."""
+
+    id: str
+    name: str
+
+
+class PlayerTokenRefused(Exception):
+    """A player token that does not pass; ``reason`` is for the audit log, not the caller."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def public_key_algorithm(pem: str) -> tuple[Any, str]:
+    """The key object of a PEM public key and the one algorithm it verifies: RS256 for RSA,
+    ES256 for EC P-256; ValueError for anything else."""
+    try:
+        key = load_pem_public_key(pem.encode())
+    except ValueError as error:
+        raise ValueError(f"not a PEM public key: {error}") from None
+    if isinstance(key, rsa.RSAPublicKey):
+        if key.key_size < 2048:
+            raise ValueError(f"an RSA key of {key.key_size} bits is too short: 2048 at least")
+        return key, "RS256"
+    if isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1):
+        return key, "ES256"
+    raise ValueError("player tokens take an RSA key (RS256) or an EC P-256 key (ES256)")
+
+
+# PyJWT's failures, most specific first, as the audit log's reasons.
+_REASONS: tuple[tuple[type[Exception], str], ...] = (
+    (jwt.ExpiredSignatureError, "expired"),
+    (jwt.InvalidSignatureError, "bad signature"),
+    (jwt.InvalidAudienceError, "wrong audience"),
+    (jwt.InvalidIssuerError, "wrong issuer"),
+    (jwt.InvalidAlgorithmError, "algorithm not allowed"),
+    (jwt.MissingRequiredClaimError, "missing claim"),
+    (jwt.ImmatureSignatureError, "not yet valid"),
+    (jwt.InvalidKeyError, "unusable key"),
+    (jwt.InvalidTokenError, "malformed"),
+)
+
+
+class PlayerTokens:
+    """The check of one key's player tokens, built once per key and rules (the PEM parsed once,
+    the JWKS client and its cache kept)."""
+
+    def __init__(self, rules: PlayerTokenRules) -> None:
+        self.rules = rules
+        self._key: Any = None
+        self._jwks: jwt.PyJWKClient | None = None
+        # The key as a PyJWK, bound to its one algorithm: PyJWT then prepares it once, not on
+        # every token (about 40% of an HS256 check).
+        if rules.secret:
+            secret = base64url_encode(str(rules.secret).encode()).decode()
+            self._key = jwt.PyJWK({"kty": "oct", "k": secret}, algorithm="HS256")
+            self._algorithms = ["HS256"]
+        elif rules.public_key:
+            key, algorithm = public_key_algorithm(rules.public_key)
+            algorithms = jwt.algorithms
+            kind = algorithms.RSAAlgorithm if algorithm == "RS256" else algorithms.ECAlgorithm
+            self._key = jwt.PyJWK(kind.to_jwk(key, as_dict=True), algorithm=algorithm)
+            self._algorithms = [algorithm]
+        elif rules.jwks_url:
+            self._jwks = jwt.PyJWKClient(
+                rules.jwks_url, cache_keys=True, lifespan=JWKS_LIFESPAN_SECONDS, timeout=5
+            )
+            self._algorithms = ["RS256", "ES256"]
+        else:
+            raise ValueError("no way to check player tokens: a secret, public key or JWKS URL")
+        self._options: Any = {"require": ["exp", "sub"], "verify_aud": bool(rules.audience)}
+        self._seen: dict[str, tuple[Player, float]] = {}  # token -> its player, its exp
+
+    async def verify(self, token: str) -> Player:
+        """The player the token names; PlayerTokenRefused if it does not pass. A token that
+        passed before is not checked again until its ``exp`` (this object lives while the key's
+        rules stay the same: see serai.rpc.auth)."""
+        seen = self._seen.get(token)
+        if seen is not None and time.time() < seen[1]:
+            return seen[0]
+        player, expires = await self.check(token)
+        if len(token) <= MAX_REMEMBERED_TOKEN:
+            if len(self._seen) >= REMEMBERED_TOKENS:
+                self._seen.clear()
+            self._seen[token] = (player, expires)
+        return player
+
+    async def check(self, token: str) -> tuple[Player, float]:
+        """The player the token names and its exp, checked now (no memory of tokens seen)."""
+        if len(token) > MAX_TOKEN:
+            raise PlayerTokenRefused("malformed")
+        key = self._key
+        if self._jwks is not None:
+            key = await self._jwks_key(token)
+        rules = self.rules
+        try:
+            claims = jwt.decode(
+                token,
+                key,
+                algorithms=self._algorithms,
+                audience=rules.audience or None,
+                issuer=rules.issuer or None,
+                leeway=LEEWAY_SECONDS,
+                options=self._options,
+            )
+        except jwt.InvalidTokenError as error:
+            raise PlayerTokenRefused(_reason(error)) from None
+        player_id, name = claims.get("sub"), claims.get("name", "")
+        if not isinstance(player_id, str) or not 0 < len(player_id) <= MAX_PLAYER_ID:
+            raise PlayerTokenRefused("bad sub")
+        if not isinstance(name, str):
+            raise PlayerTokenRefused("bad name")
+        try:
+            check_player_name(name)
+        except BadRequest:
+            raise PlayerTokenRefused("bad name") from None
+        expires = claims["exp"]  # required, and a number (PyJWT checked it)
+        return Player(player_id, name), float(expires)
+
+    async def _jwks_key(self, token: str) -> Any:
+        """The key of the JWKS that signed ``token`` (by its ``kid``); read in a thread, since
+        PyJWKClient reads the URL blocking (once a ``lifespan``: cached after)."""
+        jwks = self._jwks
+        assert jwks is not None
+        try:
+            signing = await asyncio.to_thread(jwks.get_signing_key_from_jwt, token)
+        except jwt.PyJWKClientConnectionError:
+            raise PlayerTokenRefused("JWKS unreachable") from None
+        except jwt.PyJWKClientError:
+            raise PlayerTokenRefused("unknown signing key") from None
+        except jwt.InvalidTokenError as error:
+            raise PlayerTokenRefused(_reason(error)) from None
+        if signing.key_type not in ("RSA", "EC"):  # an "oct" key is a shared secret: no
+            raise PlayerTokenRefused("symmetric JWKS key")
+        return signing.key
+
+
+def _reason(error: Exception) -> str:
+    for kind, reason in _REASONS:
+        if isinstance(error, kind):
+            return reason
+    return "malformed"
+
+
+def refuse(key: str | None, reason: str, method: str, message: str) -> NoReturn:
+    """Audit-log a refused player token by the key's name and the reason (never the token), and
+    raise UNAUTHENTICATED with ``message``."""
+    _audit.warning("player token refused", key=key, reason=reason, rpc=method)
+    raise RpcError(Code.UNAUTHENTICATED, message)
+
+
+async def player_of(principal: Any, token: str, method: str) -> Player:
+    """The player ``token`` names for the app whose key the call carries (``principal``, a
+    :class:`serai.rpc.handlers.Principal` or None), or UNAUTHENTICATED."""
+    if principal is None:
+        refuse(
+            None,
+            "no api key",
+            method,
+            "a player token needs the API key of the app that signed it: send the key with the "
+            "call as `authorization: Bearer <key>`",
+        )
+    checker: PlayerTokens | None = principal.players
+    if checker is None:
+        refuse(
+            principal.name,
+            "key takes no player tokens",
+            method,
+            "this API key takes no player tokens: its operator registers how they are checked "
+            "(serai keys create or set, --player-token-secret, --player-token-public-key or "
+            "--player-token-jwks-url)",
+        )
+    try:
+        return await checker.verify(token)
+    except PlayerTokenRefused as refused:
+        refuse(
+            principal.name,
+            refused.reason,
+            method,
+            "this player token is not valid (expired, badly signed, or made for another app or "
+            "server): ask the app for a fresh one",
+        )
