@@ -29,7 +29,7 @@ from serai_client.client import SeraiClient
 RETRY_EVERY = 3
 """Seconds between tries while the server cannot be reached."""
 
-FIRST_TRY = 1.5
+FIRST_TRY = 1.0
 """Seconds the first connection may take before the person is told (within the 2 they wait)."""
 
 

@@ -22,18 +22,13 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from serai.api import match_service_pb2 as pb
 
+from serai_client.words import plural
+
 TITLE_WIDTH = 29
 """Cells the zone titles take at most; longer titles are cut."""
 
 LOG_LINES = 4
 """The last moves shown, at most."""
-
-
-def plural(count: int, noun: str) -> str:
-    """ "1 camel", "2 camels", "0 cards"; a noun already ending in s is left as it is."""
-    if count == 1 or noun.endswith("s"):
-        return f"{count} {noun}"
-    return f"{count} {noun}s"
 
 
 def item_text(item: pb.Item) -> str:

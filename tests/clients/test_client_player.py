@@ -3,6 +3,7 @@ every game drawn from its presentation, moves picked a step at a time, every scr
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 from typing import Any
@@ -230,3 +231,45 @@ def test_serai_play_says_why_the_server_refused_it(service: Any, capsys: Any) ->
     assert code == 1
     err = capsys.readouterr().err
     assert "no-such-match" in err and "CreateMatch" not in err
+
+
+def _play_command(args: list[str], monkeypatch: Any, capsys: Any) -> tuple[int, str, str]:
+    """``serai play ARGS`` answered "q", "y" (resign at once); its exit status, out and err."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\ny\n"))
+    code = serai_main(["play", *args])
+    said = capsys.readouterr()
+    return code, said.out, said.err
+
+
+def test_serai_play_takes_a_seat_count_and_game_options(
+    service: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    args = ["nile", "--server", service.address, "--vs", "random", "--seats", "3"]
+    code, out, _ = _play_command([*args, "--option", "deluxor=true"], monkeypatch, capsys)
+    assert code == 0 and "you lose" in out
+    with SeraiClient(service.address) as client:
+        (match,) = client.list_matches(game="nile")
+    assert len(match.seats) == 3 and dict(match.options) == {"deluxor": "true"}
+    assert [seat.player_name for seat in match.seats] == ["you", "random-bot", "random-bot"]
+
+
+def test_no_seed_warning_for_the_seed_you_chose_yourself(
+    service: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    args = ["jaipur", "--server", service.address, "--vs", "random", "--seed", "5"]
+    code, out, _ = _play_command(args, monkeypatch, capsys)
+    assert code == 0 and "you lose" in out
+    assert "seed was chosen" not in out
+
+
+def test_a_bad_option_is_said_in_words(service: Any, monkeypatch: Any, capsys: Any) -> None:
+    code, _, err = _play_command(["nile", "--vs", "random", "--option", "x"], monkeypatch, capsys)
+    assert code == 2 and "--option takes KEY=VALUE, not 'x'" in err
+
+
+def test_the_vs_help_says_which_games_each_bot_plays(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        serai_main(["play", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "random plays any game" in said and "greedy plays Jaipur" in said
+    assert "search plays any game that can deal the unseen cards (Jaipur, Nile, Sobek)" in said

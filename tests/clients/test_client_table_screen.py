@@ -10,8 +10,9 @@ from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.presentation import presentation
 from serai_client.step_picker import AS_IS, StepPicker
-from serai_client.table_screen import Frame, choice_grid, compose, item_text, plural, zone_lines
+from serai_client.table_screen import Frame, choice_grid, compose, item_text, zone_lines
 from serai_client.types import LegalMove, LegalMoves
+from serai_client.words import plural
 
 
 def _screen(game, state, seat: int | None, width: int = 80, height: int = 24) -> list[str]:
@@ -56,6 +57,7 @@ def test_random_states_fit_the_terminal(name: str, size: tuple[int, int]) -> Non
 
 def test_counts_read_as_words() -> None:
     assert plural(1, "camel") == "1 camel" and plural(2, "camel") == "2 camels"
+    assert plural(1, "match") == "1 match" and plural(3, "match") == "3 matches"
     assert item_text(pb.Item(label="card", count=7, hidden=True)) == "7 cards (hidden)"
     assert item_text(pb.Item(label="card", count=1, hidden=True)) == "1 card (hidden)"
     assert item_text(pb.Item(label="camel", count=2)) == "camel x2"
