@@ -164,7 +164,7 @@ def _zones(zones: list[pb.Zone], seat: int | None, width: int, room: int) -> lis
     items_width = max(10, width - title_width - 1)
     spare = room - len(shown) - (1 if hidden else 0)
     allowed = [1] * len(shown)
-    for want in (2, 3):  # own zones first, then the others
+    for want in (2, 3, 4):  # own zones first, then the others
         order = sorted(range(len(shown)), key=lambda i: not _owned_by(shown[i], seat))
         for i in order:
             needed = len(zone_lines(shown[i], items_width, want))
