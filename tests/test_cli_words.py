@@ -27,3 +27,13 @@ def test_help_has_no_restructuredtext_markup(
         main([command, "--help"])
     text = capsys.readouterr().out
     assert "``" not in text and ":class:" not in text and ":func:" not in text, text
+
+
+@pytest.mark.parametrize("command", ["export", "verify", "check", "keys"])
+def test_no_help_of_any_command_has_restructuredtext_markup(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert "``" not in text and ":class:" not in text and ":func:" not in text, text

@@ -6,6 +6,9 @@
 // retries a move that arrived after the match moved on (ABORTED). A server that restarts or is
 // briefly down (UNAVAILABLE) is waited for: each call is retried with the same request id, so
 // nothing is created, joined or played twice, and the Watch resumes after the last event seen.
+// While the server cannot be reached (at the start, or mid-match) the bot says so on stderr —
+// "cannot reach HOST:PORT — is `serai serve` running? retrying in 3s…" — and counts down to
+// each try, for as long as it takes.
 //
 //   node bot.js --server localhost:50051 --match MATCH_ID [--seat 1] [--seed 7] [--name js]
 //   node bot.js --server localhost:50051 --create --game jaipur
@@ -65,9 +68,58 @@ function seededRandom(seed) {
   };
 }
 
-const UNAVAILABLE_FOR_MS = 30000; // how long a call waits for a server that is down
+const RETRY_EVERY_S = 3; // seconds between tries while the server cannot be reached
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 const backoff = (attempt) => Math.min(2000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2);
+
+// The channel tries to reconnect at least every RETRY_EVERY_S (grpc-js's own backoff grows to
+// two minutes, which a person waiting would take for a hang).
+const CHANNEL_OPTIONS = {
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': RETRY_EVERY_S * 1000,
+};
+
+function ready(client, ms) {
+  return new Promise((resolve) => {
+    client.waitForReady(Date.now() + ms, (error) => resolve(!error));
+  });
+}
+
+// Tells the person at the terminal when the server cannot be reached: on a terminal the
+// countdown is rewritten in place; in a log, one line per try.
+class Reachability {
+  constructor(client, target) {
+    this.client = client;
+    this.target = target;
+    this.connected = false;
+  }
+
+  say(text, counting) {
+    const tty = process.stderr.isTTY;
+    if (tty && counting) process.stderr.write(`\r\x1b[2Kserai node bot: ${text}`);
+    else process.stderr.write(`${tty ? '\r\x1b[2K' : ''}serai node bot: ${text}\n`);
+  }
+
+  // Resolves once the server answers; meanwhile says so within a second, counting down.
+  async untilReachable() {
+    if (await ready(this.client, 1000)) {
+      this.connected = true;
+      return;
+    }
+    for (;;) {
+      for (let left = RETRY_EVERY_S; left > 0; left -= 1) {
+        if (process.stderr.isTTY || left === RETRY_EVERY_S) {
+          const text = `cannot reach ${this.target} — is \`serai serve\` running? retrying in ${left}s…`;
+          this.say(text, true);
+        }
+        await sleep(1000);
+      }
+      if (await ready(this.client, 1000)) break;
+    }
+    this.say(`${this.connected ? 'reconnected' : 'connected'} to ${this.target}`, false);
+    this.connected = true;
+  }
+}
 
 function callOnce(client, method, request) {
   return new Promise((resolve, reject) => {
@@ -78,17 +130,17 @@ function callOnce(client, method, request) {
   });
 }
 
-// One unary call, retried on UNAVAILABLE for up to UNAVAILABLE_FOR_MS: the request (and so its
-// request id) stays the same, so a call the server did before its answer was lost is not done
-// twice.
+// One unary call, retried on UNAVAILABLE once the server answers again (saying so meanwhile):
+// the request (and so its request id) stays the same, so a call the server did before its
+// answer was lost is not done twice.
 async function call(client, method, request) {
-  const giveUp = Date.now() + UNAVAILABLE_FOR_MS;
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await callOnce(client, method, request);
     } catch (error) {
-      if (error.code !== grpc.status.UNAVAILABLE || Date.now() >= giveUp) throw error;
+      if (error.code !== grpc.status.UNAVAILABLE) throw error;
       await sleep(backoff(attempt));
+      await client.reach.untilReachable();
     }
   }
 }
@@ -152,7 +204,9 @@ function waitForTurn(client, seat, snapshot) {
         // watch now; ABORTED: this watch fell too far behind and was ended. Each may pass:
         // watch again (after the last event seen), with backoff.
         const again = [grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED];
-        if (again.includes(error.code)) reopen();
+        if (error.code === grpc.status.UNAVAILABLE) {
+          client.reach.untilReachable().then(() => { attempts = 0; reopen(); });
+        } else if (again.includes(error.code)) reopen();
         else if (error.code === grpc.status.CANCELLED) askAndGoOn(); // the server's, not ours
         else finish(reject, error);
       });
@@ -201,8 +255,10 @@ async function main() {
     return args.help ? 0 : 2;
   }
   const MatchService = loadService();
-  const client = new MatchService(args.server, grpc.credentials.createInsecure());
+  const client = new MatchService(args.server, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  client.reach = new Reachability(client, args.server);
   try {
+    await client.reach.untilReachable();
     let matchId = args.match;
     if (args.create) {
       const created = await call(client, 'CreateMatch', {
@@ -225,7 +281,7 @@ async function main() {
     console.log(`result: ${outcome.summary || 'the match ended'}`);
     return 0;
   } catch (error) {
-    console.error(`serai node bot: ${error.code !== undefined ? grpc.status[error.code] : 'error'}: ${error.details || error.message}`);
+    console.error(`serai node bot: ${error.details || error.message}`); // the server's words, no status name
     return 1;
   } finally {
     client.close();

@@ -1,34 +1,44 @@
-"""The terminal player: a person plays a seat, seeing exactly what the seat's view holds.
+"""The terminal player: a person plays a seat of any game, seeing what the seat's view holds.
 
-The screen is drawn with ``rich`` from the snapshot the server sent for the seat — the market,
-the hand, the herd, the tokens, the opponent's public state (never their hand: the view does not
-hold it), the numbered legal moves and the log of events. Input goes through a small
-:class:`InputLayer`, so that a test can drive a whole match with :class:`ScriptedInput` and read
-the screen from a recording console.
+Each screen is laid out by :mod:`serai_client.table_screen` from the presentation the server
+sends with the seat's snapshot (zones of labelled cards, counts and values), so every game is
+drawn without game code, and never shows more than the view (the opponent's hand is a count).
+A move is picked step by step from the paths of choices listed with the legal moves
+(:mod:`serai_client.step_picker`), with ``b`` to go back a step.
+
+The screen goes to a :class:`Display` and the answers come from an :class:`InputLayer`, so a
+test drives a whole match with :class:`ScriptedInput` and reads each screen from a
+:class:`RecordingDisplay`; at a terminal, :class:`TerminalDisplay` redraws in place in the
+alternate screen, at the terminal's size.
 
 Example::
 
-    player = TerminalPlayer(client, seat, ConsoleInput(), Console())
+    player = TerminalPlayer(client, seat, ConsoleInput(console), TerminalDisplay(console))
     player.run()
 """
 
 from __future__ import annotations
 
+import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
-from google.protobuf import text_format
-from google.protobuf.message import Message
-from rich.console import Console, Group, RenderableType
-from rich.panel import Panel
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 from serai.api import match_service_pb2 as pb
 
 from serai_client.client import SeraiClient
-from serai_client.errors import IllegalMoveError, SeraiError, StaleVersionError
-from serai_client.types import Event, LegalMoves, SeatHandle, Snapshot, event_is_after
+from serai_client.errors import IllegalMoveError, StaleVersionError
+from serai_client.step_picker import StepPicker
+from serai_client.table_screen import Frame, compose
+from serai_client.types import Event, SeatHandle, Snapshot, event_is_after
+
+SEED_WARNING = (
+    "this match's seed was chosen by whoever created it, who can work out every hand: "
+    "play only with someone you trust"
+)
+HELP = "a number picks; b back a step; m more; r redraw; q resign"
 
 
 class InputLayer(Protocol):
@@ -38,7 +48,7 @@ class InputLayer(Protocol):
 
 
 class ConsoleInput:
-    """Answers typed at the terminal."""
+    """Answers typed at the terminal, on its last line."""
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console()
@@ -62,80 +72,155 @@ class ScriptedInput:
             raise EOFError("no more scripted answers") from None
 
 
-HELP = "a number plays that move; r redraws; q resigns"
+class Display(Protocol):
+    """Where screens go. ``size`` is (columns, lines); ``show`` replaces the screen."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    def show(self, lines: Sequence[Text]) -> None: ...
+
+
+class TerminalDisplay:
+    """Redraws the whole screen in place (in the alternate screen while the player runs)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    @property
+    def size(self) -> tuple[int, int]:
+        width, height = self.console.size
+        return width, height
+
+    def show(self, lines: Sequence[Text]) -> None:
+        self.console.clear()
+        self.console.print(Text("\n").join(lines), overflow="crop", no_wrap=True, crop=True)
+
+
+class RecordingDisplay:
+    """Keeps every screen as plain text lines, for tests: ``screens[-1]`` is the one shown."""
+
+    def __init__(self, width: int = 80, height: int = 24) -> None:
+        self.size = (width, height)
+        self.screens: list[list[str]] = []
+
+    def show(self, lines: Sequence[Text]) -> None:
+        self.screens.append([line.plain for line in lines])
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join("\n".join(screen) for screen in self.screens)
 
 
 class TerminalPlayer:
-    """Plays ``seat`` for a person until the match ends (or input ends)."""
+    """Plays ``seat`` for a person until the match ends (or input ends).
+
+    ``seed_is_yours``: the person chose the match's seed, so there is nothing to warn about.
+    """
 
     def __init__(
         self,
         client: SeraiClient,
         seat: SeatHandle,
         inputs: InputLayer,
-        console: Console,
+        display: Display,
         *,
-        log_size: int = 12,
+        seed_is_yours: bool = False,
     ) -> None:
         self.client = client
         self.seat = seat
         self.inputs = inputs
-        self.console = console
-        self.log: deque[str] = deque(maxlen=log_size)
+        self.display = display
+        self.seed_is_yours = seed_is_yours
+        self.log: deque[str] = deque(maxlen=20)
         self._last_event = ""
         self.message = ""
+        self.connection = ""  # what the reachability watcher says, while it matters
+        self._frame: Frame | None = None
+        self._prompting = False
+        self._lock = threading.Lock()
 
     def run(self) -> Snapshot:
         """Play until the match is over; the final snapshot. EOF on input stops, not resigning."""
-        snapshot = self.client.get_match(self.seat)
-        if snapshot.proto.match.seed_chosen:
-            self.console.print(
-                "[yellow]This match's seed was chosen by whoever created it, who can work out "
-                "every hand from it: play it only with someone you trust.[/]"
-            )
+        snapshot = self._fetch()
+        if snapshot.proto.match.seed_chosen and not self.seed_is_yours:
+            self.message = SEED_WARNING
         try:
             while not snapshot.finished:
                 self._catch_up(snapshot)
                 if snapshot.acts(self.seat.seat):
                     snapshot = self._turn(snapshot)
                 else:
-                    self.draw(snapshot, None)
-                    self.console.print("[dim]waiting for the other seat...[/]")
+                    self.draw(snapshot)
                     snapshot = self._wait(snapshot)
         except EOFError:
             return self.client.get_match(self.seat)
         self._catch_up(snapshot)
-        self.draw(snapshot, None)
+        self.draw(snapshot)
         return snapshot
+
+    def say(self, text: str) -> None:
+        """A line from outside (the connection's state): shown at once unless a prompt is open."""
+        with self._lock:
+            self.connection = "" if text.startswith(("reconnected", "connected")) else text
+            frame = self._frame
+            if frame is not None and not self._prompting:
+                frame.status = self.connection or text
+                self._show(frame)
 
     # --- one turn --------------------------------------------------------------------------------
 
     def _turn(self, snapshot: Snapshot) -> Snapshot:
         moves = self.client.legal_moves(self.seat)
         if moves.version != snapshot.version:
-            return self.client.get_match(self.seat)
-        self.draw(snapshot, moves)
-        answer = self.inputs.ask(f"your move (1-{len(moves)}, r, q):").strip().lower()
-        if answer in ("q", "quit", "resign"):
-            if self.inputs.ask("resign the match? (y/n)").strip().lower().startswith("y"):
-                return self.client.resign(self.seat)
-            return snapshot
-        if answer in ("r", ""):
-            return self.client.get_match(self.seat)
-        if not answer.isdigit() or not 1 <= int(answer) <= len(moves):
-            self.message = f"'{answer}' is not a move: {HELP}"
-            return snapshot
-        chosen = moves.moves[int(answer) - 1]
+            return self._fetch()
+        picker = StepPicker(moves)
+        page = 0
+        while True:
+            choices = picker.choices()
+            self.draw(snapshot, picker=picker, page=page)
+            answer = self._ask(f"your move (1-{len(choices)}, b, q):").strip().lower()
+            if answer in ("q", "quit", "resign"):
+                if self._ask("resign the match? (y/n)").strip().lower().startswith("y"):
+                    self.client.resign(self.seat)
+                    return self._fetch()
+                continue
+            if answer in ("r", ""):
+                return self._fetch()
+            if answer in ("b", "back"):
+                if not picker.back():
+                    self.message = "nothing to go back to: this is the first step"
+                page = 0
+                continue
+            if answer in ("m", "more", ">"):
+                page += 1
+                continue
+            if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+                self.message = f"'{answer}' is not on the list: {HELP}"
+                continue
+            chosen = picker.pick(int(answer) - 1)
+            page = 0
+            if chosen is None:
+                continue
+            try:
+                result = self.client.submit(self.seat, chosen.id, expected_version=moves.version)
+            except StaleVersionError:
+                self.message = "the match moved on before your move arrived: choose again"
+                return self._fetch()
+            except IllegalMoveError as error:
+                self.message = f"refused: {error}"
+                return self._fetch()
+            self.message = f"you played: {result.label}"
+            return self._fetch()
+
+    def _ask(self, prompt: str) -> str:
+        with self._lock:
+            self._prompting = True
         try:
-            result = self.client.submit(self.seat, chosen.id, expected_version=moves.version)
-        except StaleVersionError:
-            self.message = "the match moved on before your move arrived: choose again"
-            return self.client.get_match(self.seat)
-        except IllegalMoveError as error:
-            self.message = f"refused: {error}"
-            return self.client.get_match(self.seat)
-        self.message = f"you played: {result.label}"
-        return result.snapshot
+            return self.inputs.ask(prompt)
+        finally:
+            with self._lock:
+                self._prompting = False
 
     def _wait(self, snapshot: Snapshot) -> Snapshot:
         events = self.client.watch(self.seat, self._last_event)
@@ -144,12 +229,16 @@ class TerminalPlayer:
                 self._record(event)
                 fresh = event.snapshot
                 if fresh is not None and fresh.version >= snapshot.version:
-                    snapshot = fresh
-                    if snapshot.finished or snapshot.acts(self.seat.seat):
-                        return snapshot
+                    if fresh.finished or fresh.acts(self.seat.seat):
+                        return self._fetch()
+                    snapshot = self._fetch()
+                    self.draw(snapshot)
         finally:
             events.close()
-        return self.client.get_match(self.seat)
+        return self._fetch()
+
+    def _fetch(self) -> Snapshot:
+        return self.client.get_match(self.seat, presentation=True)
 
     def _catch_up(self, snapshot: Snapshot) -> None:
         """Read the events up to the snapshot's newest into the log."""
@@ -167,44 +256,59 @@ class TerminalPlayer:
 
     def _record(self, event: Event) -> None:
         self._last_event = event.id
-        self.log.append(event.describe())
+        if event.kind not in ("created", "started"):
+            self.log.append(event.describe())
 
     # --- the screen ------------------------------------------------------------------------------
 
-    def draw(self, snapshot: Snapshot, moves: LegalMoves | None) -> None:
-        self.console.print(self.screen(snapshot, moves))
-        if self.message:
-            self.console.print(self.message)
-            self.message = ""
+    def draw(self, snapshot: Snapshot, *, picker: StepPicker | None = None, page: int = 0) -> None:
+        frame = Frame(
+            header=self.header(snapshot),
+            presentation=snapshot.proto.presentation,
+            seat=self.seat.seat,
+            log=list(self.log),
+            choices=picker.choices() if picker is not None else None,
+            path=picker.path if picker is not None else (),
+            page=page,
+            status=self.connection or self.message or self._joining(snapshot),
+            outcome=result_line(snapshot, self.seat.seat),
+            hints="b back · q resign" if picker is not None and picker.path else "q resign",
+        )
+        self.message = ""
+        with self._lock:
+            self._frame = frame
+            self._show(frame)
 
-    def screen(self, snapshot: Snapshot, moves: LegalMoves | None) -> RenderableType:
-        """Everything on screen for one snapshot (and the moves, when it is the seat's turn)."""
-        parts: list[RenderableType] = [self._header(snapshot)]
-        if snapshot.view is not None and snapshot.view.DESCRIPTOR.full_name == JAIPUR_VIEW:
-            parts.extend(render_view(snapshot.view, self.seat.seat))
-        else:  # every other game as the server describes it for people
-            described = self.client.get_match(self.seat, presentation=True).proto.presentation
-            parts.extend(render_presentation(described, self.seat.seat))
-        if moves is not None:
-            parts.append(render_moves(moves))
-        if self.log:
-            parts.append(Panel("\n".join(self.log), title="log", title_align="left"))
-        if snapshot.outcome is not None:
-            parts.append(Panel(Text(result_line(snapshot, self.seat.seat)), title="result"))
-        return Group(*parts)
+    def _show(self, frame: Frame) -> None:
+        width, height = self.display.size
+        self.display.show(compose(frame, width, height))
 
-    def _header(self, snapshot: Snapshot) -> Text:
+    def _joining(self, snapshot: Snapshot) -> str:
+        if snapshot.proto.match.status != pb.MATCH_STATUS_OPEN:
+            return ""
+        return f"the others join with --match {snapshot.match_id}"
+
+    def header(self, snapshot: Snapshot) -> str:
+        """Game, match, your seat, and whose turn (or who the match waits for)."""
+        match = snapshot.proto.match
+        you = f"seat {self.seat.seat} (you)"
         if snapshot.finished:
             turn = "match over"
+        elif match.status == pb.MATCH_STATUS_OPEN:
+            turn = "waiting for an opponent to join"
         elif snapshot.acts(self.seat.seat):
             turn = "your turn"
         else:
-            turn = "seat " + ", ".join(map(str, snapshot.to_act)) + " to act"
-        return Text(
-            f"{snapshot.game} · match {snapshot.match_id} · you are seat {self.seat.seat} · "
-            f"version {snapshot.version} · {turn}",
-            style="bold",
-        )
+            turn = " and ".join(_seat_name(match, s) for s in snapshot.to_act) + " is thinking…"
+        short = snapshot.match_id[:8]  # the whole id is on the status line while others join
+        return f"{snapshot.game} · match {short} · {you} · {turn}"
+
+
+def _seat_name(match: pb.MatchSummary, seat: int) -> str:
+    for info in match.seats:
+        if info.seat == seat and info.player_name:
+            return f"seat {seat} ({info.player_name})"
+    return f"seat {seat}"
 
 
 def result_line(snapshot: Snapshot, seat: int) -> str:
@@ -212,74 +316,6 @@ def result_line(snapshot: Snapshot, seat: int) -> str:
     if outcome is None:
         return ""
     verdict = "you win" if seat in outcome.winners else "you lose"
-    return f"{outcome.summary} — {verdict}"
-
-
-def render_moves(moves: LegalMoves, columns: int | None = None) -> Table:
-    """The legal moves, numbered from 1; in two columns when there are many."""
-    columns = columns or (2 if len(moves) > 16 else 1)
-    table = Table(title="your moves", title_justify="left", show_header=False, box=None)
-    for _ in range(columns):
-        table.add_column(justify="right", style="cyan")
-        table.add_column()
-    rows = -(-len(moves) // columns)
-    for row in range(rows):
-        cells: list[str] = []
-        for column in range(columns):
-            index = column * rows + row
-            if index < len(moves):
-                cells += [f"{index + 1}.", moves.moves[index].label]
-            else:
-                cells += ["", ""]
-        table.add_row(*cells)
-    return table
-
-
-JAIPUR_VIEW = "serai.games.jaipur.v1.View"
-
-
-def render_presentation(described: pb.Presentation, seat: int) -> list[RenderableType]:
-    """A presentation as one compact table: a row per zone, its items on one wrapped line."""
-    table = Table(show_header=False, box=None, padding=(0, 1))
-    table.add_column(style="bold", no_wrap=True, max_width=26)
-    table.add_column()
-    for zone in described.zones:
-        mine = zone.HasField("owner") and zone.owner == seat
-        table.add_row(Text(zone.title, style="green" if mine else ""), _items(zone))
-    title = described.headline or "table"
-    return [Panel(table, title=title, title_align="left")]
-
-
-def _items(zone: pb.Zone) -> str:
-    texts = []
-    for item in zone.items:
-        if item.kind == "text" or (item.count == 0 and item.value):
-            texts.append(f"{item.label}: {item.value}" if item.value else item.label)
-            continue
-        count = f"{item.count}x " if item.count != 1 or item.hidden else ""
-        hidden = " (hidden)" if item.hidden else ""
-        value = f" [{item.value}]" if item.value else ""
-        texts.append(f"{count}{item.label}{hidden}{value}")
-    return ", ".join(texts) or "—"
-
-
-def render_view(view: Message | None, seat: int) -> list[RenderableType]:
-    """The view drawn for people: Jaipur by hand, any other game as its message text."""
-    if view is None:
-        return []
-    if view.DESCRIPTOR.full_name == "serai.games.jaipur.v1.View":
-        from serai_client.jaipur_screen import jaipur_panels
-
-        return jaipur_panels(view, seat)  # type: ignore[arg-type]
-    return [Panel(text_format.MessageToString(view), title="view", title_align="left")]
-
-
-def play_match(
-    client: SeraiClient, seat: SeatHandle, inputs: InputLayer, console: Console
-) -> Snapshot:
-    """Run a :class:`TerminalPlayer` and say how it ended."""
-    try:
-        return TerminalPlayer(client, seat, inputs, console).run()
-    except SeraiError as error:
-        console.print(f"[red]{type(error).__name__}: {error}[/]")
-        raise
+    if not outcome.winners:
+        verdict = "nobody wins"
+    return f"{verdict} — {outcome.summary}"  # the verdict first: a long summary is cut

@@ -3,15 +3,13 @@ crops and cards, no protobuf text, within 80 columns."""
 
 from __future__ import annotations
 
-import io
 import threading
 from typing import Any
 
 import pytest
-from rich.console import Console
 from serai_client import SeraiClient
 from serai_client.bots import make_strategy, play_seat
-from serai_client.player import ScriptedInput, TerminalPlayer
+from serai_client.player import RecordingDisplay, ScriptedInput, TerminalPlayer
 
 
 @pytest.mark.parametrize("game", ["nile", "sobek"])
@@ -24,12 +22,11 @@ def test_a_game_is_drawn_from_its_presentation_within_80_columns(service: Any, g
         target=play_seat, args=(client, bot_seat, make_strategy("random", game, 1))
     )
     bot.start()
-    output = io.StringIO()
-    console = Console(file=output, width=80, color_system=None, force_terminal=False)
-    TerminalPlayer(client, person, ScriptedInput(["1", "1", "1", "q", "y"]), console).run()
+    display = RecordingDisplay(80, 24)
+    TerminalPlayer(client, person, ScriptedInput(["1", "1", "1", "q", "y"]), display).run()
     bot.join(30)
     client.close()
-    screen = output.getvalue()
+    screen = display.text
     assert "you)" in screen and "deck" in screen
     assert "{" not in screen and "CROP_" not in screen and "face_down" not in screen
     assert max(len(line) for line in screen.splitlines()) <= 80

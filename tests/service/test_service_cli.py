@@ -60,6 +60,20 @@ def test_serve_says_so_when_its_redis_cannot_be_reached():
     assert "Redis cannot be reached" in done.stderr and "--redis-url" in done.stderr
 
 
+def test_serve_with_a_database_index_redis_lacks_says_so_in_one_line(redis_url):
+    """redis://host:port/99 on a Redis of 16 databases: one line saying why, no traceback."""
+    url = redis_url.rsplit("/", 1)[0] + "/99"
+    done = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "DB index is out of range" in done.stderr and "--redis-url" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 def test_replay_says_so_when_the_data_folder_holds_no_matches(tmp_path):
     from serai.commands import replay
 

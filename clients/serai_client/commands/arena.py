@@ -14,6 +14,7 @@ policy function (view, legal moves -> move; see ``serai_client.policy``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -24,9 +25,12 @@ from rich.table import Table
 from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
 from serai_client.bots import STRATEGIES, make_strategy
 from serai_client.client import SeraiClient
+from serai_client.commands.messages import error_text
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyFunction, load_policy
+from serai_client.reachability import StatusLine, reachable_client
+from serai_client.words import plural
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,7 +102,14 @@ def run(args: argparse.Namespace) -> int:
         disable=args.quiet,
     )
     try:
-        with server_target(args.server) as target, SeraiClient(target) as client, progress:
+        with contextlib.ExitStack() as stack:
+            target = stack.enter_context(server_target(args.server))
+            if args.server:  # a server of someone else's: say so while it cannot be reached
+                say = StatusLine(prefix="serai arena: ")
+                client = stack.enter_context(reachable_client(target, say))
+            else:
+                client = stack.enter_context(SeraiClient(target))
+            stack.enter_context(progress)
             task = progress.add_task("matches", total=total)
 
             done: list[MatchResult] = []
@@ -119,7 +130,10 @@ def run(args: argparse.Namespace) -> int:
                 policies=policies,
                 on_result=advance,
             )
-    except (SeraiError, ValueError) as error:
+    except SeraiError as error:
+        print(f"serai arena: {error_text(error)}", file=sys.stderr)
+        return 1
+    except ValueError as error:
         print(f"serai arena: {error}", file=sys.stderr)
         return 1
     if args.json:
@@ -158,7 +172,8 @@ def _entrants(names: list[str]) -> list[str]:
 def print_tables(
     console: Console, results: list[MatchResult], bots: list[str], seed: int, game: str
 ) -> None:
-    pairs = Table(title=f"{game}: {len(results)} matches, seed {seed}", title_justify="left")
+    title = f"{game}: {plural(len(results), 'match')}, seed {seed}"
+    pairs = Table(title=title, title_justify="left")
     columns = ("a v b", "matches", "a wins", "b wins", "draws", "a win %", "a margin")
     for column in columns:
         pairs.add_column(column, justify="left" if column == "a v b" else "right")

@@ -17,9 +17,10 @@ import argparse
 import sys
 
 from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
-from serai_client.client import SeraiClient
+from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyStrategy, load_policy
+from serai_client.reachability import StatusLine, reachable_client
 from serai_client.types import Snapshot
 
 
@@ -82,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"serai bot: {error}", file=sys.stderr)
         return 2
     name = args.name or f"{strategy.name if args.policy else args.strategy}-bot"
-    with SeraiClient(args.server) as client:
+    say = StatusLine(prefix="serai bot: ")
+    with reachable_client(args.server, say) as client:
         try:
             match_id = args.match
             if args.create:
@@ -100,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
             final = play_seat(client, seat, strategy, poll=args.poll, on_move=report)
         except SeraiError as error:
-            print(f"serai bot: {type(error).__name__}: {error}", file=sys.stderr)
+            print(f"serai bot: {error_text(error)}", file=sys.stderr)
             return 1
     outcome = final.outcome
     print(outcome.summary if outcome else "the match ended")

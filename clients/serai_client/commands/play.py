@@ -1,12 +1,14 @@
-"""``serai play``: play a match at the terminal, against a bot or another person.
+"""`serai play`: play a match at the terminal, against a bot or another person.
 
     serai play jaipur --vs greedy                 # a bot in this process; an embedded server
+    serai play nile --vs random --seats 3         # two random bots at a table of three
     serai play jaipur --server HOST:PORT          # create a match, print its id, wait
     serai play jaipur --server HOST:PORT --match ID   # the second person joins it
+    serai play nile --vs search --option deluxor=true   # options: `serai games --json`
 
-Without ``--server`` a private server (with its own Redis) runs for the length of the match.
-You see what your seat's view holds: the market, your hand and herd, your tokens, the
-opponent's public state, the log, and the numbered legal moves to choose from.
+Without `--server` a private server (with its own Redis) runs for the length of the match.
+The screen shows what your seat's view holds (the table, your hand, the others' public state),
+the last moves, and your choices, numbered: a move is picked a step at a time (b goes back).
 """
 
 from __future__ import annotations
@@ -21,9 +23,18 @@ from rich.console import Console
 
 from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
 from serai_client.client import SeraiClient
+from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
-from serai_client.player import ConsoleInput, play_match
+from serai_client.player import ConsoleInput, TerminalDisplay, TerminalPlayer, result_line
+from serai_client.reachability import StatusLine, reachable_client
 from serai_client.types import SeatHandle
+
+BOT_GAMES = {
+    "random": "any game",
+    "greedy": "Jaipur",
+    "search": "any game that can deal the unseen cards (Jaipur, Nile, Sobek)",
+}
+"""What each bot of ``--vs`` plays, for the help (make_strategy refuses the rest)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,10 +45,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", nargs="?", default="jaipur", help="the game (default: jaipur)")
-    parser.add_argument("--vs", choices=sorted(STRATEGIES), help="play against this bot")
+    parser.add_argument(
+        "--vs",
+        choices=sorted(STRATEGIES),
+        help="play against this bot: "
+        + "; ".join(f"{name} plays {BOT_GAMES.get(name, 'some games')}" for name in STRATEGIES),
+    )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     parser.add_argument("--match", metavar="ID", help="join this match instead of creating one")
     parser.add_argument("--seat", type=int, help="the seat to claim (default: lowest free)")
+    parser.add_argument(
+        "--seats", type=int, default=2, help="seats of a created match (default: 2)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option of a created match (repeat for more)",
+    )
     parser.add_argument("--seed", type=int, help="seed of a created match (and of the bot)")
     parser.add_argument("--name", default="you", help="your player name")
     parser.set_defaults(run=run)
@@ -58,6 +84,31 @@ def server_target(server: str | None) -> Iterator[str]:
         yield target
 
 
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["rounds=3"]`` as ``{"rounds": "3"}``; ValueError naming a pair without "="."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise ValueError(f"--option takes KEY=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+class _Say:
+    """Where the connection's state goes: stderr until the player's screen is up, then there."""
+
+    def __init__(self) -> None:
+        self.line = StatusLine(prefix="serai play: ")
+        self.player: TerminalPlayer | None = None
+
+    def __call__(self, text: str) -> None:
+        if self.player is not None:
+            self.player.say(text)
+        else:
+            self.line(text)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.match and args.vs:
         print("serai play: --vs starts a new match; leave out --match", file=sys.stderr)
@@ -69,42 +120,70 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    console = Console()
     try:
-        bot = make_strategy(args.vs, args.game, args.seed) if args.vs else None
+        options = parse_options(args.option)
+        bots = [
+            make_strategy(args.vs, args.game, None if args.seed is None else args.seed + i)
+            for i in range(args.seats - 1 if args.vs else 0)
+        ]
     except ValueError as error:
         print(f"serai play: {error}", file=sys.stderr)
         return 2
-    with server_target(args.server) as target, SeraiClient(target) as client:
+    console = Console()
+    say = _Say()
+    with contextlib.ExitStack() as stack:
+        target = stack.enter_context(server_target(args.server))
         try:
+            if args.server:
+                client = stack.enter_context(reachable_client(target, say))
+            else:
+                client = stack.enter_context(SeraiClient(target))
             match_id = args.match
             if match_id is None:
-                match_id = client.create_match(args.game, seed=args.seed).match_id
-                if bot is None:
+                created = client.create_match(
+                    args.game, seats=args.seats, options=options, seed=args.seed
+                )
+                match_id = created.match_id
+                if not args.vs:
                     console.print(f"created match [bold]{match_id}[/]: the other player runs")
                     console.print(f"  serai play {args.game} --server {target} --match {match_id}")
             seat = client.join(match_id, seat=args.seat, player_name=args.name)
-            if bot is not None:
-                bot_seat = client.join(match_id, player_name=f"{args.vs}-bot")
+            bot_seats = [client.join(match_id, player_name=f"{args.vs}-bot") for _ in bots]
         except SeraiError as error:
-            print(f"serai play: {type(error).__name__}: {error}", file=sys.stderr)
+            print(f"serai play: {error_text(error)}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             return 130
+        for bot_seat, bot in zip(bot_seats, bots, strict=False):
+            threading.Thread(
+                target=_bot, args=(target, bot_seat, bot), daemon=True, name="bot"
+            ).start()
+        player = TerminalPlayer(
+            client,
+            seat,
+            ConsoleInput(console),
+            TerminalDisplay(console),
+            seed_is_yours=args.seed is not None and args.match is None,
+        )
+        say.player = player
+        console.set_alt_screen(True)
         try:
-            if bot is not None:
-                threading.Thread(
-                    target=_bot, args=(target, bot_seat, bot), daemon=True, name="bot"
-                ).start()
-            play_match(client, seat, ConsoleInput(console), console)
-        except SeraiError:  # play_match has said what it was
+            final = player.run()
+        except SeraiError as error:
+            console.set_alt_screen(False)
+            print(f"serai play: {error_text(error)}", file=sys.stderr)
             return 1
         except (EOFError, KeyboardInterrupt):
+            console.set_alt_screen(False)
             return 130
+        console.set_alt_screen(False)
+        say.player = None
+        summary = result_line(final, seat.seat) or "you left the match; it goes on"
+        console.print(f"{final.game} match {final.match_id}: {summary}")
     return 0
 
 
 def _bot(target: str, seat: SeatHandle, strategy: Strategy) -> None:
-    """The in-process bot, on its own connection; it ends quietly when the program does."""
+    """An in-process bot, on its own connection; it ends quietly when the program does."""
     with contextlib.suppress(SeraiError, ValueError), SeraiClient(target) as client:
         play_seat(client, seat, strategy)

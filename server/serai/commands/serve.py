@@ -40,7 +40,7 @@ from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
 from serai.service import build_server
-from serai.store import Store, StoreUnavailable
+from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.api_keys import ApiKeys
@@ -142,7 +142,7 @@ async def _connect(settings: config.Settings, url: str | None) -> Store | None:
         return None
     try:
         await store.ping()
-    except StoreUnavailable as error:
+    except StoreError as error:  # unreachable, or refused (a DB index past the server's range)
         print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
         await store.close()
         return None

@@ -1,0 +1,40 @@
+"""The server's refusals in the words of the command line, not of the wire API.
+
+The server's messages name RPCs ("ListGames lists them") for programs that call it; a person at
+``serai play`` or ``serai bot`` wants the command that helps instead, and no exception class.
+
+Example::
+
+    except SeraiError as error:
+        print(f"serai play: {error_text(error)}", file=sys.stderr)
+"""
+
+from __future__ import annotations
+
+import re
+
+from serai_client.errors import SeraiError, UnavailableError
+
+_UNKNOWN_GAME = re.compile(r"no game called (.+?); installed games: (.+?) \(ListGames lists them\)")
+
+# What a server's hint says about its RPCs, and what it means at the command line.
+_HINTS = (
+    ("(CreateMatch and ListMatches give them)", "(serai play and serai bot --create print them)"),
+    ("(ListGames lists them)", "(see `serai games`)"),
+    ("ListLegalMoves", "the list of moves"),
+)
+
+
+def error_text(error: SeraiError) -> str:
+    """``error`` as one line for a person: "no game called 'chess' (this server has jaipur,
+    nile, sobek): see `serai games`"."""
+    if isinstance(error, UnavailableError):
+        return f"the server cannot be reached ({error}); is `serai serve` running?"
+    text = str(error)
+    unknown = _UNKNOWN_GAME.search(text)
+    if unknown:
+        name, known = unknown.groups()
+        return f"no game called {name} (this server has {known}): see `serai games`"
+    for said, meant in _HINTS:
+        text = text.replace(said, meant)
+    return text
