@@ -3,10 +3,11 @@
 For every observer (each seat and the spectator) the game's own ``determinize(view, rng)`` samples
 worlds that observer cannot tell from the true state. Everything the observer could then receive
 must be byte-identical between the true world and each sample: whose turn it is, the spectator's
-view, its legal moves (ids, labels, payloads), the label and announcements of any move played
-next (where the observer's view after it agrees too), and the answers to probe moves. Within one
-world, two moves of another seat that leave the observer's view the same must read the same:
-where the mover's own view tells them apart, the label must not tell the observer that choice.
+view, the presentation of its own view, its legal moves (ids, labels, payloads, steps), the label
+and announcements of any move played next (where the observer's view after it agrees too), and
+the answers to probe moves. Within one world, two moves of another seat that leave the observer's
+view the same must read the same: where the mover's own view tells them apart, the label must not
+tell the observer that choice.
 
 The hidden part is whatever ``determinize`` varies; what the game's own determinize keeps fixed
 is, to this check, public. A view that leaks a field determinize copies back is therefore found
@@ -25,6 +26,9 @@ from serai.checking.position import (
     Position,
     attempt,
     payload,
+    presented,
+    steps,
+    text_diff,
     view_bytes,
     view_diff,
     who,
@@ -123,6 +127,14 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
         report.explain(
             "secrecy.turn", f"true world: to_act, outcome = {turns!r}; sampled world: {other!r}"
         )
+    shown = presented(game, view_bytes(game, state, observer))
+    shown_there = presented(game, view_bytes(game, world, observer))
+    if not report.record("secrecy.presentation", shown == shown_there, where):
+        report.explain(
+            "secrecy.presentation",
+            f"{who(observer)} cannot tell these worlds apart, its presentation can:\n"
+            + text_diff(shown, shown_there),
+        )
     if observer is None:
         return
     public = view_bytes(game, state, None)
@@ -137,6 +149,12 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
     theirs = _listing(game, world, observer)
     if not report.record("secrecy.legal", mine == theirs, where):
         report.explain("secrecy.legal", _first_difference("legal move", mine, theirs))
+    walked = _walks(game, state, observer)
+    walked_there = _walks(game, world, observer)
+    if not report.record("secrecy.steps", walked == walked_there, where):
+        report.explain(
+            "secrecy.steps", _first_difference("legal move's steps", walked, walked_there)
+        )
     probes = list(position.probes)
     for seat in game.to_act(world):
         probes += list(game.legal_moves(world, seat))[:8]
@@ -155,14 +173,16 @@ def _listing(game: AnyGame, state: Any, seat: int) -> list[tuple[str, bytes]]:
     return [(game.label(move), payload(game, move)) for move in game.legal_moves(state, seat)]
 
 
+def _walks(game: AnyGame, state: Any, seat: int) -> list[tuple[str, tuple[str, ...] | str]]:
+    """Each legal move of ``seat`` with its steps, listed as a client receives them."""
+    return [(game.label(move), steps(game, move)) for move in game.legal_moves(state, seat)]
+
+
 def _first_difference(what: str, first: list[Any], second: list[Any]) -> str:
     if len(first) != len(second):
         return f"{what}s: {len(first)} in the true world, {len(second)} in a sampled one"
     index = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
-    return (
-        f"{what} {index} (label, payload): {first[index]!r} in the true world, "
-        f"{second[index]!r} in a sampled one"
-    )
+    return f"{what} {index}: {first[index]!r} in the true world, {second[index]!r} in a sampled one"
 
 
 def _check_events(
