@@ -1,7 +1,7 @@
 """Deliberately leaky plugins: real games with one slip each, for ``serai check`` to catch.
 
 Each is a thin subclass of an installed game that overrides what the slip needs (one method,
-two for the determinize that keeps a cache), and is handed to the checker in-process, never
+two for those that keep a state aside), and is handed to the checker in-process, never
 registered by entry point.
 """
 
@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
-from serai.game import Game, IllegalMove, Seat
+from google.protobuf.message import Message
+from serai.game import Game, IllegalMove, Item, Presentation, Seat, Zone
 from serai_jaipur import JaipurGame, JaipurView, Move, State
 from serai_jaipur.cards import Good
+from serai_jaipur.moves import TakeGood
 from serai_sobek import SobekGame
 from serai_sobek.moves import Move as SobekMove
 from serai_sobek.moves import PickCards
@@ -95,3 +98,42 @@ class ListsAMoveTwice(JaipurGame):
     def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]:  # type: ignore[override]
         moves = list(JaipurGame.legal_moves(state, seat))
         return moves + moves[:1]
+
+
+class PresentationNamesNextCard(JaipurGame):
+    """Jaipur whose presentation adds the deck's next card, read from the last state it viewed
+    (a helper that keeps the state aside instead of reading the view it is given): every client
+    that draws the table learns the deck."""
+
+    def __init__(self) -> None:
+        self.viewed: State | None = None
+
+    def view(self, state: State, seat: Seat | None) -> JaipurView:
+        self.viewed = state
+        return super().view(state, seat)
+
+    def present(self, view: Message) -> Presentation:
+        shown = super().present(view)
+        if self.viewed is None or not self.viewed.deck:
+            return shown
+        top = Good(self.viewed.deck[0]).name.lower()
+        deck = Zone("deck", "deck", (Item("next card", value=top, kind="text"),))
+        return replace(shown, zones=(*shown.zones, deck))
+
+
+class StepsNameNextCard(JaipurGame):
+    """Jaipur whose steps of a take end with the card that will refill the market, read from the
+    last state it listed moves of: the seat picking a take learns the deck."""
+
+    def __init__(self) -> None:
+        self.listed: State | None = None
+
+    def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]:  # type: ignore[override]
+        self.listed = state
+        return JaipurGame.legal_moves(state, seat)
+
+    def move_steps(self, move: Move) -> tuple[str, ...]:
+        shown = super().move_steps(move)
+        if not isinstance(move, TakeGood) or self.listed is None or not self.listed.deck:
+            return shown
+        return (*shown, f"the market gets {Good(self.listed.deck[0]).name.lower()}")

@@ -23,6 +23,28 @@ def test_announcement_naming_a_hidden_card_is_caught():
     assert failed_checks(leaky_games.AnnouncementNamesHand()) == ["secrecy.events"]
 
 
+def test_presentation_naming_a_hidden_card_is_caught():
+    """A presentation that reads a state kept aside, not its view bytes, names the deck's next
+    card: worlds a seat cannot tell apart present differently, and the same bytes present
+    differently once the game has viewed another state."""
+    assert failed_checks(leaky_games.PresentationNamesNextCard()) == [
+        "contract.present",
+        "secrecy.presentation",
+    ]
+
+
+def test_steps_naming_a_hidden_card_is_caught():
+    """Steps of a take that name the card refilling the market tell the seat the deck."""
+    assert failed_checks(leaky_games.StepsNameNextCard()) == ["contract.present", "secrecy.steps"]
+
+
+def test_the_presentation_counterexample_shows_the_differing_lines():
+    report = check_game(leaky_games.PresentationNamesNextCard(), QUICK)
+    first = report.tallies["secrecy.presentation"].first
+    assert first is not None and "cannot tell these worlds apart" in first
+    assert 'value: "' in first and "next card" in first
+
+
 def test_determinize_returning_the_true_state_is_caught():
     assert failed_checks(leaky_games.DeterminizeReturnsTruth()) == ["determinize.varies"]
 

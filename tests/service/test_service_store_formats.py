@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from dataclasses import replace
 
 import redis
 from serai.store import Commit, LogEntry, NewEvent, event_id_after
@@ -107,3 +108,38 @@ def test_log_entries_are_kept_in_the_compact_form_older_matches_hold(redis_url):
         b"\x02r\x05\x01",
         b"\x02t\x06\x00",
     ]
+
+
+def test_the_index_script_keeps_its_bytes():
+    """The one-Redis index script is named by its SHA-1 too: a change is a new script."""
+    assert scripts.INDEX_SCRIPT.sha == "dedb37bc4b0e769861e10b90772813389128f86a"
+
+
+def test_indexing_in_one_step_leaves_the_indexes_the_pipeline_leaves(redis_url):
+    """On one Redis an unfinished match is indexed by one script: the same keys as the
+    command-by-command pipeline a cluster uses, for a create and then a start."""
+    record = replace(running_record(secrets.token_hex(8)), client_id="c-" + secrets.token_hex(4))
+
+    async def indexes(one_step: bool) -> dict[str, list[str]]:
+        store = RedisStore.from_url(redis_url)
+        client = redis.Redis.from_url(redis_url)
+        try:
+            if not one_step:
+                store._shared = None  # the path a cluster or a Sentinel group takes
+            found: dict[str, list[str]] = {}
+            for previous, current in ((None, "open"), ("open", "running")):
+                await store.index(replace(record, status=current), previous, current)
+                found[current] = [
+                    key.decode()
+                    for key in sorted(client.scan_iter("serai:*", type="zset"))
+                    if client.zscore(key, record.match_id) is not None
+                ]
+            for key in found["open"] + found["running"]:
+                client.zrem(key, record.match_id)  # the next run starts from nothing
+            return found
+        finally:
+            client.close()
+            await store.close()
+
+    assert asyncio.run(indexes(True)) == asyncio.run(indexes(False))
+    assert asyncio.run(indexes(True))["running"]

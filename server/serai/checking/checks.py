@@ -13,6 +13,8 @@ CHECKS: dict[str, str] = {
     "contract.idle": "seats not to act have no legal moves and their moves are refused",
     "contract.proto": "moves round-trip through their protobuf bytes and fit max_move_bytes",
     "contract.view": "views are deterministic and view_bytes is view_to_proto's bytes",
+    "contract.present": "present reads only the view bytes and move_steps only the move: both "
+    "answer the same whenever asked",
     "contract.end": "a match with nobody to act has an outcome, and only then",
     "contract.crash": "no game method raised an exception the contract does not allow",
     # --- secrecy: a seat receives the same bytes in worlds it cannot tell apart -----------------
@@ -21,6 +23,8 @@ CHECKS: dict[str, str] = {
     "secrecy.spectator": "a spectator's view is the same in worlds a seat cannot tell apart",
     "secrecy.turn": "whose turn it is and the outcome are the same in both worlds",
     "secrecy.legal": "the seat's legal moves (ids, labels, payload bytes) are the same",
+    "secrecy.steps": "the steps of the seat's legal moves (move_steps) are the same",
+    "secrecy.presentation": "the presentation of what the seat sees (zones, items) is the same",
     "secrecy.events": "the same move gives the same label and announcements in both worlds",
     "secrecy.choice": "labels and announcements do not tell apart moves a watcher cannot see",
     "secrecy.errors": "probe moves get the same answer (accepted or the same error text)",

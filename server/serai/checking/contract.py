@@ -1,13 +1,23 @@
 """The plugin contract checked on one position: what :mod:`serai.game` promises and the
 framework relies on (listed moves apply, others are refused, apply never mutates, bytes
-round-trip, views are deterministic)."""
+round-trip, views are deterministic, presentations and steps read only their input)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from serai.checking.position import AnyGame, Position, attempt, payload, view_bytes, who
+from serai.checking.position import (
+    AnyGame,
+    Position,
+    attempt,
+    payload,
+    presented,
+    steps,
+    text_diff,
+    view_bytes,
+    who,
+)
 from serai.checking.report import Report
 
 
@@ -77,7 +87,50 @@ def check_position(
                     f"seat {idle} (not to act) played seat {seat}'s move "
                     f"{game.label(moves[0])!r}: {answer}",
                 )
+    _check_present(report, position, tried)
     return tried
+
+
+def _check_present(report: Report, position: Position, tried: dict[int, list[Any]]) -> None:
+    """The presentation is a function of the view bytes and the steps of the move: asked again
+    after the game has viewed and listed another state, they answer as before (a plugin that
+    reads a state it kept aside, not its argument, answers for that state)."""
+    game, state = position.game, position.state
+    observers = (*range(position.players), None)
+    sent = {observer: view_bytes(game, state, observer) for observer in observers}
+    shown = {observer: presented(game, sent[observer]) for observer in observers}
+    listed = {seat: list(game.legal_moves(state, seat)) for seat in tried}
+    walked = {seat: [steps(game, move) for move in moves] for seat, moves in listed.items()}
+    for seat, moves in tried.items():
+        if not moves:
+            continue
+        after = game.apply(state, seat, moves[0])
+        for observer in observers:
+            view_bytes(game, after, observer)
+        for other in game.to_act(after):
+            list(game.legal_moves(after, other))
+        break
+    for observer in observers:
+        again = presented(game, sent[observer])
+        ok = again == shown[observer] and not again.startswith("raised ")
+        if not report.record("contract.present", ok, position.where(observer)):
+            report.explain(
+                "contract.present",
+                f"{who(observer)}'s view: {again}"
+                if again.startswith("raised ")
+                else f"{who(observer)}'s view bytes present differently when asked again:\n"
+                + text_diff(shown[observer], again),
+            )
+    for seat, moves in listed.items():
+        for move, first in zip(moves, walked[seat], strict=True):
+            again_steps = steps(game, move)
+            ok = again_steps == first and not isinstance(first, str)
+            if not report.record("contract.present", ok, position.where(seat=seat)):
+                report.explain(
+                    "contract.present",
+                    f"the steps of {game.label(move)!r} were {first!r}, "
+                    f"asked again {again_steps!r}",
+                )
 
 
 def _listing_fault(legal: list[Any], repeat: list[Any]) -> str:

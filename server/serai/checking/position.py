@@ -13,6 +13,7 @@ from typing import Any
 from google.protobuf import text_format
 
 from serai.game import Game, IllegalMove, Seat
+from serai.presentation import presentation
 
 AnyGame = Game[Any, Any, Any]
 Observer = Seat | None
@@ -51,6 +52,38 @@ def view_bytes(game: AnyGame, state: Any, observer: Observer) -> bytes:
     return game.view_bytes(game.view(state, observer))
 
 
+def presented(game: AnyGame, view: bytes) -> str:
+    """What a client asking for the presentation of the view ``view`` reads, as protobuf text
+    (or "raised " and the exception the game's ``present`` raised)."""
+    try:
+        return text_format.MessageToString(presentation(game, view))
+    except Exception as error:  # a crash in present is a finding, reported as the answer
+        return f"raised {type(error).__name__}: {error}"
+
+
+def steps(game: AnyGame, move: Any) -> tuple[str, ...] | str:
+    """The move's ``move_steps`` as a listing sends them (or "raised " and the exception)."""
+    try:
+        return tuple(game.move_steps(move))
+    except Exception as error:
+        return f"raised {type(error).__name__}: {error}"
+
+
+def text_diff(first: str, second: str, limit: int = 12) -> str:
+    """The lines of two texts that differ."""
+    diff = [
+        line
+        for line in difflib.unified_diff(
+            first.splitlines(), second.splitlines(), "first", "second", n=2, lineterm=""
+        )
+        if not line.startswith(("---", "+++"))
+    ]
+    shown = diff[:limit]
+    if len(diff) > limit:
+        shown.append(f"... and {len(diff) - limit} more differing lines")
+    return "\n".join(shown) if shown else "(no line differs)"
+
+
 def attempt(game: AnyGame, state: Any, seat: Seat, move: Any) -> str:
     """What submitting ``move`` as ``seat`` answers: "accepted", "refused " and the error a
     client reads, or "raised " and an exception the contract does not allow."""
@@ -74,12 +107,6 @@ def view_diff(game: AnyGame, first: bytes, second: bytes, limit: int = 12) -> st
             return [raw.hex()]
         return text_format.MessageToString(message).splitlines()
 
-    diff = [
-        line
-        for line in difflib.unified_diff(lines(first), lines(second), "first", "second", n=2)
-        if not line.startswith(("---", "+++"))
-    ]
-    shown = diff[:limit]
-    if len(diff) > limit:
-        shown.append(f"... and {len(diff) - limit} more differing lines")
-    return "\n".join(shown) if shown else "(the bytes differ, the text does not)"
+    return text_diff("\n".join(lines(first)), "\n".join(lines(second)), limit).replace(
+        "(no line differs)", "(the bytes differ, the text does not)"
+    )

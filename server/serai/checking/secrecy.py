@@ -3,10 +3,12 @@
 For every observer (each seat and the spectator) the game's own ``determinize(view, rng)`` samples
 worlds that observer cannot tell from the true state. Everything the observer could then receive
 must be byte-identical between the true world and each sample: whose turn it is, the spectator's
-view, its legal moves (ids, labels, payloads), the label and announcements of any move played
-next (where the observer's view after it agrees too), and the answers to probe moves. Within one
-world, two moves of another seat that leave the observer's view the same must read the same:
-where the mover's own view tells them apart, the label must not tell the observer that choice.
+view, the presentation of its own view, its legal moves (ids, labels, payloads, steps), the label
+and announcements of any move played next (where the observer's view after it agrees too), and
+the answers to probe moves. Within one world, two moves of another seat that leave the observer's
+view the same must read the same: where the mover's own view tells them apart, the label must not
+tell the observer that choice, unless the choice is public after all (it shows on the table in
+another world the mover cannot tell apart, or the mover chose blind; see ``_public_choice``).
 
 The hidden part is whatever ``determinize`` varies; what the game's own determinize keeps fixed
 is, to this check, public. A view that leaks a field determinize copies back is therefore found
@@ -25,6 +27,9 @@ from serai.checking.position import (
     Position,
     attempt,
     payload,
+    presented,
+    steps,
+    text_diff,
     view_bytes,
     view_diff,
     who,
@@ -123,6 +128,14 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
         report.explain(
             "secrecy.turn", f"true world: to_act, outcome = {turns!r}; sampled world: {other!r}"
         )
+    shown = presented(game, view_bytes(game, state, observer))
+    shown_there = presented(game, view_bytes(game, world, observer))
+    if not report.record("secrecy.presentation", shown == shown_there, where):
+        report.explain(
+            "secrecy.presentation",
+            f"{who(observer)} cannot tell these worlds apart, its presentation can:\n"
+            + text_diff(shown, shown_there),
+        )
     if observer is None:
         return
     public = view_bytes(game, state, None)
@@ -137,6 +150,12 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
     theirs = _listing(game, world, observer)
     if not report.record("secrecy.legal", mine == theirs, where):
         report.explain("secrecy.legal", _first_difference("legal move", mine, theirs))
+    walked = _walks(game, state, observer)
+    walked_there = _walks(game, world, observer)
+    if not report.record("secrecy.steps", walked == walked_there, where):
+        report.explain(
+            "secrecy.steps", _first_difference("legal move's steps", walked, walked_there)
+        )
     probes = list(position.probes)
     for seat in game.to_act(world):
         probes += list(game.legal_moves(world, seat))[:8]
@@ -155,14 +174,16 @@ def _listing(game: AnyGame, state: Any, seat: int) -> list[tuple[str, bytes]]:
     return [(game.label(move), payload(game, move)) for move in game.legal_moves(state, seat)]
 
 
+def _walks(game: AnyGame, state: Any, seat: int) -> list[tuple[str, tuple[str, ...] | str]]:
+    """Each legal move of ``seat`` with its steps, listed as a client receives them."""
+    return [(game.label(move), steps(game, move)) for move in game.legal_moves(state, seat)]
+
+
 def _first_difference(what: str, first: list[Any], second: list[Any]) -> str:
     if len(first) != len(second):
         return f"{what}s: {len(first)} in the true world, {len(second)} in a sampled one"
     index = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
-    return (
-        f"{what} {index} (label, payload): {first[index]!r} in the true world, "
-        f"{second[index]!r} in a sampled one"
-    )
+    return f"{what} {index}: {first[index]!r} in the true world, {second[index]!r} in a sampled one"
 
 
 def _check_events(
@@ -189,7 +210,7 @@ def _check_events(
     for index, world in enumerate(worlds):
         for seat in game.to_act(world):
             allowed = set(game.legal_moves(world, seat))
-            chosen: dict[bytes, tuple[Reading, bytes]] = {}
+            chosen: dict[bytes, tuple[Reading, bytes, Any]] = {}
             for move in dict.fromkeys(candidates.get(seat, ())):
                 if move not in allowed:
                     continue
@@ -210,10 +231,15 @@ def _check_events(
                 # A choice only the mover can see afterwards must not be told by its reading;
                 # one that nobody can see afterwards (a new deal erased it) was public before.
                 mover_after = view_bytes(game, after, seat)
-                earlier, mover_earlier = chosen.setdefault(seen_after, (news, mover_after))
+                earlier, mover_earlier, other = chosen.setdefault(
+                    seen_after, (news, mover_after, move)
+                )
+                if earlier == news or mover_earlier == mover_after:
+                    report.record("secrecy.choice", True)
+                    continue
                 if not report.record(
                     "secrecy.choice",
-                    earlier == news or mover_earlier == mover_after,
+                    _public_choice(position, world, seat, observer, (other, move)),
                     f"{where}, seat {seat} to play",
                 ):
                     report.explain(
@@ -221,6 +247,48 @@ def _check_events(
                         f"{earlier[0]!r} and {news[0]!r} leave {who(observer)}'s view the same "
                         f"(seat {seat}'s differs), yet read {earlier!r} and {news!r}",
                     )
+
+
+MOVER_WORLDS = 16
+"""Worlds the mover cannot tell apart, sampled to decide whether a choice is public."""
+
+
+def _public_choice(
+    position: Position, world: Any, seat: int, observer: int | None, moves: tuple[Any, Any]
+) -> bool:
+    """Whether two moves of ``seat`` that leave ``observer``'s view the same here, but not the
+    mover's, are a choice the table may name after all. It is, in worlds the mover cannot tell
+    from ``world`` (what it knows when it chooses):
+
+    - where the observer's view after the two moves differs in one of them: the choice shows on
+      the table, and chance in the same step (a flood, a harvest, a reshuffle) erased it here;
+    - where one move leaves the mover's own view as the other leaves it in some world: the mover
+      chose blind (two face-down cards of one row), so naming the choice tells nothing it knew.
+
+    A choice of cards going where only the mover sees them fails both: the observer never sees
+    it, and the mover's view after always tells which it made.
+    """
+    game = position.game
+    rng = random.Random(f"serai check:{position.seed}:{position.ply}:{seat}:{observer}:choice")
+    mover_view = game.view(world, seat)
+    samples = [world]
+    for _ in range(MOVER_WORLDS):
+        try:
+            samples.append(game.determinize(mover_view, rng))
+        except Exception:  # reported by determinize.view for the mover's own position
+            continue
+    afters: tuple[set[bytes], set[bytes]] = (set(), set())
+    for sample in samples:
+        seen: list[bytes] = []
+        for move, mover_afters in zip(moves, afters, strict=True):
+            if attempt(game, sample, seat, move) != "accepted":
+                break
+            after = game.apply(sample, seat, move)
+            seen.append(view_bytes(game, after, observer))
+            mover_afters.add(view_bytes(game, after, seat))
+        if len(seen) == 2 and seen[0] != seen[1]:
+            return True
+    return bool(afters[0] & afters[1])
 
 
 def _world(index: int) -> str:

@@ -39,6 +39,9 @@ from serai.store import (
     TimeoutPolicy,
 )
 
+# Placeholder states kept (see Seating._placeholder): a few games, counts and option sets.
+_PLACEHOLDERS_KEPT = 64
+
 
 class Seating:
     """CreateMatch and JoinMatch."""
@@ -60,6 +63,8 @@ class Seating:
         self.max_open_per_client = max_open_per_client
         self.max_open_per_quota = max_open_per_quota
         self.max_unfinished = max_unfinished
+        self._placeholders: dict[tuple[str, int, tuple[tuple[str, Any], ...]], tuple[Any, bytes]]
+        self._placeholders = {}
 
     async def create(
         self,
@@ -124,7 +129,10 @@ class Seating:
         server_seed = b"" if seed_chosen else fairness.new_server_seed()
         if seed is None:
             seed = fairness.PLACEHOLDER_SEED
-        state = plugin.setup(players, seed, resolved)
+            state, encoded = self._placeholder(game, plugin, players, resolved)
+        else:
+            state = plugin.setup(players, seed, resolved)
+            encoded = plugin.encode_state(state)
         record = MatchRecord(
             match_id=match_id,
             game=game,
@@ -134,7 +142,7 @@ class Seating:
             status="open",
             version=0,
             seats=tuple(SeatRecord() for _ in range(players)),
-            state=plugin.encode_state(state),
+            state=encoded,
             client_id=client_id,
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
@@ -158,6 +166,22 @@ class Seating:
         entries.cache.put(Entry(record, plugin, state))
         await store.index(record, None, "open")
         return record
+
+    def _placeholder(
+        self, name: str, plugin: Any, players: int, options: Mapping[str, Any]
+    ) -> tuple[Any, bytes]:
+        """The state (and its bytes) an open match with a committed deal shows until it starts:
+        the same for every such match of one game, player count and options, so it is set up
+        and encoded once (states are immutable), not on every create."""
+        key = (name, players, tuple(sorted(options.items())))
+        made = self._placeholders.get(key)
+        if made is None:
+            state = plugin.setup(players, fairness.PLACEHOLDER_SEED, options)
+            made = (state, plugin.encode_state(state))
+            if len(self._placeholders) >= _PLACEHOLDERS_KEPT:
+                self._placeholders.clear()  # options beyond the usual few: start again
+            self._placeholders[key] = made
+        return made
 
     async def _claim(
         self, record: MatchRecord, quota_key: str, max_open: int | None = None

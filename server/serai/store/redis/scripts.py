@@ -55,3 +55,8 @@ FOLD_SCRIPT = _read("fold")
 # id unless the client already has ``limit``: -1 when added (or already there), else the count.
 # One key, so one step even on a cluster: concurrent creates cannot all pass the same count.
 CLAIM_SCRIPT = _read("claim")
+
+# KEYS: the indexes a match leaves (ARGV[3] of them), then those it enters. ARGV: match id, its
+# score, how many it leaves. Indexing an unfinished match in one round trip where every key is on
+# one Redis (a cluster indexes with single-key commands: the keys are on many slots).
+INDEX_SCRIPT = _read("index")
