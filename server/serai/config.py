@@ -57,6 +57,7 @@ class Settings:
     redis_maxmemory: str = "auto"
     redis_fsync: str = "everysec"
     require_api_key: bool = False
+    house_bots: int = 16
 
 
 def _setting(
@@ -158,6 +159,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-watches-per-match",
         "most Watch streams of one match on this process",
         kind=values.at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--house-bots",
+        "most bots this process plays itself at once, started by POST /bots on the HTTP port "
+        '(a browser\'s "play against a greedy or search bot"; each joins as a client of the '
+        "gRPC port with the caller's API key); 0: none, and /bots answers 404",
+        kind=values.at_least(0, int),
+        metavar="N",
     )
     _setting(
         parser,
@@ -340,6 +350,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         redis_maxmemory=args.redis_maxmemory,
         redis_fsync=args.redis_fsync,
         require_api_key=args.require_api_key,
+        house_bots=args.house_bots,
     )
 
 

@@ -1,18 +1,25 @@
 """Bots that join a seat and play to the end: ``random`` (any game), ``search`` (any game that
 offers ``determinize``) and ``greedy`` (Jaipur). :func:`make_strategy` builds one by name;
-:func:`play_seat` plays it over gRPC.
+:func:`strategies_for` says which a game offers; :func:`play_seat` plays one over gRPC
+(:func:`~serai_client.bots.aio.play_seat_async` on the asyncio client).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serai_client.bots.base import Strategy, play_seat, wait_for_turn
 from serai_client.bots.random_bot import RandomStrategy
 
+if TYPE_CHECKING:
+    from serai.game import Game
+
 GENERIC = ("random",)
 """Strategies that play any game, by move id alone."""
+
+OWN_STRATEGIES: dict[str, tuple[str, ...]] = {"jaipur": ("greedy",)}
+"""The strategies written for one game, by game name (``search`` needs only ``determinize``)."""
 
 
 def _greedy(seed: int | None, **options: Any) -> Strategy:
@@ -46,6 +53,22 @@ STRATEGIES: dict[str, Callable[..., Strategy]] = {
 }
 
 
+def strategies_for(game: str, plugin: Game[Any, Any, Any] | None = None) -> tuple[str, ...]:
+    """The strategies that play ``game``, in :data:`STRATEGIES`' order: the generic ones, those
+    written for it, and ``search`` where the game (``plugin``, else the installed one) offers
+    ``determinize``. Example: ``strategies_for("jaipur")`` is ``("random", "greedy", "search")``.
+    """
+    offered = set(GENERIC) | set(OWN_STRATEGIES.get(game, ()))
+    if plugin is not None:
+        from serai_client.bots.search import searchable
+
+        if searchable(plugin):
+            offered.add("search")
+    elif _searchable(game):
+        offered.add("search")
+    return tuple(name for name in STRATEGIES if name in offered)
+
+
 def make_strategy(name: str, game: str, seed: int | None = None, **options: Any) -> Strategy:
     """The strategy called ``name`` for ``game``; ValueError if it cannot play that game."""
     if name not in STRATEGIES:
@@ -54,9 +77,20 @@ def make_strategy(name: str, game: str, seed: int | None = None, **options: Any)
         if not _searchable(game):
             raise ValueError(f"the search bot needs determinize, which {game} does not offer")
         return STRATEGIES[name](seed, game=game, **options)
-    if name not in GENERIC and game != "jaipur":
-        raise ValueError(f"the {name} bot plays Jaipur only; use random or search for {game}")
+    if name not in GENERIC and name not in OWN_STRATEGIES.get(game, ()):
+        own = [title.capitalize() for title, names in OWN_STRATEGIES.items() if name in names]
+        raise ValueError(
+            f"the {name} bot plays {', '.join(own)} only; "
+            f"use {' or '.join(strategies_for(game))} for {game}"
+        )
     return STRATEGIES[name](seed, **options)
 
 
-__all__ = ["STRATEGIES", "Strategy", "make_strategy", "play_seat", "wait_for_turn"]
+__all__ = [
+    "STRATEGIES",
+    "Strategy",
+    "make_strategy",
+    "play_seat",
+    "strategies_for",
+    "wait_for_turn",
+]

@@ -208,14 +208,21 @@ async def serve(
             handlers=handlers,
         )
         http = None
+        house = None
         if settings.http_port is not None:
             from serai.transports.connect.server import build_http_server  # uvicorn: only if used
 
+            if settings.house_bots > 0:
+                from serai.house_bots import HouseBots
+
+                # its target, this process's own gRPC port, is set once that listens
+                house = HouseBots("", games.games, limit=settings.house_bots)
             http = build_http_server(
                 handlers,
                 runtime,
                 max_message_bytes=settings.max_message_bytes,
                 allow_origins=settings.http_allow_origin,
+                house_bots=house,
             )
         try:
             port = await server.start(settings.host, settings.port)
@@ -224,6 +231,10 @@ async def serve(
                 f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
             )
             return 1
+        if house is not None:
+            from serai.house_bots import local_target
+
+            house.target = local_target(settings.host, port)
         if http is not None:
             try:
                 http_port = await http.start(
@@ -255,6 +266,8 @@ async def serve(
         if lost:  # exit non-zero, so that whatever runs serai restarts it with its Redis
             print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
+        if house is not None:
+            await house.close()  # its bots are clients of this process: they go first
         stopping = [asyncio.ensure_future(server.stop(settings.grace_seconds))]
         if http is not None:
             stopping.append(asyncio.ensure_future(http.stop(settings.grace_seconds)))

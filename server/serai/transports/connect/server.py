@@ -17,14 +17,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import uvicorn
 
 from serai.api.match_service_connect import MatchServiceASGIApplication
+from serai.house_bots import HouseBots
 from serai.rpc.handlers import MatchHandlers
 from serai.runtime import Runtime
+from serai.transports.connect.bots import PATH as BOTS_PATH
+from serai.transports.connect.bots import BotsRoute
 from serai.transports.connect.cors import Cors
 from serai.transports.connect.metrics import MetricsRoute
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
@@ -36,15 +39,26 @@ MATCH_SERVICE = "serai.v1.MatchService"
 
 class Routes:
     """An ASGI app sending each call to the application of its service (the path's first part,
-    e.g. ``/serai.v1.MatchService``); 404 for the rest."""
+    e.g. ``/serai.v1.MatchService``), or of its whole path in ``paths`` (e.g. ``/bots``); 404
+    for the rest."""
 
-    def __init__(self, apps: Sequence[Any], web: WebFiles | None = None) -> None:
+    def __init__(
+        self,
+        apps: Sequence[Any],
+        web: WebFiles | None = None,
+        paths: Mapping[str, Any] | None = None,
+    ) -> None:
         self._apps = {app.path: app for app in apps}
         self._web = web  # the browser client's files, at "/"
+        self._paths = dict(paths or {})
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return  # no lifespan (uvicorn runs with it off) and no websockets
+        exact = self._paths.get(scope["path"])
+        if exact is not None:
+            await exact(scope, receive, send)
+            return
         service, _, _ = scope["path"].rpartition("/")
         app = self._apps.get(service)
         if app is None and self._web is not None and self._web.serves(scope):
@@ -128,17 +142,20 @@ def build_http_server(
     *,
     max_message_bytes: int = 4 * 1024 * 1024,
     allow_origins: Iterable[str] = (),
+    house_bots: HouseBots | None = None,
 ) -> HttpServer:
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
     may call from a browser page of another origin (see :mod:`serai.transports.connect.cors`);
-    health answers NOT_SERVING once ``runtime`` is closing."""
+    health answers NOT_SERVING once ``runtime`` is closing; ``/bots`` starts ``house_bots``
+    (None: it answers 404, see :mod:`serai.transports.connect.bots`)."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
         read_max_bytes=max_message_bytes,
     )
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
-    app = Cors(Routes([service, health], WebFiles.from_package()), allow_origins)
+    routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: BotsRoute(house_bots)})
+    app = Cors(routes, allow_origins)
     redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
     return HttpServer(MetricsRoute(app, redis), log)

@@ -1,0 +1,221 @@
+"""House bots: bots that ``serai serve`` runs itself, so that a person in a browser can play a
+greedy or search bot without running ``serai bot`` anywhere.
+
+Each bot is an ordinary client of the process's own gRPC port (the SDK's AsyncSeraiClient), so
+it sees only what its seat sees, and it calls with the API key of whoever asked for it: it can
+join only a match that caller could join. It takes a free seat, plays with the chosen strategy
+to the end (its thinking in a small thread pool, bounded in time per move, so the event loop
+goes on serving), then stops. Which strategies a game offers is the bots package's to say
+(:func:`serai_client.bots.strategies_for`); nothing here names a game. At most ``limit`` bots
+play at once per process; :meth:`HouseBots.close` ends them all at shutdown. Example::
+
+    bots = HouseBots("127.0.0.1:50051", games, limit=16)
+    started = await bots.start(match_id, "greedy", api_key=key_of_the_caller)
+    ...
+    await bots.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from serai.game import Game
+
+DEFAULT_LIMIT = 16
+MOVE_SECONDS = 1.0
+"""How long a search bot may think about one move."""
+
+# A client's error (its gRPC status) as the HTTP status the caller gets.
+_HTTP_STATUS = {
+    "INVALID_ARGUMENT": 400,
+    "UNAUTHENTICATED": 401,
+    "PERMISSION_DENIED": 403,
+    "NOT_FOUND": 404,
+    "FAILED_PRECONDITION": 409,  # every seat is taken, or the match is over
+    "RESOURCE_EXHAUSTED": 429,
+    "UNAVAILABLE": 503,
+}
+
+_log = structlog.get_logger("serai.house_bots")
+
+
+class HouseBotError(Exception):
+    """A bot that cannot be started: the HTTP ``status`` and why, for the caller."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class StartedBot:
+    """A bot that took its seat and plays on."""
+
+    match_id: str
+    game: str
+    seat: int
+    strategy: str
+    player_name: str
+
+
+def local_target(host: str, port: int) -> str:
+    """The address this process's own gRPC port answers on, from the host it listens on."""
+    bare = host.strip("[]")
+    if bare in ("", "0.0.0.0"):
+        return f"127.0.0.1:{port}"
+    if bare == "::":
+        return f"[::1]:{port}"
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
+class HouseBots:
+    """The bots one process plays; see the module's example. ``games``: the games it serves,
+    by name; ``threads``: how many bots may think at the same moment."""
+
+    def __init__(
+        self,
+        target: str,
+        games: Mapping[str, Game[Any, Any, Any]],
+        *,
+        limit: int = DEFAULT_LIMIT,
+        move_seconds: float = MOVE_SECONDS,
+        threads: int | None = None,
+    ) -> None:
+        from serai_client import bots as catalogue  # the bots package: only when bots are on
+
+        self.target = target
+        self.limit = limit
+        self.move_seconds = move_seconds
+        self._catalogue = catalogue
+        self._offered = {
+            name: catalogue.strategies_for(name, game) for name, game in sorted(games.items())
+        }
+        workers = threads or max(1, min(4, os.cpu_count() or 1))
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="house-bot")
+        self._playing: set[asyncio.Task[None]] = set()
+        self._starting = 0  # admitted under the limit, seat not yet taken
+        self._closing = False
+
+    @property
+    def running(self) -> int:
+        return len(self._playing)
+
+    def strategies(self) -> dict[str, list[str]]:
+        """The strategies each game offers, by game name."""
+        return {game: list(names) for game, names in self._offered.items()}
+
+    async def start(
+        self, match_id: str, strategy: str, *, seat: int | None = None, api_key: str = ""
+    ) -> StartedBot:
+        """A bot playing ``strategy`` in a free seat of ``match_id`` (``seat``, or the lowest),
+        calling with ``api_key``; raises HouseBotError if it cannot."""
+        known = {name for names in self._offered.values() for name in names}
+        if strategy not in known:
+            raise HouseBotError(
+                400, f"no bot strategy {strategy!r}; choose one of: {', '.join(sorted(known))}"
+            )
+        if self._closing:
+            raise HouseBotError(503, "the server is stopping")
+        if len(self._playing) + self._starting >= self.limit:
+            raise HouseBotError(
+                429,
+                f"this server plays at most {self.limit} house bots at once "
+                "(serai serve --house-bots); try again when a match ends",
+            )
+        self._starting += 1
+        try:
+            return await self._seat(match_id, strategy, seat, api_key)
+        finally:
+            self._starting -= 1
+
+    async def _seat(
+        self, match_id: str, strategy: str, seat: int | None, api_key: str
+    ) -> StartedBot:
+        from serai_client.aio import AsyncSeraiClient
+        from serai_client.errors import SeraiError
+
+        client = AsyncSeraiClient(self.target, api_key=api_key, client_id="house-bot")
+        try:
+            try:
+                game = (await client.get_match(match_id)).game
+            except SeraiError as error:
+                raise _http_error(error) from None
+            offered = self._offered.get(game, ())
+            if strategy not in offered:
+                raise HouseBotError(
+                    400,
+                    f"{game} has no {strategy} bot; it offers: {', '.join(offered) or 'none'}",
+                )
+            try:
+                player = self._make(strategy, game)
+            except ValueError as error:
+                raise HouseBotError(400, str(error)) from None
+            name = f"{strategy} bot"
+            try:
+                handle = await client.join(match_id, seat, player_name=name)
+            except SeraiError as error:
+                raise _http_error(error) from None
+        except BaseException:
+            await client.close()
+            raise
+        task = asyncio.get_running_loop().create_task(self._play(client, handle, player))
+        self._playing.add(task)
+        task.add_done_callback(self._playing.discard)
+        _log.info("house bot joined", match=match_id, seat=handle.seat, strategy=strategy)
+        return StartedBot(match_id, game, handle.seat, strategy, name)
+
+    def _make(self, strategy: str, game: str) -> Any:
+        if strategy == "search":
+            options: dict[str, Any] = {"time_limit": self.move_seconds}
+            return self._catalogue.make_strategy(strategy, game, **options)
+        return self._catalogue.make_strategy(strategy, game)
+
+    async def _play(self, client: Any, handle: Any, strategy: Any) -> None:
+        from serai_client.bots.aio import play_seat_async
+        from serai_client.errors import SeraiError
+
+        loop = asyncio.get_running_loop()
+
+        async def think(chosen_by: Any, snapshot: Any, moves: Any) -> Any:
+            return await loop.run_in_executor(self._pool, chosen_by.choose, snapshot, moves)
+
+        where = {"match": handle.match_id, "seat": handle.seat, "strategy": strategy.name}
+        try:
+            final = await play_seat_async(client, handle, strategy, think=think)
+            _log.info("house bot done", finished=final.finished, **where)
+        except asyncio.CancelledError:
+            _log.info("house bot stopped", **where)  # the server is stopping
+            raise
+        except SeraiError as error:
+            _log.warning("house bot gave up", error=str(error), **where)
+        except Exception:
+            _log.exception("house bot failed", **where)
+        finally:
+            await client.close()
+
+    async def close(self) -> None:
+        """Stop every bot (their clients closed, their seats left as they are) and the pool;
+        a search thinking now ends within its time per move, unwaited."""
+        self._closing = True
+        playing = list(self._playing)
+        for task in playing:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*playing, return_exceptions=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _http_error(error: Any) -> HouseBotError:
+    """A SeraiError from the bot's call, as the caller's HTTP error (the same words it would
+    get making that call itself)."""
+    status = _HTTP_STATUS.get(getattr(error.code, "name", ""), 502)
+    return HouseBotError(status, str(error))
