@@ -13,7 +13,7 @@ from serai import registry
 from serai.cli import main as serai_main
 from serai_client import SeraiClient
 from serai_client.arena import ratings, run_arena, summarize
-from serai_client.bots import make_strategy, play_seat
+from serai_client.bots import make_strategy, play_seat, strategies_for
 from serai_client.bots.greedy import GreedyStrategy
 from serai_client.bots.local import moves_for, play_local, snapshot_for
 from serai_client.bots.random_bot import RandomStrategy
@@ -154,6 +154,19 @@ def test_a_bot_cannot_be_asked_to_play_greedy_at_a_game_it_does_not_know():
     with pytest.raises(ValueError, match="Jaipur only"):
         make_strategy("greedy", "sobek")
     assert "sobek" in registry.load()
+
+
+def test_each_game_offers_the_strategies_that_can_play_it():
+    """Random for all, greedy where one was written, search where the game can determinize;
+    every strategy offered is one make_strategy builds for that game."""
+    games = registry.load()
+    assert strategies_for("jaipur") == ("random", "greedy", "search")
+    assert strategies_for("a game nobody wrote") == ("random",)
+    for name in games.games:
+        offered = strategies_for(name, games.get(name))
+        assert offered == strategies_for(name) and offered[0] == "random"
+        for strategy in offered:
+            make_strategy(strategy, name, 1)
 
 
 def test_the_arena_reproduces_with_a_seed_and_rates_the_bots(service):
