@@ -1,6 +1,7 @@
 """The web client in a real headless Chromium against a real ``serai serve``: two people play
 Jaipur by clicking, a spectator watches without ever receiving a hidden card, a reload resumes,
-and Nile and Sobek are played against the page's random bot. Screenshots of each table go to
+Nile and Sobek are played against the page's random bot, and Jaipur against the server's greedy
+house bot. Screenshots of each table go to
 test-artifacts/web/ (SERAI_TEST_ARTIFACTS overrides the folder).
 
 Chromium comes from the distribution (.ci/run installs Debian's package); Playwright's Python
@@ -232,6 +233,38 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     page.reload()
     page.wait_for_selector(".zone")
     assert "you are seat 0" in page.inner_text("#where")
+    assert not page.errors
+
+
+def test_a_person_plays_jaipur_against_the_servers_greedy_bot(site: str, browser: Any) -> None:
+    """The lobby offers Jaipur's house bots (from GET /bots); "greedy" is played by serai serve
+    itself, which answers each of the person's moves."""
+    rng = random.Random(7)
+    page = _page(browser, site, "eve")
+    choice = "[data-game=jaipur] select[name=bot]"
+    offered = page.eval_on_selector_all(f"{choice} option", "options => options.map(o => o.value)")
+    assert offered == ["random", "greedy", "search"]
+    assert page.eval_on_selector_all(
+        "[data-game=nile] select[name=bot] option", "options => options.map(o => o.value)"
+    ) == ["random", "search"]
+    page.select_option(choice, "greedy")
+    page.click("[data-game=jaipur] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".zone")
+    played = 0
+    for _ in range(200):
+        if played >= 5 or page.locator(".outcome").count():
+            break
+        if _play_one(page, rng):
+            played += 1
+        page.wait_for_timeout(150)
+    moved = "document.querySelector('.log').innerText.includes('greedy bot (seat 1): ')"
+    page.wait_for_function(moved)  # the server's bot answered
+    assert played >= 5 or page.locator(".outcome").count()
+    log = page.inner_text(".log")
+    assert "greedy bot joined" in log and "eve" in log
+    assert page.evaluate("localStorage.getItem('serai.bot.' + location.hash.split('/')[2])") is None
+    _shot(page, "jaipur-greedy")
     assert not page.errors
 
 

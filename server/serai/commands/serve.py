@@ -12,6 +12,10 @@ Any number of replicas may share one Redis: they keep nothing of their own.
 The same API is served over HTTP on --http-port (50052 by default; off for none): the Connect
 protocol in JSON or binary (curl works: see the README's "From any language"), gRPC-Web for
 browsers (--http-allow-origin lets a page of another origin call it), and grpc.health.v1.
+On the same port, GET /bots lists the bots this process plays itself for each game, and POST
+/bots {"matchId": ID, "strategy": "greedy"} starts one in that match's free seat (it joins over
+the gRPC port with the caller's API key, plays to the end and stops; --house-bots caps them; see
+the README's "Using it").
 Every limit applies on both ports alike; those per client address (--max-open-per-peer,
 --list-rate) count a client's calls on both ports together.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.

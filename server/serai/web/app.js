@@ -1,6 +1,6 @@
 // The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
 // step by step from the legal moves. No game code lives here: any game the server offers plays.
-import { call, hasApiKey, requestId, setApiKey, stream, RpcError } from "/connect.js";
+import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
@@ -49,6 +49,9 @@ async function lobby() {
   leaving();
   where.textContent = "";
   const games = await call("ListGames", {});
+  // The bots the server plays itself, by game (none where it runs with --house-bots 0).
+  let house = {};
+  try { house = (await houseBots("GET")).strategies || {}; } catch { /* only the page's random bot */ }
   // One ListMatches a visit: the server limits how often an address may list.
   let listed = [], listError = "";
   try {
@@ -65,7 +68,7 @@ async function lobby() {
     el("p", {}, "Your name: ", nameInput,
       hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
     el("h2", {}, "Games"),
-    ...(games.games || []).filter((g) => g.playable).map(gameCard),
+    ...(games.games || []).filter((g) => g.playable).map((g) => gameCard(g, house[g.name] || [])),
     listError ? el("p", {}, `Matches could not be listed (${listError}). `, el("button", { onclick: lobby }, "Try again")) : null,
     el("h2", {}, "Open matches"),
     matchList(open.matches || [], true),
@@ -75,7 +78,7 @@ async function lobby() {
   say("");
 }
 
-function gameCard(game) {
+function gameCard(game, houseStrategies) {
   const min = game.minPlayers || 0, max = game.maxPlayers || 0;
   const count = el("select", { name: "seats" });
   for (let n = min; n <= max; n++) count.append(el("option", { value: n }, plural(n, "player")));
@@ -99,7 +102,11 @@ function gameCard(game) {
     const input = label.querySelector("input, select");
     return [input.name, input.value];
   }));
+  // The random bot plays in this page; the others are the server's house bots.
+  const botChoice = el("select", { name: "bot", "aria-label": "bot" },
+    ...["random", ...houseStrategies.filter((s) => s !== "random")].map((s) => el("option", { value: s }, `${s} bot`)));
   const create = async (withBot) => {
+    const strategy = botChoice.value;
     try {
       const seatCount = Number(count.value);
       const made = await call("CreateMatch", {
@@ -107,7 +114,15 @@ function gameCard(game) {
       });
       const matchId = made.match.matchId;
       seats.set(matchId, await join(matchId, playerName()));
-      if (withBot) {
+      if (withBot && strategy !== "random") {
+        try {
+          for (let i = 1; i < seatCount; i++) await houseBots("POST", { matchId, strategy });
+        } catch (err) {
+          await lobby();
+          say(`The ${strategy} bot could not join (${describe(err)}); the match waits for players.`);
+          return;
+        }
+      } else if (withBot) {
         for (let i = 1; i < seatCount; i++) {
           const bot = await join(matchId, seatCount > 2 ? `random bot ${i}` : "random bot");
           const bots = seats.bot(matchId) || [];
@@ -123,7 +138,8 @@ function gameCard(game) {
     el("p", {}, game.summary),
     el("div", {}, count, ...inputs),
     el("button", { class: "primary", "data-action": "create", onclick: () => create(false) }, "Create match"),
-    el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a random bot"));
+    el("span", { class: "bot-choice" },
+      el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a"), " ", botChoice));
 }
 
 function matchList(matches, joinable) {

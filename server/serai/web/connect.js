@@ -49,6 +49,26 @@ export async function call(method, request, { signal } = {}) {
   return body;
 }
 
+// /bots on this origin: the bots serai serve plays itself (GET lists each game's strategies, POST
+// starts one in a match). Plain JSON, not Connect; it carries the API key as the calls do, so a
+// bot joins only a match this browser's key may join.
+export async function houseBots(method, request) {
+  let response;
+  try {
+    response = await fetch("/bots", {
+      method,
+      headers: headers("application/json"),
+      body: request === undefined ? undefined : JSON.stringify(request),
+    });
+  } catch (err) {
+    throw new RpcError("unavailable", "cannot reach the server — retrying may help");
+  }
+  let body = {};
+  try { body = await response.json(); } catch { /* not JSON */ }
+  if (!response.ok) throw new RpcError(String(response.status), body.message || response.statusText);
+  return body;
+}
+
 // One message in the Connect streaming envelope: a flags byte, a 4-byte big-endian length, JSON.
 function envelope(message) {
   const data = new TextEncoder().encode(JSON.stringify(message));
