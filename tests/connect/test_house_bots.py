@@ -169,3 +169,28 @@ def test_the_address_a_bot_calls() -> None:
     assert local_target("[::]", 5) == "[::1]:5"
     assert local_target("::1", 5) == "[::1]:5"
     assert local_target("10.1.2.3", 5) == "10.1.2.3:5"
+
+
+def test_a_search_bot_answers_and_stops_when_its_opponent_resigns(
+    start_serve: Callable[..., Any], redis_url: str
+) -> None:
+    """The search bot thinks in a thread pool, a bounded time a move, and leaves once the match
+    is over, however it ended."""
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    with SeraiClient(server.address) as client:
+        match_id = client.create_match("sobek", seed=4).match_id
+        me = client.join(match_id, player_name="ada")
+        status, answer = bots(server.http_address, {"matchId": match_id, "strategy": "search"})
+        assert status == 201 and answer["seat"] == 1
+        strategy, bot_moved = RandomStrategy(seed=2), False
+        for event in client.watch(me):
+            snapshot = event.snapshot
+            bot_moved = bot_moved or (event.kind == "move" and event.proto.move.seat == 1)
+            if snapshot is None or not snapshot.acts(0):
+                continue
+            if bot_moved:
+                break
+            client.play(me, strategy.choose)
+        client.resign(me)
+    wait_until(lambda: running(server.http_address) == 0, "the bot leaves the resigned match")
+    assert '"house bot done"' in server.log()
