@@ -12,7 +12,9 @@ import threading
 import time
 from typing import Any
 
+import grpc
 import pytest
+from serai.api import match_service_pb2 as pb
 from serai_client import SeraiClient
 from serai_client.bots import make_strategy, play_seat
 from test_client_node import (
@@ -127,3 +129,51 @@ def test_the_node_bot_says_it_watches_where_the_server_has_no_play():
     assert node.returncode == 0, node.stderr
     assert "playing over Watch + SubmitMove (this server has no Play)" in node.stdout
     assert "playing over Play" not in node.stdout
+
+
+class _AbortingPlayServer(_CancellingServer):
+    """A Play that offers seat 1 a move, reads it, and ends the stream with ABORTED before
+    answering; the next stream is answered (the move played) and the match ends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opens: list[pb.PlayOpen] = []
+        self.moves: list[pb.PlayMove] = []
+
+    def Play(self, request_iterator, context):
+        self.opens.append(next(request_iterator).open)
+        match = pb.MatchSummary(match_id="m1", status=pb.MATCH_STATUS_RUNNING)
+        if len(self.opens) == 1:
+            offer = pb.PlayUpdate(legal_moves=[pb.LegalMove(id="a", label="take a")])
+            offer.event.event_id = "1-0"
+            offer.event.snapshot.CopyFrom(pb.MatchSnapshot(match=match, version=1, to_act=[1]))
+            yield offer
+            self.moves.append(next(request_iterator).move)
+            context.abort(grpc.StatusCode.ABORTED, "this stream fell too far behind")
+        self.moves.append(next(request_iterator).move)  # the unanswered move, sent again
+        answer = pb.PlayUpdate()
+        answer.answer.request_id = self.moves[-1].request_id
+        answer.answer.submitted.label = "take a"
+        answer.answer.submitted.snapshot.version = 2
+        yield answer
+        end = pb.PlayUpdate()
+        end.event.event_id = "2-0"
+        end.event.finished.SetInParent()
+        match.status = pb.MATCH_STATUS_FINISHED
+        outcome = pb.Outcome(summary="it is over")
+        end.event.snapshot.CopyFrom(pb.MatchSnapshot(match=match, version=2, outcome=outcome))
+        yield end
+
+
+def test_the_node_bot_resumes_play_after_aborted_and_sends_its_move_again():
+    """A Play stream ended with ABORTED before the move's answer: the bot opens a new one after
+    the last event it saw and sends the unanswered move again under the same request id."""
+    server = _AbortingPlayServer()
+    node = _node_bot_against(server)
+    assert node.returncode == 0, node.stderr
+    assert [o.after_event_id for o in server.opens] == ["", "1-0"]
+    first, again = server.moves
+    assert first.request_id and again.request_id == first.request_id
+    assert (again.move_id, again.expected_version) == ("a", 1)
+    assert "v2: take a" in node.stdout and "played 1 moves" in node.stdout
+    assert "result: it is over" in node.stdout and server.watches == 0
