@@ -62,35 +62,47 @@ class LegalMoveBytes:
     def __init__(self, payloads: MovePayloads, size: int = 8192) -> None:
         self._payloads = payloads
         self._size = size
-        self._tails: dict[tuple[str, Any, bool], bytes] = {}
+        self._kept = 0
+        # by (game, steps): each move's LegalMove bytes less the id, and their length + 2 (the
+        # id's tag and length byte: an id is "<version>.<index>", far below 128 bytes)
+        self._tails: dict[tuple[str, bool], dict[Any, tuple[bytes, int]]] = {}
 
     def field(self, game: Any, version: int, moves: Sequence[Any], *, steps: bool) -> bytes:
         """The moves (legal at ``version``, in order) as field 3's bytes, ids included."""
-        tails, name = self._tails, game.info.name
-        parts = []
+        tails = self._tails.get((game.info.name, steps))
+        if tails is None:
+            tails = self._tails[(game.info.name, steps)] = {}
+        prefix = b"%d." % version
+        heads = _HEADS
+        parts: list[bytes] = []
+        append = parts.append
         for i, move in enumerate(moves):
-            tail = tails.get((name, move, steps))
-            if tail is None:
-                tail = self._tail(game, move, steps)
-            ident = f"{version}.{i}".encode()
-            # LegalMove: id (field 1, length-delimited) first, then label, payload, steps
-            body_size = 1 + _varint_size(len(ident)) + len(ident) + len(tail)
-            parts.append(
-                b"\x1a%s\x0a%s%s%s" % (_varint(body_size), _varint(len(ident)), ident, tail)
-            )
+            kept = tails.get(move)
+            if kept is None:
+                kept = self._tail(game, move, steps, tails)
+            ident = b"%s%d" % (prefix, i)
+            tail, extra = kept
+            size = len(ident) + extra
+            head = heads[size] if size < _HEADS_KEPT else b"\x1a" + _varint(size)
+            append(b"%s\x0a%c%s%s" % (head, len(ident), ident, tail))
         return b"".join(parts)
 
-    def _tail(self, game: Any, move: Any, steps: bool) -> bytes:
+    def _tail(
+        self, game: Any, move: Any, steps: bool, tails: dict[Any, tuple[bytes, int]]
+    ) -> tuple[bytes, int]:
         message = pb.LegalMove(
             label=game.label(move),
             payload=self._payloads.payload(game, move),
             steps=game.move_steps(move) if steps else (),
         )
         tail = message.SerializeToString(deterministic=True)
-        if len(self._tails) >= self._size:
-            self._tails.clear()
-        self._tails[(game.info.name, move, steps)] = tail
-        return tail
+        if self._kept >= self._size:
+            for kept in self._tails.values():
+                kept.clear()
+            self._kept = 0
+        self._kept += 1
+        tails[move] = found = (tail, len(tail) + 2)
+        return found
 
 
 def _varint(value: int) -> bytes:
@@ -105,8 +117,8 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-def _varint_size(value: int) -> int:
-    return 1 if value < 0x80 else (value.bit_length() + 6) // 7
+_HEADS_KEPT = 4096
+_HEADS = [b"\x1a" + _varint(size) for size in range(_HEADS_KEPT)]  # field 3's tag and a length
 
 
 class SubmitResponses:
