@@ -213,6 +213,8 @@ class _Session:
                     idle.set()
         except asyncio.CancelledError:
             raise
+        except BadRequest as error:  # a request that is not a PlayRequest (the transport's)
+            await out.put(_End(error))
         except Exception:
             return  # the call is gone (grpc cancels the stream as well)
 
