@@ -5,8 +5,12 @@
 //
 // It creates a Jaipur match, joins both seats and plays uniformly random legal moves by id to the
 // end; each seat waits for its turn on its own Watch stream (server streaming over HTTP/1.1).
+// Play, the bidirectional stream native gRPC clients use, needs HTTP/2 end to end: the Connect
+// port answers it UNIMPLEMENTED, so over Connect, Watch + ListLegalMoves + SubmitMove stay the
+// path. With --api-key KEY (or SERAI_API_KEY in the environment) every call carries the app's
+// key as `authorization: Bearer KEY`, for a `serai serve --require-api-key`.
 //
-//   node play.js --server http://localhost:50052 [--game jaipur] [--seed 7] [--json]
+//   node play.js --server http://localhost:50052 [--game jaipur] [--seed 7] [--json] [--api-key KEY]
 
 import crypto from 'node:crypto';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
@@ -25,7 +29,13 @@ const GAME_TYPES = createRegistry(
 );
 
 function parseArgs(argv) {
-  const args = { server: 'http://localhost:50052', game: 'jaipur', seed: Date.now(), json: false };
+  const args = {
+    server: 'http://localhost:50052',
+    game: 'jaipur',
+    seed: Date.now(),
+    json: false,
+    apiKey: process.env.SERAI_API_KEY || '',
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     const value = () => {
@@ -37,6 +47,7 @@ function parseArgs(argv) {
     else if (key === '--game') args.game = value();
     else if (key === '--seed') args.seed = Number(value());
     else if (key === '--json') args.json = true;
+    else if (key === '--api-key') args.apiKey = value();
     else throw new Error(`unknown argument ${key}`);
   }
   if (!/^https?:\/\//.test(args.server)) args.server = `http://${args.server}`;
@@ -87,6 +98,12 @@ async function playSeat(client, matchId, seat, seatToken, random) {
   throw new Error(`the watch of seat ${seat} ended before the match did`);
 }
 
+// Every call (unary or streaming) carries the app's API key.
+const withApiKey = (key) => (next) => async (request) => {
+  request.header.set('authorization', `Bearer ${key}`);
+  return next(request);
+};
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const transport = createConnectTransport({
@@ -94,6 +111,7 @@ async function main() {
     httpVersion: '1.1',
     useBinaryFormat: !args.json,
     jsonOptions: { registry: GAME_TYPES },
+    interceptors: args.apiKey ? [withApiKey(args.apiKey)] : [],
   });
   const client = createClient(MatchService, transport);
   const created = await client.createMatch({ game: args.game, requestId: crypto.randomUUID() });

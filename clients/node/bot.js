@@ -2,16 +2,25 @@
 // A serai bot in JavaScript: proof that a client needs only the .proto files, no game code.
 //
 // It loads ../../proto/ as it is, joins a match (or creates one), and plays uniformly random
-// legal moves by id until the match is over. It waits for its turn on the Watch stream and
-// retries a move that arrived after the match moved on (ABORTED). A server that restarts or is
-// briefly down (UNAVAILABLE) is waited for: each call is retried with the same request id, so
-// nothing is created, joined or played twice, and the Watch resumes after the last event seen.
+// legal moves by id until the match is over. It plays its seat over one Play stream: the server
+// pushes the match's events, with the seat's legal moves whenever it is to act, and the bot
+// sends its moves (each with a request id) on the same stream and reads their answers there. A
+// move that arrived after the match moved on (ABORTED) waits for the next offer. Where the
+// server has no Play (UNIMPLEMENTED) it waits for its turn on the Watch stream and moves with
+// ListLegalMoves + SubmitMove instead. A server that restarts or is briefly down (UNAVAILABLE)
+// is waited for: each call is retried with the same request id, so nothing is created, joined or
+// played twice; a stream that ends early (ABORTED, UNAVAILABLE, a server shutting down) is opened
+// again after the last event seen, with the moves still unanswered sent again under their ids.
 // While the server cannot be reached (at the start, or mid-match) the bot says so on stderr —
 // "cannot reach HOST:PORT — is `serai serve` running? retrying in 3s…" — and counts down to
 // each try, for as long as it takes.
 //
+// With --api-key KEY (or SERAI_API_KEY in the environment) every call carries the app's key
+// (`serai keys create`) as `authorization: Bearer KEY`, which a `serai serve --require-api-key`
+// asks for.
+//
 //   node bot.js --server localhost:50051 --match MATCH_ID [--seat 1] [--seed 7] [--name js]
-//   node bot.js --server localhost:50051 --create --game jaipur
+//   node bot.js --server localhost:50051 --create --game jaipur [--api-key KEY]
 
 'use strict';
 
@@ -35,7 +44,13 @@ function loadService() {
 }
 
 function parseArgs(argv) {
-  const args = { server: 'localhost:50051', game: 'jaipur', name: 'node-bot', seed: Date.now() };
+  const args = {
+    server: 'localhost:50051',
+    game: 'jaipur',
+    name: 'node-bot',
+    seed: Date.now(),
+    apiKey: process.env.SERAI_API_KEY || '',
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     const value = () => {
@@ -50,6 +65,7 @@ function parseArgs(argv) {
     else if (key === '--seat') args.seat = Number(value());
     else if (key === '--seed') args.seed = Number(value());
     else if (key === '--name') args.name = value();
+    else if (key === '--api-key') args.apiKey = value();
     else if (key === '--help' || key === '-h') args.help = true;
     else throw new Error(`unknown argument ${key}`);
   }
@@ -78,6 +94,16 @@ const CHANNEL_OPTIONS = {
   'grpc.initial_reconnect_backoff_ms': 500,
   'grpc.max_reconnect_backoff_ms': RETRY_EVERY_S * 1000,
 };
+
+// Every call (unary or stream) carries the app's API key, as the Python SDK's api_key= does.
+function apiKeyInterceptor(key) {
+  return (options, nextCall) => new grpc.InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      metadata.set('authorization', `Bearer ${key}`);
+      next(metadata, listener);
+    },
+  });
+}
 
 function ready(client, ms) {
   return new Promise((resolve) => {
@@ -218,7 +244,147 @@ function waitForTurn(client, seat, snapshot) {
   });
 }
 
-async function play(client, seat, random, log) {
+// Whether event id `id` comes after `last`: Redis stream ids ("ms-seq") compare as numbers;
+// ids that are not stream ids only for equality.
+function eventIsAfter(id, last) {
+  if (!last) return true;
+  const a = /^(\d+)-(\d+)$/.exec(id);
+  const b = /^(\d+)-(\d+)$/.exec(last);
+  if (!a || !b) return id !== last;
+  const [ams, bms] = [BigInt(a[1]), BigInt(b[1])];
+  return ams > bms || (ams === bms && BigInt(a[2]) > BigInt(b[2]));
+}
+
+// Thrown when the server has no Play (UNIMPLEMENTED before anything arrived): use Watch.
+class NoPlay extends Error {}
+
+// Plays the seat over Play streams until the match is over; resolves with the final snapshot
+// and the number of moves played. One stream at a time: the events come after the last one
+// seen, and a move is sent (with a fresh request id) whenever an event offers the seat its
+// legal moves. A stream that ends before the match's last event is opened again after the
+// last event seen, with every move still unanswered sent again under its request id (the
+// server answers a move it already played from its record, so none is played twice).
+function playOverPlay(client, seat, random, log, say) {
+  return new Promise((resolve, reject) => {
+    let last = '';
+    let final = null;
+    let matchOver = false; // the finished event arrived
+    let played = 0;
+    let attempts = 0;
+    let heardAnything = false;
+    let done = false;
+    let current = null;
+    const pending = new Map(); // request id -> PlayRequest not answered yet
+    const finish = (settle, value) => {
+      if (done) return;
+      done = true;
+      if (current) {
+        current.end();
+        current.cancel();
+      }
+      settle(value);
+    };
+    const send = (stream, request) => {
+      if (stream === current && !done) stream.write(request);
+    };
+    const reopen = () => {
+      if (done) return;
+      attempts += 1;
+      if (attempts > 20) finish(reject, new Error('the Play stream kept failing; giving up'));
+      else setTimeout(open, backoff(attempts));
+    };
+    const onEvent = (stream, update) => {
+      const event = update.event;
+      if (!eventIsAfter(event.event_id, last)) return; // a new stream's overlap
+      last = event.event_id;
+      if (event.kind === 'finished') matchOver = true;
+      const snapshot = event.snapshot;
+      if (!snapshot || !snapshot.match) return;
+      final = snapshot;
+      if (!mustAct(snapshot, seat.seat)) return;
+      const moves = update.legal_moves;
+      if (moves.length === 0) {
+        finish(reject, new Error(`seat ${seat.seat} must act at version ${snapshot.version} but has no legal move`));
+        return;
+      }
+      const move = moves[Math.floor(random() * moves.length)];
+      const request = {
+        move: { request_id: requestId(), expected_version: snapshot.version, move_id: move.id },
+      };
+      pending.set(request.move.request_id, request);
+      send(stream, request);
+    };
+    const onAnswer = (answer) => {
+      if (!pending.delete(answer.request_id)) return; // answered on an earlier stream
+      if (answer.result === 'submitted') {
+        played += 1;
+        log(`v${answer.submitted.snapshot.version}: ${answer.submitted.label}`);
+      } else if (answer.result === 'error' && answer.error.code !== grpc.status.ABORTED) {
+        // ABORTED: the match moved on before the move arrived; the next offer comes with the
+        // event that moved it. Anything else is the server refusing the move: say why.
+        finish(reject, Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+      }
+    };
+    const open = () => {
+      if (done) return;
+      let failure = null;
+      const stream = client.Play();
+      current = stream;
+      stream.on('data', (update) => {
+        if (done || stream !== current) return;
+        if (!heardAnything) say('playing over Play (one stream: events, legal moves and answers)');
+        heardAnything = true;
+        attempts = 0;
+        if (update.kind === 'event') onEvent(stream, update);
+        else if (update.kind === 'answer') onAnswer(update.answer);
+      });
+      // grpc-js says the status ('error' unless OK) before the last messages are read: act
+      // on it at 'end', once every message of this stream has been.
+      stream.on('error', (error) => { failure = error; });
+      stream.on('end', () => {
+        if (done || stream !== current) return;
+        current = null;
+        if (matchOver) {
+          if (final && finished(final)) finish(resolve, { snapshot: final, played });
+          else call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token })
+            .then((fresh) => finish(resolve, { snapshot: fresh, played }), (error) => finish(reject, error));
+          return;
+        }
+        const code = failure ? failure.code : grpc.status.OK;
+        if (code === grpc.status.UNIMPLEMENTED && !heardAnything) {
+          finish(reject, new NoPlay(failure.details));
+        } else if (code === grpc.status.UNAVAILABLE) {
+          client.reach.untilReachable().then(() => { attempts = 0; reopen(); });
+        } else if ([grpc.status.OK, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED,
+          grpc.status.CANCELLED].includes(code)) {
+          // OK before the match's end: the server is shutting down. ABORTED: this stream fell
+          // too far behind. RESOURCE_EXHAUSTED: no room for it now. CANCELLED: the server's (a
+          // grace that ran out, a proxy's reset). Each may pass: resume after the last event.
+          reopen();
+        } else finish(reject, failure);
+      });
+      stream.write({
+        open: { match_id: seat.match_id, seat_token: seat.token, after_event_id: last },
+      });
+      for (const request of pending.values()) stream.write(request);
+    };
+    open();
+  });
+}
+
+// Plays the seat over Play where the server has it, else over Watch + SubmitMove; `say` is
+// told which, once it is known.
+async function play(client, seat, random, log, say) {
+  try {
+    return await playOverPlay(client, seat, random, log, say);
+  } catch (error) {
+    if (!(error instanceof NoPlay)) throw error;
+  }
+  say('playing over Watch + SubmitMove (this server has no Play)');
+  return playOverWatch(client, seat, random, log);
+}
+
+async function playOverWatch(client, seat, random, log) {
   let snapshot = await call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token });
   let played = 0;
   while (!finished(snapshot)) {
@@ -251,11 +417,14 @@ async function play(client, seat, random, log) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.help || (!args.match && !args.create)) {
-    console.log('usage: node bot.js --server HOST:PORT (--match ID | --create [--game jaipur]) [--seat N] [--seed N] [--name NAME]');
+    console.log('usage: node bot.js --server HOST:PORT (--match ID | --create [--game jaipur]) [--seat N] [--seed N] [--name NAME] [--api-key KEY]');
+    console.log('  --api-key KEY (or SERAI_API_KEY): the app\'s key, sent as authorization: Bearer KEY');
     return args.help ? 0 : 2;
   }
   const MatchService = loadService();
-  const client = new MatchService(args.server, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const options = { ...CHANNEL_OPTIONS };
+  if (args.apiKey) options.interceptors = [apiKeyInterceptor(args.apiKey)];
+  const client = new MatchService(args.server, grpc.credentials.createInsecure(), options);
   client.reach = new Reachability(client, args.server);
   try {
     await client.reach.untilReachable();
@@ -275,7 +444,9 @@ async function main() {
     const joined = await call(client, 'JoinMatch', join);
     const seat = { match_id: matchId, seat: joined.seat, token: joined.seat_token };
     console.log(`${args.name} plays seat ${seat.seat} of ${joined.match.game} match ${matchId}`);
-    const { snapshot, played } = await play(client, seat, seededRandom(args.seed), (line) => console.log(`  ${line}`));
+    const { snapshot, played } = await play(
+      client, seat, seededRandom(args.seed), (line) => console.log(`  ${line}`), (line) => console.log(line),
+    );
     const outcome = snapshot.outcome || {};
     console.log(`played ${played} moves`);
     console.log(`result: ${outcome.summary || 'the match ended'}`);

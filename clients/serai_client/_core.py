@@ -227,12 +227,19 @@ class PlayBook:
     """
 
     def __init__(
-        self, core: ClientCore, seat: SeatHandle, after_event_id: str, *, steps: bool
+        self,
+        core: ClientCore,
+        seat: SeatHandle,
+        after_event_id: str,
+        *,
+        steps: bool,
+        presentation: bool = False,
     ) -> None:
         self.core = core
         self.seat = seat
         self.last = after_event_id
         self.steps = steps
+        self.presentation = presentation
         self.finished = False
         self.pending: OrderedDict[str, pb.PlayRequest] = OrderedDict()
 
@@ -243,6 +250,7 @@ class PlayBook:
             seat_token=self.seat.token,
             after_event_id=self.last,
             steps=self.steps,
+            presentation=self.presentation,
         )
         return [pb.PlayRequest(open=opened), *self.pending.values()]
 

@@ -308,6 +308,7 @@ class AsyncSeraiClient:
         after_event_id: str = "",
         *,
         steps: bool = False,
+        presentation: bool = False,
         resume: bool = True,
     ) -> AsyncPlaySession:
         """See :meth:`SeraiClient.open_play`; iterate it with ``async for``. Example::
@@ -317,7 +318,9 @@ class AsyncSeraiClient:
                 if update.moves:
                     session.move(update.moves.moves[0], expected_version=update.moves.version)
         """
-        return AsyncPlaySession(self, seat, after_event_id, steps=steps, resume=resume)
+        return AsyncPlaySession(
+            self, seat, after_event_id, steps=steps, presentation=presentation, resume=resume
+        )
 
     async def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
         """Whether the match is over and ``last`` is its newest event: nothing left to read (one
@@ -359,10 +362,13 @@ class AsyncPlaySession:
         after_event_id: str,
         *,
         steps: bool,
+        presentation: bool = False,
         resume: bool,
     ) -> None:
         self._client = client
-        self._book = PlayBook(client._core, seat, after_event_id, steps=steps)
+        self._book = PlayBook(
+            client._core, seat, after_event_id, steps=steps, presentation=presentation
+        )
         self._resume = resume
         self._outgoing: asyncio.Queue[pb.PlayRequest | None] | None = None
         self._call: Any = None

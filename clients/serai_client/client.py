@@ -328,20 +328,24 @@ class SeraiClient:
         after_event_id: str = "",
         *,
         steps: bool = False,
+        presentation: bool = False,
         resume: bool = True,
     ) -> PlaySession:
         """A Play stream for ``seat``: iterate it for the match's events (with the seat's legal
         moves whenever it is to act) and the answers to what you send with
         :meth:`PlaySession.move` and :meth:`PlaySession.resign`. Resumes by itself, as
         :meth:`watch` does; a server without Play raises a SeraiError whose ``code`` is
-        UNIMPLEMENTED on the first iteration. Example::
+        UNIMPLEMENTED on the first iteration. ``steps``: the legal moves carry their steps;
+        ``presentation``: the snapshots describe the view for people. Example::
 
             with client.open_play(seat) as session:
                 for update in session:
                     if update.moves:
                         session.move(update.moves.moves[0], expected_version=update.moves.version)
         """
-        return PlaySession(self, seat, after_event_id, steps=steps, resume=resume)
+        return PlaySession(
+            self, seat, after_event_id, steps=steps, presentation=presentation, resume=resume
+        )
 
     # --- plumbing --------------------------------------------------------------------------------
 
@@ -387,10 +391,13 @@ class PlaySession:
         after_event_id: str,
         *,
         steps: bool,
+        presentation: bool = False,
         resume: bool,
     ) -> None:
         self._client = client
-        self._book = PlayBook(client._core, seat, after_event_id, steps=steps)
+        self._book = PlayBook(
+            client._core, seat, after_event_id, steps=steps, presentation=presentation
+        )
         self._resume = resume
         self._outgoing: queue.SimpleQueue[pb.PlayRequest | None] | None = None
         self._call: Any = None

@@ -6,6 +6,11 @@ drawn without game code, and never shows more than the view (the opponent's hand
 A move is picked step by step from the paths of choices listed with the legal moves
 (:mod:`serai_client.step_picker`), with ``b`` to go back a step.
 
+The seat is played over one Play stream where the server has it: the events, the presented
+snapshots and, on the seat's turn, its legal moves arrive on it, and the moves (and a
+resignation) go out on it. A server without Play (UNIMPLEMENTED) is played with GetMatch,
+Watch, ListLegalMoves and SubmitMove instead; the screens are the same either way.
+
 The screen goes to a :class:`Display` and the answers come from an :class:`InputLayer`, so a
 test drives a whole match with :class:`ScriptedInput` and reads each screen from a
 :class:`RecordingDisplay`; at a terminal, :class:`TerminalDisplay` redraws in place in the
@@ -24,21 +29,33 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
+import grpc
 from rich.console import Console
 from rich.text import Text
 from serai.api import match_service_pb2 as pb
 
-from serai_client.client import SeraiClient
-from serai_client.errors import IllegalMoveError, StaleVersionError
+from serai_client.client import PlaySession, SeraiClient
+from serai_client.errors import IllegalMoveError, SeraiError, StaleVersionError
 from serai_client.step_picker import StepPicker
 from serai_client.table_screen import Frame, compose
-from serai_client.types import Event, SeatHandle, Snapshot, event_is_after
+from serai_client.types import (
+    Event,
+    LegalMove,
+    LegalMoves,
+    PlayAnswer,
+    PlayUpdate,
+    SeatHandle,
+    Snapshot,
+    event_is_after,
+)
 
 SEED_WARNING = (
     "this match's seed was chosen by whoever created it, who can work out every hand: "
     "play only with someone you trust"
 )
 HELP = "a number picks; b back a step; m more; r redraw; q resign"
+RESIGN, REDRAW = "resign", "redraw"
+"""What a turn ends with besides a move: the person resigned (and confirmed), or asked for r."""
 
 
 class InputLayer(Protocol):
@@ -142,6 +159,15 @@ class TerminalPlayer:
 
     def run(self) -> Snapshot:
         """Play until the match is over; the final snapshot. EOF on input stops, not resigning."""
+        try:
+            return self._run_over_play()
+        except SeraiError as error:
+            if error.code != grpc.StatusCode.UNIMPLEMENTED or self._last_event:
+                raise
+        return self._run_unary()
+
+    def _run_unary(self) -> Snapshot:
+        """:meth:`run` on a server without Play: GetMatch, Watch, ListLegalMoves, SubmitMove."""
         snapshot = self._fetch()
         if snapshot.proto.match.seed_chosen and not self.seed_is_yours:
             self.message = SEED_WARNING
@@ -174,6 +200,24 @@ class TerminalPlayer:
         moves = self.client.legal_moves(self.seat)
         if moves.version != snapshot.version:
             return self._fetch()
+        chosen = self._choose(snapshot, moves)
+        if not isinstance(chosen, LegalMove):
+            if chosen == RESIGN:
+                self.client.resign(self.seat)
+            return self._fetch()  # resigned, or REDRAW
+        try:
+            result = self.client.submit(self.seat, chosen.id, expected_version=moves.version)
+        except StaleVersionError:
+            self.message = "the match moved on before your move arrived: choose again"
+            return self._fetch()
+        except IllegalMoveError as error:
+            self.message = f"refused: {error}"
+            return self._fetch()
+        self.message = f"you played: {result.label}"
+        return self._fetch()
+
+    def _choose(self, snapshot: Snapshot, moves: LegalMoves) -> LegalMove | str:
+        """The person's move, step by step; or RESIGN (confirmed) or REDRAW."""
         picker = StepPicker(moves)
         page = 0
         while True:
@@ -182,11 +226,10 @@ class TerminalPlayer:
             answer = self._ask(f"your move (1-{len(choices)}, b, q):").strip().lower()
             if answer in ("q", "quit", "resign"):
                 if self._ask("resign the match? (y/n)").strip().lower().startswith("y"):
-                    self.client.resign(self.seat)
-                    return self._fetch()
+                    return RESIGN
                 continue
             if answer in ("r", ""):
-                return self._fetch()
+                return REDRAW
             if answer in ("b", "back"):
                 if not picker.back():
                     self.message = "nothing to go back to: this is the first step"
@@ -200,18 +243,8 @@ class TerminalPlayer:
                 continue
             chosen = picker.pick(int(answer) - 1)
             page = 0
-            if chosen is None:
-                continue
-            try:
-                result = self.client.submit(self.seat, chosen.id, expected_version=moves.version)
-            except StaleVersionError:
-                self.message = "the match moved on before your move arrived: choose again"
-                return self._fetch()
-            except IllegalMoveError as error:
-                self.message = f"refused: {error}"
-                return self._fetch()
-            self.message = f"you played: {result.label}"
-            return self._fetch()
+            if chosen is not None:
+                return chosen
 
     def _ask(self, prompt: str) -> str:
         with self._lock:
@@ -258,6 +291,81 @@ class TerminalPlayer:
         self._last_event = event.id
         if event.kind not in ("created", "started"):
             self.log.append(event.describe())
+
+    # --- over one Play stream --------------------------------------------------------------------
+
+    def _run_over_play(self) -> Snapshot:
+        """:meth:`run` over a Play stream. After a move (or a resignation) is sent, the events
+        that come before its answer are logged but not drawn: the screen after a move says how
+        it went ("you played: …"), as the unary path's does."""
+        final: Snapshot | None = None
+        sent: str | None = None  # the request id of the move or resignation not answered yet
+        held: PlayUpdate | None = None  # the newest snapshot that came meanwhile
+        offered: PlayUpdate | None = None  # the last turn, offered again after a refusal
+        with self.client.open_play(self.seat, steps=True, presentation=True) as session:
+            try:
+                for update in session:
+                    if update.event is not None:
+                        self._record(update.event)
+                        snapshot = update.snapshot
+                        if snapshot is None:
+                            continue
+                        seed_chosen = snapshot.proto.match.seed_chosen
+                        if final is None and seed_chosen and not self.seed_is_yours:
+                            self.message = SEED_WARNING
+                        final = snapshot
+                        if sent is not None:
+                            held = update
+                            continue
+                    elif update.answer is not None and update.answer.request_id == sent:
+                        sent = None
+                        again = self._answered(update.answer)
+                        if held is not None:
+                            update, held = held, None
+                        elif again and offered is not None:
+                            update = offered
+                        else:
+                            continue
+                    else:
+                        continue
+                    offered = update
+                    sent = self._on_snapshot(session, update)
+            except EOFError:
+                return self.client.get_match(self.seat)
+        if final is None or not final.finished:
+            final = self._fetch()  # the stream was closed before the match's end
+        self.draw(final)
+        return final
+
+    def _on_snapshot(self, session: PlaySession, update: PlayUpdate) -> str | None:
+        """Draw the update's snapshot, or play the seat's turn in it; the request id sent."""
+        snapshot = update.snapshot
+        assert snapshot is not None
+        if snapshot.finished:
+            return None  # drawn once the stream has ended, after the match's last event
+        if not snapshot.acts(self.seat.seat) or not update.moves:
+            self.draw(snapshot)
+            return None
+        while True:
+            chosen = self._choose(snapshot, update.moves)
+            if chosen == RESIGN:
+                return session.resign()
+            if isinstance(chosen, LegalMove):
+                return session.move(chosen, expected_version=update.moves.version)
+
+    def _answered(self, answer: PlayAnswer) -> bool:
+        """Say how a move went; True when it was refused as illegal (the turn is offered again).
+        Errors other than a stale version or an illegal move end the player."""
+        if answer.submitted is not None:
+            self.message = f"you played: {answer.submitted.label}"
+        elif isinstance(answer.error, StaleVersionError):
+            self.message = "the match moved on before your move arrived: choose again"
+        elif isinstance(answer.error, IllegalMoveError):
+            self.message = f"refused: {answer.error}"
+            return True
+        elif answer.error is not None:
+            raise answer.error
+        return False
 
     # --- the screen ------------------------------------------------------------------------------
 

@@ -3,8 +3,10 @@ port of a real serai serve: what a web or Node app gets without native gRPC."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,3 +62,40 @@ def test_the_connect_client_plays_a_whole_jaipur_match_over_http(
     assert played == sum(1 for event in events if event.WhichOneof("kind") == "move") > 0
     for seat in (0, 1):  # each seat watched its own stream to the end
         assert f"seat {seat} played " in node.stdout
+
+
+@pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
+def test_the_connect_client_sends_the_api_key_a_server_requires(
+    start_serve: Callable[..., Any], redis_url: str
+) -> None:
+    """With --require-api-key: --api-key (or SERAI_API_KEY) plays the match; no key, refused."""
+    install_connect_client()
+    made = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "acme"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    serve = start_serve("--redis-url", redis_url, "--require-api-key", "--http-port", "0")
+    environment = {k: v for k, v in os.environ.items() if k != "SERAI_API_KEY"}
+
+    def play(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["node", "play.js", "--server", f"http://{serve.http_address}", "--seed", "3", *args],
+            cwd=CONNECT_TS_DIR,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**environment, **(env or {})},
+        )
+
+    with_flag = play("--api-key", key)
+    assert with_flag.returncode == 0, with_flag.stderr
+    assert "result: " in with_flag.stdout
+    with_env = play("--json", env={"SERAI_API_KEY": key})
+    assert with_env.returncode == 0, with_env.stderr
+    assert "result: " in with_env.stdout
+    refused = play()
+    assert refused.returncode == 1 and "Unauthenticated" in refused.stderr

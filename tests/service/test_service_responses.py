@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 from serai import matches as m
 from serai.api import match_service_pb2 as pb
+from serai.matches.cache import Entry
+from serai.matches.reading import snapshot as snapshot_of
 from serai.service import SubmitResponses, snapshot
 from serai.store import MatchRecord, SeatRecord
 from serai_jaipur import JaipurGame
@@ -136,3 +138,37 @@ def test_kept_summaries_start_over_when_full():
         assert responses.submitted(done).snapshot.match.match_id == f"m{n}"
         _same(responses, done)
     assert len(responses._summaries) <= 3
+
+
+class _CountingGame(JaipurGame):
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: list[int | None] = []
+        self.packed: list[object] = []
+
+    def view(self, state, seat):  # type: ignore[no-untyped-def]
+        self.views.append(seat)
+        return super().view(state, seat)
+
+    def view_bytes(self, view):  # type: ignore[no-untyped-def]
+        self.packed.append(view)
+        return super().view_bytes(view)
+
+
+def test_a_versions_view_is_built_and_packed_once_per_seat():
+    """Every answer and watcher of one version and seat shares the view and its bytes; each seat
+    (and the spectator) has its own, the bytes the plain builder gives."""
+    game = _CountingGame()
+    responses = SubmitResponses()
+    for version, state, record in _played(4):
+        entry = Entry(record, game, state)
+        for seat in (0, 1, None, 0, 1, None):
+            snap = snapshot_of(entry, seat)
+            message = pb.MatchSnapshot()
+            responses.fill_snapshot(message, snap)
+            assert message == snapshot(snap)
+            assert message.view.value == JaipurGame().view_bytes(GAME.view(state, seat))
+        assert sorted(game.views, key=str) == [0, 1, None], version
+        assert len(game.packed) == 3  # the plain builder, too, takes the entry's bytes
+        game.views.clear()
+        game.packed.clear()

@@ -15,17 +15,34 @@ from serai.store import MatchRecord
 
 @dataclass
 class Entry:
-    """A record with its state decoded, and the legal moves computed so far at this version."""
+    """A record with its state decoded, and the legal moves, views and view bytes computed so
+    far at this version (each once, however many answers and watchers share the version)."""
 
     record: MatchRecord
     game: Game[Any, Any, Any]
     state: Any
     legal: dict[Seat, Sequence[Any]] = field(default_factory=dict)
+    views: dict[Seat | None, Any] = field(default_factory=dict)
+    view_bytes: dict[Seat | None, bytes] = field(default_factory=dict)
 
     def legal_for(self, seat: Seat) -> Sequence[Any]:
         if seat not in self.legal:
             self.legal[seat] = self.game.legal_moves(self.state, seat)
         return self.legal[seat]
+
+    def view_for(self, seat: Seat | None) -> Any:
+        """The game's view of the state for ``seat`` (None: a spectator)."""
+        views = self.views
+        if seat not in views:
+            views[seat] = self.game.view(self.state, seat)
+        return views[seat]
+
+    def view_bytes_for(self, seat: Seat | None) -> bytes:
+        """:meth:`view_for`'s view as the game's View message bytes (``Game.view_bytes``)."""
+        found = self.view_bytes.get(seat)
+        if found is None:
+            found = self.view_bytes[seat] = self.game.view_bytes(self.view_for(seat))
+        return found
 
 
 class Cache:

@@ -77,6 +77,15 @@ class Clocks:
             and self.now_ms() >= record.deadline_ms
         )
 
+    def cached_at(self, match_id: str, version: int) -> Entry | None:
+        """The cached entry of the match if it is at ``version`` and its clock has not run out,
+        else None: the match at that version without a round trip (a version is one record, so
+        the store's at that version is this one), e.g. after a commit this process made."""
+        entry = self.entries.cache.get(match_id)
+        if entry is None or entry.record.version != version or self.overdue(entry):
+            return None
+        return entry
+
     async def current(self, match_id: str) -> Entry:
         """The match now: loaded, and its clock enforced first when it ran out (this read may
         write)."""

@@ -19,7 +19,7 @@ def snapshot(entry: Entry, seat: Seat | None) -> Snapshot:
     """The match as ``seat`` (None: a spectator) may see it."""
     running = entry.record.status == "running"
     to_act = tuple(entry.game.to_act(entry.state)) if running else ()
-    return Snapshot(entry.record, entry.game, seat, entry.game.view(entry.state, seat), to_act)
+    return Snapshot(entry.record, entry.game, seat, entry.view_for(seat), to_act, entry)
 
 
 class Reading:

@@ -31,13 +31,16 @@ class MatchPage:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The match as one viewer may see it. ``view`` is the plugin's View for ``viewer_seat``."""
+    """The match as one viewer may see it. ``view`` is the plugin's View for ``viewer_seat``;
+    ``entry``, when given, is the decoded match it was made from, which keeps the view's bytes
+    once for every answer and watcher of that version and seat."""
 
     record: MatchRecord
     game: Game[Any, Any, Any]
     viewer_seat: Seat | None
     view: Any
     to_act: tuple[Seat, ...]
+    entry: Entry | None = field(default=None, compare=False, repr=False)
 
     @property
     def version(self) -> int:

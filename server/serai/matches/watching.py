@@ -91,6 +91,10 @@ async def read_to_entry(
     synced = False  # a short read happened after the entry's load
     reloads = 0
     while True:
+        if entry is None and events and not read_first:
+            # The events read are all there is up to ``position``: an entry cached at their last
+            # version ends exactly there (this process's own commit, usually), so no load.
+            entry = clocks.cached_at(match_id, events[-1].version)
         if entry is None:
             entry = await clocks.current(match_id)
         if read_first:

@@ -115,7 +115,11 @@ def pack_view(target: any_pb2.Any, snap: Snapshot) -> None:
     Game.view_bytes (which a game may give without building the message, as Jaipur does)."""
     game = snap.game
     target.type_url = TYPE_URL_PREFIX + game.view_message.DESCRIPTOR.full_name
-    target.value = game.view_bytes(snap.view)
+    entry = snap.entry
+    if entry is not None and entry.game is game and entry.view_for(snap.viewer_seat) is snap.view:
+        target.value = entry.view_bytes_for(snap.viewer_seat)  # kept for the version and seat
+    else:
+        target.value = game.view_bytes(snap.view)
 
 
 def snapshot(snap: Snapshot, *, presented: bool = False) -> pb.MatchSnapshot:

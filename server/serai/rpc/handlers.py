@@ -41,7 +41,7 @@ from serai.rpc.convert import (
 from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.play import PlayStreams
 from serai.rpc.players import player_of
-from serai.rpc.responses import MovePayloads, SubmitResponses
+from serai.rpc.responses import LegalMoveBytes, MovePayloads, SubmitResponses
 from serai.rpc.status import Code, RpcError
 
 if TYPE_CHECKING:
@@ -108,6 +108,7 @@ class MatchHandlers:
         self.move_limiter = move_limiter or RateLimiter(0, 0)
         self.list_limiter = list_limiter or RateLimiter(0, 0)
         self.payloads = MovePayloads()
+        self.legal_bytes = LegalMoveBytes(self.payloads)
         self.responses = SubmitResponses()
         self.key_move_limiters: dict[str, RateLimiter] = {}
         self.play_streams = PlayStreams(self)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -36,7 +36,6 @@ from serai.game import Seat
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
 from serai.matches import BadRequest
 from serai.matches.cache import Entry
-from serai.matches.reading import legal_moves_of
 from serai.matches.values import WatchBatch
 from serai.metrics import WATCHERS
 from serai.rpc.convert import fill_event
@@ -62,21 +61,25 @@ class _End:
 
 class PlayStreams:
     """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`, and the legal moves
-    they send, kept by (match, version, seat, with steps) for all of them (``size`` kept; then
-    they start over)."""
+    they send, kept as bytes by (match, version, seat, with steps) for all of them (``size``
+    kept; then they start over)."""
 
     def __init__(self, handlers: MatchHandlers, size: int = 4096) -> None:
         self.handlers = handlers
         self._size = size
-        self._legal: dict[tuple[str, int, Seat, bool], list[pb.LegalMove]] = {}
+        self._legal: dict[tuple[str, int, Seat, bool], bytes] = {}
 
-    def legal_moves(self, entry: Entry, seat: Seat, steps: bool) -> list[pb.LegalMove]:
-        """The seat's legal moves at the entry's version, as ListLegalMoves sends them."""
+    def legal_moves(self, entry: Entry, seat: Seat, steps: bool) -> bytes:
+        """The seat's legal moves at the entry's version, as ListLegalMoves sends them: the bytes
+        of ``PlayUpdate.legal_moves`` (see :class:`serai.rpc.responses.LegalMoveBytes`)."""
         record = entry.record
         key = (record.match_id, record.version, seat, steps)
         found = self._legal.get(key)
         if found is None:
-            found = self.handlers.legal_move_messages(legal_moves_of(entry, seat), steps=steps)
+            moves: Sequence[Any] = ()
+            if record.status == "running" and seat in entry.game.to_act(entry.state):
+                moves = entry.legal_for(seat)
+            found = self.handlers.legal_bytes.field(entry.game, record.version, moves, steps=steps)
             if len(self._legal) >= self._size:
                 self._legal.clear()
             self._legal[key] = found
@@ -184,7 +187,7 @@ class _Session:
                 )
                 seat = snap.viewer_seat
                 if seat is not None and seat in snap.to_act and batch.entry is not None:
-                    update.legal_moves.extend(
+                    update.MergeFromString(
                         self.streams.legal_moves(batch.entry, seat, self.opened.steps)
                     )
             yield update
@@ -210,6 +213,8 @@ class _Session:
                     idle.set()
         except asyncio.CancelledError:
             raise
+        except BadRequest as error:  # a request that is not a PlayRequest (the transport's)
+            await out.put(_End(error))
         except Exception:
             return  # the call is gone (grpc cancels the stream as well)
 

@@ -22,7 +22,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
-from serai.matches import Matches
+from serai.matches import BadRequest, Matches
 from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
@@ -61,9 +61,11 @@ class DecodeInterceptor(grpc.aio.ServerInterceptor):
 
 def _decoding(method: str, handler: Any) -> Any:
     decode = getattr(handler, "request_deserializer", None)
-    if handler is None or decode is None or handler.request_streaming:
+    if handler is None or decode is None:
         return handler
     name = method.rpartition("/")[2]
+    if handler.request_streaming:
+        return _decoding_stream(name, handler, decode)
 
     async def refuse(context: grpc.aio.ServicerContext, error: Exception) -> None:
         await context.abort(
@@ -106,6 +108,36 @@ def _decoding(method: str, handler: Any) -> Any:
 
     return grpc.unary_unary_rpc_method_handler(
         single, response_serializer=handler.response_serializer
+    )
+
+
+def _decoding_stream(name: str, handler: Any, decode: Callable[[bytes], Any]) -> Any:
+    """A bidirectional stream's handler (Play) given its requests decoded one by one as it
+    reads them: one that is not the method's message raises :class:`BadRequest` where the
+    handler reads it, which ends the stream INVALID_ARGUMENT (the handler's own error mapping)."""
+    stream = handler.stream_stream
+    if not handler.response_streaming or not inspect.isasyncgenfunction(stream):
+        return handler
+
+    async def requests(raw: AsyncIterator[bytes]) -> AsyncIterator[Any]:
+        async for data in raw:
+            try:
+                request = decode(data)
+            except Exception as error:
+                raise BadRequest(
+                    f"a request is not a valid {name} request message ({error}): send the "
+                    "message the proto declares for this method"
+                ) from None
+            yield request
+
+    async def streaming(
+        raw: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[Any]:
+        async for response in stream(requests(raw), context):
+            yield response
+
+    return grpc.stream_stream_rpc_method_handler(
+        streaming, response_serializer=handler.response_serializer
     )
 
 
