@@ -199,6 +199,7 @@ def test_cors_allows_the_named_origin_only(serve: Any) -> None:
     assert "POST" in allowed.getheader("access-control-allow-methods")
     asked_for = allowed.getheader("access-control-allow-headers").lower()
     assert all(h in asked_for for h in ("content-type", "connect-protocol-version", "x-grpc-web"))
+    assert "authorization" in asked_for and "x-serai-key" in asked_for  # API keys, cross-origin
     refused = _raw(
         serve.http_address, "OPTIONS", path, {"Origin": "https://evil.example", **preflight}
     )

@@ -19,7 +19,9 @@ ALLOWED_METHODS = "GET, POST"
 ALLOWED_HEADERS = (
     "Content-Type, Content-Encoding, Accept-Encoding, Connect-Protocol-Version, "
     "Connect-Timeout-Ms, Connect-Content-Encoding, Connect-Accept-Encoding, Grpc-Timeout, "
-    "Grpc-Encoding, Grpc-Accept-Encoding, X-Grpc-Web, X-User-Agent"
+    "Grpc-Encoding, Grpc-Accept-Encoding, X-Grpc-Web, X-User-Agent, "
+    # An app's API key (serai.rpc.auth): a page on another origin sends it with each call.
+    "Authorization, X-Serai-Key"
 )
 EXPOSED_HEADERS = (
     "Content-Encoding, Connect-Content-Encoding, Grpc-Status, Grpc-Message, "
