@@ -116,7 +116,7 @@ def start_serai(folder: Path, python: str) -> Server:
     serai = str(Path(python).parent / "serai")
     process = subprocess.Popen(
         [serai, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(folder / "data"),
-         "--log-format", "json"],
+         "--log-format", "json", "--http-port", "off"],
         stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=folder,
     )  # fmt: skip
     found = wait_line(log, r"serai listening on 127\.0\.0\.1:(\d+)", process)
