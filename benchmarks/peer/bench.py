@@ -111,12 +111,12 @@ class Server:
             self.process.wait(5)
 
 
-def start_serai(folder: Path, python: str) -> Server:
+def start_serai(folder: Path, python: str, *extra: str) -> Server:
     log = folder / "serve.log"
     serai = str(Path(python).parent / "serai")
     process = subprocess.Popen(
         [serai, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(folder / "data"),
-         "--log-format", "json", "--http-port", "off"],
+         "--log-format", "json", "--http-port", "off", *extra],
         stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=folder,
     )  # fmt: skip
     found = wait_line(log, r"serai listening on 127\.0\.0\.1:(\d+)", process)
@@ -143,8 +143,11 @@ def run_one(config: str, n: int, args: argparse.Namespace, folder: Path) -> dict
     limit = args.warmup + args.duration + 60
     common = ["--matches", str(n), "--warmup", str(args.warmup), "--duration", str(args.duration)]
     if config.startswith("serai"):
-        server = start_serai(folder, args.python)
         mode = config.removeprefix("serai-")
+        # Set-up only leaves every match unfinished: past the per-address limit of unfinished
+        # matches (100, since the hardening) CreateMatch would be refused.
+        extra = ("--max-open-per-peer", "0") if mode == "setup" else ()
+        server = start_serai(folder, args.python, *extra)
         command = [args.python, str(HERE / "serai_load.py"), "--address",
                    f"127.0.0.1:{server.port}", "--pids", ",".join(map(str, server.pids)),
                    "--mode", mode, *common]  # fmt: skip
