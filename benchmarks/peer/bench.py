@@ -144,10 +144,10 @@ def run_one(config: str, n: int, args: argparse.Namespace, folder: Path) -> dict
     common = ["--matches", str(n), "--warmup", str(args.warmup), "--duration", str(args.duration)]
     if config.startswith("serai"):
         mode = config.removeprefix("serai-")
-        # Set-up only leaves every match unfinished: past the per-address limit of unfinished
-        # matches (100, since the hardening) CreateMatch would be refused.
-        extra = ("--max-open-per-peer", "0") if mode == "setup" else ()
-        server = start_serai(folder, args.python, *extra)
+        # The load generator is one address playing N clients: serve's per-address limit of
+        # unfinished matches (100) would refuse set-up-only runs after 100 set-ups, and at
+        # N = 100 a slot's next CreateMatch racing the previous match's unindexing.
+        server = start_serai(folder, args.python, "--max-open-per-peer", "0")
         command = [args.python, str(HERE / "serai_load.py"), "--address",
                    f"127.0.0.1:{server.port}", "--pids", ",".join(map(str, server.pids)),
                    "--mode", mode, *common]  # fmt: skip
