@@ -178,15 +178,9 @@ class Indexes:
         top: int | str = "+inf" if after is None else after[0]
         offset, size = 0, max(limit, _LIST_PAGE)
         for _page in range(_LIST_PAGES):
-            async with errors("list"):
-                page = await self._redis.zrevrangebyscore(
-                    key, top, "-inf", start=offset, num=size, withscores=True
-                )
-                ids = [text(i) for i, _score in page]
-                rows = await self._listed_rows(ids)
+            ids, scores, rows = await self._page(key, top, offset, size, "list")
             offset += len(ids)
             gone = []
-            scores = [int(score) for _id, score in page]
             for match_id, score, fields in zip(ids, scores, rows, strict=True):
                 if match_id in seen:
                     continue
@@ -237,16 +231,11 @@ class Indexes:
         top: int | str = "+inf" if after is None else after[0]
         offset, size = 0, max(limit, _LIST_PAGE)
         for _page in range(_LIST_PAGES):
-            async with errors("list_player"):
-                page = await self._redis.zrevrangebyscore(
-                    key, top, "-inf", start=offset, num=size, withscores=True
-                )
-                ids = [text(i) for i, _score in page]
-                rows = await self._listed_rows(ids)
+            ids, scores, rows = await self._page(key, top, offset, size, "list_player")
             offset += len(ids)
             gone = []
-            for (_id, score), match_id, fields in zip(page, ids, rows, strict=True):
-                if after is not None and int(score) == after[0] and match_id >= after[1]:
+            for match_id, score, fields in zip(ids, scores, rows, strict=True):
+                if after is not None and score == after[0] and match_id >= after[1]:
                     continue  # on an earlier page
                 if fields["status"] is None:
                     gone.append(match_id)
@@ -268,6 +257,19 @@ class Indexes:
             if len(ids) < size:
                 break
         return records
+
+    async def _page(
+        self, key: str, top: int | str, offset: int, size: int, op: str
+    ) -> tuple[list[str], list[int], list[dict[str, bytes | None]]]:
+        """One page of an index, from the score ``top`` down: the ids, their scores (created_ms)
+        and the summary fields of each (:meth:`_listed_rows`)."""
+        async with errors(op):
+            page = await self._redis.zrevrangebyscore(
+                key, top, "-inf", start=offset, num=size, withscores=True
+            )
+            ids = [text(i) for i, _score in page]
+            rows = await self._listed_rows(ids)
+        return ids, [int(score) for _id, score in page], rows
 
     async def _listed_rows(self, ids: Sequence[str]) -> list[dict[str, bytes | None]]:
         """The summary fields of each match (all None for one that is gone)."""
