@@ -82,6 +82,8 @@ async def measure(args: argparse.Namespace, url: str, folder: Path) -> int:
     command += ["--redis-url", url, "--move-rate", "0", "--chosen-seeds", "allow"]
     command += ["--max-watches", str(n), "--max-watches-per-peer", str(n)]
     command += ["--max-watches-per-match", str(n), "--log-level", "warning"]
+    # This one address sets up every idle match: no per-address limit of unfinished ones.
+    command += ["--max-open-per-peer", "0"]
     server, address = start_process(command, folder / "serve.log", "serai listening")
     try:
         options = [("grpc.use_local_subchannel_pool", 1)]
