@@ -29,13 +29,31 @@ def _move(stub, match_id: str, token: str) -> pb.SubmitMoveResponse:
 
 
 def _fill(client: redis.Redis) -> list[str]:
-    """Write until Redis refuses for want of memory; the keys written."""
+    """Write until Redis refuses for want of memory, then put it megabytes over its limit; the
+    keys written.
+
+    Redis refuses a write only while its memory is already over ``maxmemory``, and it counts
+    client query buffers, which it shrinks when a client has been idle a couple of seconds.
+    Filling with small values leaves it a few KB over, which such a shrink takes back, and then
+    the server's next write gets through (CI saw it). A large SET does not help: its argument is
+    in the query buffer before the check. So, once full, free one small value at a time until a
+    tiny SETRANGE that grows a value to 2 MB goes in."""
     written: list[str] = []
     with pytest.raises(redis.exceptions.OutOfMemoryError):
         while len(written) < 100_000:
             key = f"filler:{len(written)}"
             client.set(key, b"x" * 10_000)
             written.append(key)
+    while written:
+        client.delete(written.pop())
+        try:
+            client.setrange("filler:large", 2_000_000, b"x")
+        except redis.exceptions.OutOfMemoryError:
+            continue
+        written.append("filler:large")
+        break
+    with pytest.raises(redis.exceptions.OutOfMemoryError):
+        client.set("filler:more", b"x")
     return written
 
 
