@@ -25,6 +25,7 @@ from rich.table import Table
 from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
 from serai_client.bots import STRATEGIES, make_strategy
 from serai_client.client import SeraiClient
+from serai_client.commands import add_api_key_argument
 from serai_client.commands.messages import error_text
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
@@ -56,6 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
+    add_api_key_argument(parser)
     parser.add_argument("--seed", type=int, default=1, help="arena seed (default: 1)")
     parser.add_argument("--iterations", type=int, default=100, help="search: iterations per move")
     parser.add_argument(
@@ -106,9 +108,9 @@ def run(args: argparse.Namespace) -> int:
             target = stack.enter_context(server_target(args.server))
             if args.server:  # a server of someone else's: say so while it cannot be reached
                 say = StatusLine(prefix="serai arena: ")
-                client = stack.enter_context(reachable_client(target, say))
+                client = stack.enter_context(reachable_client(target, say, api_key=args.api_key))
             else:
-                client = stack.enter_context(SeraiClient(target))
+                client = stack.enter_context(SeraiClient(target, api_key=args.api_key))
             stack.enter_context(progress)
             task = progress.add_task("matches", total=total)
 

@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
+from serai_client.commands import add_api_key_argument
 from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyStrategy, load_policy
@@ -43,6 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--server", default="localhost:50051", help="HOST:PORT of the server (localhost:50051)"
     )
+    add_api_key_argument(parser)
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--match", metavar="ID", help="join this match")
     where.add_argument("--create", action="store_true", help="create a new match and join it")
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     name = args.name or f"{strategy.name if args.policy else args.strategy}-bot"
     say = StatusLine(prefix="serai bot: ")
-    with reachable_client(args.server, say) as client:
+    with reachable_client(args.server, say, api_key=args.api_key) as client:
         try:
             match_id = args.match
             if args.create:

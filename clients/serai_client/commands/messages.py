@@ -22,6 +22,10 @@ _HINTS = (
     ("(CreateMatch and ListMatches give them)", "(serai play and serai bot --create print them)"),
     ("(ListGames lists them)", "(see `serai games`)"),
     ("ListLegalMoves", "the list of moves"),
+    (
+        "send it as `authorization: Bearer <key>` or `x-serai-key: <key>`",
+        "give it with --api-key KEY or SERAI_API_KEY=KEY",
+    ),
 )
 
 

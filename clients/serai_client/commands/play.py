@@ -23,6 +23,7 @@ from rich.console import Console
 
 from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
 from serai_client.client import SeraiClient
+from serai_client.commands import add_api_key_argument
 from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
 from serai_client.player import ConsoleInput, TerminalDisplay, TerminalPlayer, result_line
@@ -52,6 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         + "; ".join(f"{name} plays {BOT_GAMES.get(name, 'some games')}" for name in STRATEGIES),
     )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
+    add_api_key_argument(parser)
     parser.add_argument("--match", metavar="ID", help="join this match instead of creating one")
     parser.add_argument("--seat", type=int, help="the seat to claim (default: lowest free)")
     parser.add_argument(
@@ -135,9 +137,9 @@ def run(args: argparse.Namespace) -> int:
         target = stack.enter_context(server_target(args.server))
         try:
             if args.server:
-                client = stack.enter_context(reachable_client(target, say))
+                client = stack.enter_context(reachable_client(target, say, api_key=args.api_key))
             else:
-                client = stack.enter_context(SeraiClient(target))
+                client = stack.enter_context(SeraiClient(target, api_key=args.api_key))
             match_id = args.match
             if match_id is None:
                 created = client.create_match(
@@ -156,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             return 130
         for bot_seat, bot in zip(bot_seats, bots, strict=False):
             threading.Thread(
-                target=_bot, args=(target, bot_seat, bot), daemon=True, name="bot"
+                target=_bot, args=(target, args.api_key, bot_seat, bot), daemon=True, name="bot"
             ).start()
         player = TerminalPlayer(
             client,
@@ -183,7 +185,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot(target: str, seat: SeatHandle, strategy: Strategy) -> None:
+def _bot(target: str, api_key: str, seat: SeatHandle, strategy: Strategy) -> None:
     """An in-process bot, on its own connection; it ends quietly when the program does."""
-    with contextlib.suppress(SeraiError, ValueError), SeraiClient(target) as client:
+    with (
+        contextlib.suppress(SeraiError, ValueError),
+        SeraiClient(target, api_key=api_key) as client,
+    ):
         play_seat(client, seat, strategy)
