@@ -60,6 +60,8 @@ def encode_state(state: NileState) -> bytes:
     }
     if state.copies_per_crop != COPIES_PER_CROP:  # absent for base Nile, as before DeLuxor's 14
         data["copies"] = state.copies_per_crop
+    if state.plague_drawn_by:  # absent when nobody did, as in states stored before it was kept
+        data["plague_drawn_by"] = list(state.plague_drawn_by)
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -98,6 +100,7 @@ def _decode_state(data: bytes) -> NileState:
         traded_hand=tuple(_cards(cards) for cards in raw.get("traded_hand", ())),
         traded_storehouse=tuple(_cards(cards) for cards in raw.get("traded_storehouse", ())),
         copies_per_crop=raw.get("copies", COPIES_PER_CROP),
+        plague_drawn_by=tuple(raw.get("plague_drawn_by", ())),
     )
 
 
@@ -253,6 +256,7 @@ def view_to_proto(view: NileView) -> pb.View:
         own_traded_from_storehouse=_crop_counts(
             crop_counts(view.own_traded_storehouse, view.crops), view.crops
         ),
+        plague_drawn_by=view.plague_drawn_by,
     )
     if view.seat is not None:
         message.seat = view.seat

@@ -30,6 +30,11 @@ def present_view(view: pb.View) -> Presentation:
                     value="yes" if view.plague_in_deck else "no",
                     kind="text",
                 ),
+                *(
+                    (Item("plague drawn", 0, value=_plague_drawers(view), kind="text"),)
+                    if view.plague_drawn_by
+                    else ()
+                ),
             ),
         ),
     ]
@@ -81,6 +86,13 @@ def move_steps(move: NileMove) -> tuple[str, ...]:
 
 def _crop(crop: int) -> str:
     return pb.Crop.Name(crop).removeprefix("CROP_").lower()  # type: ignore[arg-type]
+
+
+def _plague_drawers(view: pb.View) -> str:
+    """Who drew the plague in the last step: "the flood card", "seat 2's draw"."""
+    return ", ".join(
+        "the flood card" if seat < 0 else f"seat {seat}'s draw" for seat in view.plague_drawn_by
+    )
 
 
 def _card(card: pb.Card) -> str:

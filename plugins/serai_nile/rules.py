@@ -29,7 +29,7 @@ from .moves import (
     check_cards_named,
     trade_kind,
 )
-from .state import NileState
+from .state import FLOOD, NileState
 
 SPECULATION_PAYOUT = 3
 DRAW_AT_END_OF_TURN = 2
@@ -309,6 +309,7 @@ class _Table:
         self.finished = state.finished
         self.exhausted = False
         self.events: list[str] = []
+        self.plague_drawn_by: list[int] = []
 
     def freeze(self) -> NileState:
         s = self.state
@@ -330,6 +331,7 @@ class _Table:
             speculations=tuple(multiset(cards) for cards in self.speculations),
             finished=self.finished,
             events=tuple(self.events),
+            plague_drawn_by=tuple(self.plague_drawn_by),
             copies_per_crop=s.copies_per_crop,
             traded_hand=tuple(multiset(cards) for cards in self.traded_hand),
             traded_storehouse=tuple(multiset(cards) for cards in self.traded_storehouse),
@@ -370,6 +372,7 @@ class _Table:
             if card.is_plague:
                 self.discard.append(card)
                 plagues += 1
+                self.plague_drawn_by.append(seat)
                 self.note(f"seat {seat} draws the plague of locusts and draws a replacement")
             else:
                 self.hands[seat].append(card)
@@ -384,6 +387,7 @@ class _Table:
             card = self.deck.pop(0)
             if card.is_plague:
                 self.discard.append(card)
+                self.plague_drawn_by.append(FLOOD)
                 self.note("the flood card is the plague of locusts")
                 self._after_take()
                 self.locusts(1)

@@ -10,6 +10,10 @@ that seat discarded in trades since the last reshuffle, from its hand and from i
 Only the trader knows them (Board Game Arena tells the others only that a seat traded and how
 many cards left its hand and storehouse), so views show the others only their counts.
 
+``plague_drawn_by`` says who drew the plague of locusts in the step that led here (a seat, or
+``FLOOD`` for the flood card), in order: public at the table, and gone from every other zone by the
+end of the step (the plague is discarded either way), so kept for the views to say it.
+
 ``flooded`` is kept apart from the flood pile because a reshuffle takes the whole flood pile
 (rules: "everything not in a hand, field, speculation area or storehouse"), the card on top
 included, while the crops it flooded still forbid planting for the rest of the turn.
@@ -21,6 +25,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import COPIES_PER_CROP, Card, Crop
+
+FLOOD = -1
+"""In ``plague_drawn_by``: the plague came up as the flood card, not into a seat's draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,7 @@ class NileState:
     copies_per_crop: int = COPIES_PER_CROP
     traded_hand: tuple[tuple[Card, ...], ...] = ()  # per seat; () is read as none for all
     traded_storehouse: tuple[tuple[Card, ...], ...] = ()
+    plague_drawn_by: tuple[int, ...] = ()  # this step's: seats, or FLOOD
 
     def __post_init__(self) -> None:
         # One canonical form, so that equal situations stay equal states and equal bytes.

@@ -3,7 +3,8 @@
 Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn,
 deck size, pass number, the active seat, each seat's hand size and storehouse size, and of the
 discard pile its size and the cards everyone saw go there (fields lost to locusts or taken over,
-speculation cards, the plague). Cards discarded in trades are the trader's secret (Board Game
+speculation cards, the plague), and who drew the plague in the last step (a seat or the flood).
+Cards discarded in trades are the trader's secret (Board Game
 Arena tells the others only how many left the hand and the storehouse): each seat sees the
 counts of the others' and the faces of its own, until a reshuffle takes them. A seat also sees
 its own hand and its own storehouse. Storehouses are turned over for scoring, so once the match is
@@ -49,6 +50,7 @@ class NileView:
     traded_from_storehouse: tuple[int, ...]  # ... and from its storehouse
     own_traded_hand: tuple[Card, ...]  # the viewer's own trade discards, named
     own_traded_storehouse: tuple[Card, ...]
+    plague_drawn_by: tuple[int, ...]  # in the last step: seats, or FLOOD
 
     @property
     def plague_in_deck(self) -> bool:
@@ -93,6 +95,7 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         traded_from_storehouse=tuple(len(cards) for cards in state.traded_storehouse),
         own_traded_hand=() if seat is None else state.traded_hand[seat],
         own_traded_storehouse=() if seat is None else state.traded_storehouse[seat],
+        plague_drawn_by=state.plague_drawn_by,
     )
 
 
@@ -191,4 +194,5 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
         copies_per_crop=view.copies_per_crop,
         traded_hand=tuple(traded_hand),
         traded_storehouse=tuple(traded_storehouse),
+        plague_drawn_by=view.plague_drawn_by,
     )

@@ -68,4 +68,5 @@ def view_from_proto(message: npb.View) -> NileView:
             for e in message.own_traded_from_storehouse
             for _ in range(e.count)
         ),
+        plague_drawn_by=tuple(message.plague_drawn_by),
     )

@@ -393,6 +393,14 @@ export declare type View = Message<"serai.games.nile.v1.View"> & {
    * @generated from field: repeated serai.games.nile.v1.CropCount own_traded_from_storehouse = 19;
    */
   ownTradedFromStorehouse: CropCount[];
+
+  /**
+   * Who drew the plague of locusts in the step that led here, in order: a seat, or -1 for the
+   * flood card. Public at the table; the plague is in the discard pile either way.
+   *
+   * @generated from field: repeated int32 plague_drawn_by = 20;
+   */
+  plagueDrawnBy: number[];
 };
 
 /**
