@@ -78,10 +78,14 @@ def test_long_labels_payloads_and_ids_keep_their_lengths():
             _same(_words(300), legal, version, ["a", "b", "c"], steps)
 
 
-def test_kept_legal_moves_start_over_when_full():
+def test_kept_legal_moves_drop_their_older_half_when_full():
     legal = LegalMoveBytes(MovePayloads(), size=10)
     game = _words(3)
+    counts = []
     for move in range(25):
         _same(game, legal, 4, [str(move), str(move + 1)], False)
-    assert sum(len(kept) for kept in legal._tails.values()) <= 10
+        counts.append(sum(len(kept) for kept in legal._tails.values()))
+    assert max(counts) == 10 and min(counts[counts.index(10) :]) >= 5  # never started over
+    kept = legal._tails[("words", False)]
+    assert "25" in kept and "24" in kept and "0" not in kept  # the newest stay, the oldest went
     assert legal.field(game, 4, [], steps=True) == b""

@@ -8,6 +8,7 @@ them to that).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,12 +55,14 @@ class LegalMoveBytes:
     quarter of the server's CPU per move on Play. A move's label, payload and steps depend on the
     move alone (the plugin contract: moves are hashable values), so its LegalMove bytes less the
     id are kept by game, move and steps (``size`` kept; then they start over), and a listing is
-    the ids joined to those bytes. Example::
+    the ids joined to those bytes. When ``size`` are kept, the older half goes: Jaipur alone
+    meets ~15,000 distinct moves in 300 random matches, and a cache that started over at 8,192
+    rebuilt one move in twenty it listed. Example::
 
         update.MergeFromString(legal.field(game, version, moves, steps=False))
     """
 
-    def __init__(self, payloads: MovePayloads, size: int = 8192) -> None:
+    def __init__(self, payloads: MovePayloads, size: int = 32768) -> None:
         self._payloads = payloads
         self._size = size
         self._kept = 0
@@ -98,8 +101,9 @@ class LegalMoveBytes:
         tail = message.SerializeToString(deterministic=True)
         if self._kept >= self._size:
             for kept in self._tails.values():
-                kept.clear()
-            self._kept = 0
+                for old in list(itertools.islice(kept, len(kept) // 2)):  # the first kept
+                    del kept[old]
+            self._kept = sum(len(kept) for kept in self._tails.values())
         self._kept += 1
         tails[move] = found = (tail, len(tail) + 2)
         return found
