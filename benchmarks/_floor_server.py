@@ -4,15 +4,22 @@ floor.py starts it as ``python benchmarks/_floor_server.py`` (or ``python -m _fl
 benchmarks/), several processes on one port with SO_REUSEPORT as serai's workers, so that its
 figures and serai's are taken on the same terms. It answers a real SubmitMove response and
 commits a real Jaipur move, both captured from serai by floor.py (``save_sample``).
+
+Its Play method is the floor of serai's Play stream (play_floor.py): a bidirectional stream per
+seat; a move that comes in on one makes the same one commit, then the mover is sent serai's real
+answer message and the match's other seat serai's real "your turn" message (event and legal
+moves). One message in, one EVALSHA, two out: the least a move told to both seats can cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import pickle
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +31,7 @@ from serai.store.redis_store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
 COMMIT = "/floor.Floor/Commit"
+PLAY = "/floor.Floor/Play"
 
 
 async def serve(response_file: Path, commit_file: Path, redis_url: str, port: int = 0) -> None:
@@ -34,6 +42,13 @@ async def serve(response_file: Path, commit_file: Path, redis_url: str, port: in
     assert isinstance(template, Commit)
     store = RedisStore.from_url(redis_url)
     versions: dict[str, int] = {}
+    answer_file, turn_file = (
+        response_file.with_name("answer.bin"),
+        response_file.with_name("turn.bin"),
+    )
+    answer = answer_file.read_bytes() if answer_file.exists() else b""
+    turn = turn_file.read_bytes() if turn_file.exists() else b""
+    streams: dict[str, dict[int, asyncio.Queue[bytes | None]]] = collections.defaultdict(dict)
 
     async def noop(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         return response
@@ -46,6 +61,40 @@ async def serve(response_file: Path, commit_file: Path, redis_url: str, port: in
         versions[message.match_id] = result.version  # type: ignore[union-attr]
         return response
 
+    async def play(
+        requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        """Opened with PlayOpen(match_id, seat_token="<seat>"); each PlayMove after it commits
+        and tells both seats. The first message out says the stream is registered."""
+        opened = pb.PlayRequest.FromString(await anext(requests)).open
+        match_id, seat = opened.match_id, int(opened.seat_token)
+        outgoing: asyncio.Queue[bytes | None] = asyncio.Queue()
+        seats = streams[match_id]
+        seats[seat] = outgoing
+
+        async def read() -> None:
+            try:
+                async for raw in requests:
+                    move = pb.PlayRequest.FromString(raw).move
+                    change = replace(template, request_id=move.request_id)
+                    result = await store.commit(match_id, versions.get(match_id, 0), change)
+                    versions[match_id] = result.version  # type: ignore[union-attr]
+                    outgoing.put_nowait(answer)
+                    for other, queue in seats.items():
+                        if other != seat:
+                            queue.put_nowait(turn)
+            finally:
+                outgoing.put_nowait(None)
+
+        reader = asyncio.create_task(read())
+        try:
+            yield turn
+            while (message := await outgoing.get()) is not None:
+                yield message
+        finally:
+            reader.cancel()
+            seats.pop(seat, None)
+
     server = grpc.aio.server(options=[("grpc.so_reuseport", 1)])  # as serai's workers
     server.add_generic_rpc_handlers(
         (
@@ -54,6 +103,7 @@ async def serve(response_file: Path, commit_file: Path, redis_url: str, port: in
                 {
                     "Noop": grpc.unary_unary_rpc_method_handler(noop),
                     "Commit": grpc.unary_unary_rpc_method_handler(commit),
+                    "Play": grpc.stream_stream_rpc_method_handler(play),
                 },
             ),
         )
@@ -64,10 +114,15 @@ async def serve(response_file: Path, commit_file: Path, redis_url: str, port: in
     await server.wait_for_termination()
 
 
-def save_sample(folder: Path, response: bytes, commit: Commit) -> None:
-    """Leave in ``folder`` what the floor servers answer (``response``) and commit."""
+def save_sample(
+    folder: Path, response: bytes, commit: Commit, answer: bytes = b"", turn: bytes = b""
+) -> None:
+    """Leave in ``folder`` what the floor servers answer (``response``; on Play, ``answer`` to
+    the mover and ``turn`` to the others) and commit."""
     (folder / "response.bin").write_bytes(response)
     (folder / "commit.bin").write_bytes(pickle.dumps(commit))
+    (folder / "answer.bin").write_bytes(answer)
+    (folder / "turn.bin").write_bytes(turn)
 
 
 async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commit:
