@@ -207,6 +207,103 @@ def test_resigning_over_play_ends_the_match_and_the_stream(tiny):
     assert events[-1].HasField("finished") and events[-2].resigned.seat == 1
 
 
+def _play_match_on(stream: PlayStream, seat: Seat, finals: dict[Seat, pb.MatchSnapshot]) -> None:
+    """As :func:`_play_seat`, until the seat's snapshot says the match has finished: a kept
+    stream does not end with its match."""
+    while True:
+        update = stream.next()
+        assert update is not None, "a kept stream ended with its match"
+        if update.HasField("answer"):
+            assert not update.answer.HasField("error"), update.answer.error
+            continue
+        if not update.event.HasField("snapshot"):
+            continue
+        snap = finals[seat] = update.event.snapshot
+        if snap.match.status == pb.MATCH_STATUS_FINISHED:
+            return
+        if update.legal_moves and snap.to_act[0] == seat:
+            chosen = update.legal_moves[_pick(snap.version, len(update.legal_moves))]
+            stream.move(f"{snap.match.match_id}-{seat}-{snap.version}", chosen.id, snap.version)
+
+
+def _open(match_id: str, token: str) -> pb.PlayRequest:
+    return pb.PlayRequest(open=pb.PlayOpen(match_id=match_id, seat_token=token, keep_open=True))
+
+
+def test_a_kept_stream_plays_match_after_match_and_ends_when_the_client_closes_its_side(tiny):
+    """With keep_open, one stream per seat plays three matches in turn: each match's events
+    all arrive, once and in order, and each ends finished; the stream ends OK only once the
+    client has closed its side."""
+    stub = tiny.stub()
+    matches = [_running(stub) for _ in range(3)]
+    streams = [
+        PlayStream(tiny.stub(), matches[0][0], matches[0][1][seat], keep_open=True)
+        for seat in (0, 1)
+    ]
+    for index, (match_id, tokens) in enumerate(matches):
+        if index:
+            for seat, stream in enumerate(streams):
+                stream.send(_open(match_id, tokens[seat]))
+        marks = [len(stream.received) for stream in streams]
+        finals: dict[Seat, pb.MatchSnapshot] = {}
+        threads = [
+            threading.Thread(target=_play_match_on, args=(streams[seat], seat, finals))
+            for seat in (0, 1)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert [finals[seat].match.match_id for seat in (0, 1)] == [match_id, match_id]
+        now = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        assert now.match.status == pb.MATCH_STATUS_FINISHED and now.version > 2
+        expected = [e.event_id for e in watch_all(stub, match_id)]
+        for seat, stream in enumerate(streams):
+            got = [u.event for u in stream.received[marks[seat] :] if u.HasField("event")]
+            assert [e.event_id for e in got] == expected
+            assert got[-1].HasField("finished")
+
+    for stream in streams:
+        stream.send(None)  # the client closes its side: the stream ends OK
+        while (update := stream.next()) is not None:
+            assert update.HasField("answer")  # at most the answer to the last move
+
+
+def test_a_kept_stream_takes_a_next_open_only_once_its_match_has_ended(tiny):
+    stub = tiny.stub()
+    (first, tokens), (second, others) = _running(stub), _running(stub)
+    early = PlayStream(tiny.stub(), first, tokens[0], keep_open=True)
+    _offered(early)
+    early.send(_open(second, others[0]))
+    with pytest.raises(grpc.RpcError) as failure:
+        while early.next() is not None:
+            pass
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "once the match it follows has ended" in failure.value.details()
+
+    kept = PlayStream(tiny.stub(), first, tokens[1], keep_open=True)
+    kept.send(pb.PlayRequest(resign=pb.PlayResign(request_id="bye")))
+    resigned = kept.answer()
+    assert resigned.resigned.match.status == pb.MATCH_STATUS_FINISHED
+    # before or after the session's end: answered as on the ended match, the stream goes on
+    kept.move("late", "3.0", 3)
+    late = kept.answer()
+    unary = pb.SubmitMoveRequest(
+        match_id=first, seat_token=tokens[1], move_id="3.0", expected_version=3
+    )
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.SubmitMove(unary)
+    assert late.request_id == "late" and late.error.code == refused.value.code().value[0]
+    kept.send(pb.PlayRequest(resign=pb.PlayResign(request_id="bye")))
+    assert kept.answer().resigned == resigned.resigned  # resigning again: the same answer
+
+    kept.send(_open(second, others[1]))
+    while not (told := kept.next()).event.HasField("snapshot"):  # type: ignore[union-attr]
+        pass
+    assert told.event.snapshot.match.match_id == second  # type: ignore[union-attr]
+    kept.close()
+
+
 @pytest.mark.parametrize(
     "first",
     [

@@ -116,9 +116,11 @@ class MatchService(Protocol):
         its legal moves; the client sends its moves (and a resignation) on the same stream and gets
         each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
         move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-        message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
-        UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
-        in progress then gets its answer first) or when the server shuts down, with ABORTED when
+        message must be `open`, and only the first (else INVALID_ARGUMENT; with PlayOpen.keep_open,
+        a next `open` once the match has ended); without a seat_token, UNAUTHENTICATED. The stream
+        ends (OK) once the finished match's last event is sent (a move in progress then gets its
+        answer first; with keep_open, once the client closes its side) or when the server shuts
+        down, with ABORTED when
         the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
         a new stream after the last event_id received, and retry an unanswered move with its
         request_id. Order: events in the match's order, each version's snapshot at most once;
@@ -576,9 +578,11 @@ class MatchServiceClient(ConnectClient):
         its legal moves; the client sends its moves (and a resignation) on the same stream and gets
         each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
         move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-        message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
-        UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
-        in progress then gets its answer first) or when the server shuts down, with ABORTED when
+        message must be `open`, and only the first (else INVALID_ARGUMENT; with PlayOpen.keep_open,
+        a next `open` once the match has ended); without a seat_token, UNAUTHENTICATED. The stream
+        ends (OK) once the finished match's last event is sent (a move in progress then gets its
+        answer first; with keep_open, once the client closes its side) or when the server shuts
+        down, with ABORTED when
         the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
         a new stream after the last event_id received, and retry an unanswered move with its
         request_id. Order: events in the match's order, each version's snapshot at most once;

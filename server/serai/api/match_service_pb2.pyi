@@ -483,18 +483,20 @@ class PlayRequest(_message.Message):
     def __init__(self, open: _Optional[_Union[PlayOpen, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
 
 class PlayOpen(_message.Message):
-    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation", "steps")
+    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation", "steps", "keep_open")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     PRESENTATION_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    KEEP_OPEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat_token: str
     after_event_id: str
     presentation: bool
     steps: bool
-    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ..., steps: _Optional[bool] = ...) -> None: ...
+    keep_open: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ..., steps: _Optional[bool] = ..., keep_open: _Optional[bool] = ...) -> None: ...
 
 class PlayMove(_message.Message):
     __slots__ = ("request_id", "expected_version", "move_id", "payload")

@@ -14,7 +14,10 @@ snapshot at most once; answers in the order their requests were sent (a stream's
 played one at a time); a move's answer and the events it caused may come in either order (they
 travel separate ways: the commit's reply, and the watch hub's read), so a client acts on the
 legal moves of events, never on an answer's snapshot. A move in progress when the match ends
-gets its answer before the stream ends.
+gets its answer before the stream ends. With ``PlayOpen.keep_open`` the stream outlives the
+match: a next ``open`` follows the next match (a session each), the requests read by one task
+for the stream's life (:class:`_Inbox`), so that a session can stop reading without closing the
+transport's iterator.
 
 Example (a transport's side)::
 
@@ -47,6 +50,10 @@ if TYPE_CHECKING:
 _OUT_QUEUE = 16  # updates waiting for the transport: beyond, the watch's own bounded queue fills
 _FIRST = (
     "a Play stream opens with a PlayRequest.open (match_id and seat_token), first and only first"
+)
+_NEXT = (
+    "a Play stream with keep_open takes its next PlayRequest.open once the match it follows has "
+    "ended"
 )
 
 
@@ -96,19 +103,76 @@ class PlayStreams:
             raise BadRequest(_FIRST) from None
         if first.WhichOneof("kind") != "open":
             raise BadRequest(_FIRST)
-        opened = first.open
-        match_id = opened.match_id
-        # The request log's line names the match (a stream's first message carries it).
-        structlog.contextvars.bind_contextvars(
-            match_id=clipped(match_id) if len(match_id) > CLIENT_TEXT_LIMIT else match_id
-        )
-        session = _Session(self, opened, ctx)
+        opened: pb.PlayOpen | None = first.open
+        inbox = _Inbox(incoming)
         WATCHERS.inc()
         try:
-            async for update in session.run(incoming):
-                yield update
+            while opened is not None:
+                match_id = opened.match_id
+                # The request log's line names the match (of a kept stream: the last one).
+                structlog.contextvars.bind_contextvars(
+                    match_id=clipped(match_id) if len(match_id) > CLIENT_TEXT_LIMIT else match_id
+                )
+                session = _Session(self, opened, ctx)
+                async for update in session.run(inbox):
+                    yield update
+                if not opened.keep_open:
+                    return
+                opened = session.next_open
+                while opened is None:  # between matches: the client's next open, or its end
+                    request = await inbox.get()
+                    if request is None:
+                        return
+                    if isinstance(request, BadRequest):
+                        raise request
+                    kind = request.WhichOneof("kind")
+                    if kind == "open":
+                        opened = request.open
+                    elif kind == "move":  # answered as on the match just ended (a retry too)
+                        yield await session.answer_move(request.move)
+                    elif kind == "resign":
+                        yield await session.answer_resign(request.resign)
+                    else:
+                        raise BadRequest(_FIRST)
         finally:
             WATCHERS.dec()
+            inbox.close()
+
+
+class _Inbox:
+    """A stream's requests after its first, read by one task for the stream's life: a session
+    that stops reading (its match over) cancels a wait on this queue, never the transport's
+    iterator, which a cancelled read would close. None once the client has closed its side or
+    the call is gone; a BadRequest (a request that is not a PlayRequest) once, then None."""
+
+    def __init__(self, incoming: AsyncIterator[pb.PlayRequest]) -> None:
+        self._queue: asyncio.Queue[pb.PlayRequest | BadRequest | None] = asyncio.Queue(1)
+        self._ended = False
+        self._task = asyncio.get_running_loop().create_task(self._read(incoming))
+
+    async def _read(self, incoming: AsyncIterator[pb.PlayRequest]) -> None:
+        end: BadRequest | None = None
+        try:
+            async for request in incoming:
+                await self._queue.put(request)
+        except asyncio.CancelledError:
+            raise
+        except BadRequest as error:  # the transport's: bytes that are not a PlayRequest
+            end = error
+        except Exception:
+            pass  # the call is gone
+        await self._queue.put(end)
+
+    async def get(self) -> pb.PlayRequest | BadRequest | None:
+        if self._ended:
+            return None
+        request = await self._queue.get()
+        if not isinstance(request, pb.PlayRequest):
+            self._ended = True
+        return request
+
+    def close(self) -> None:
+        self._task.cancel()
 
 
 class _Session:
@@ -123,11 +187,13 @@ class _Session:
         self.out: asyncio.Queue[pb.PlayUpdate | _End] = asyncio.Queue(_OUT_QUEUE)
         self.idle = asyncio.Event()  # no move in progress
         self.idle.set()
+        self.ended = False  # the finished match's snapshot is queued: a next open may come
+        self.next_open: pb.PlayOpen | None = None
 
-    async def run(self, incoming: AsyncIterator[pb.PlayRequest]) -> AsyncIterator[pb.PlayUpdate]:
+    async def run(self, inbox: _Inbox) -> AsyncIterator[pb.PlayUpdate]:
         loop = asyncio.get_running_loop()
         pump = loop.create_task(self._pump())
-        reader = loop.create_task(self._read(incoming))
+        reader = loop.create_task(self._read(inbox))
         out = self.out
         bound = False
         try:
@@ -164,6 +230,8 @@ class _Session:
                 async for batch in batches:
                     for update in self._updates(batch):
                         await out.put(update)
+                    if batch.snapshot.record.status == "finished":
+                        self.ended = True
             await self.idle.wait()
             await out.put(_End(None))
         except asyncio.CancelledError:
@@ -192,33 +260,41 @@ class _Session:
                     )
             yield update
 
-    async def _read(self, incoming: AsyncIterator[pb.PlayRequest]) -> None:
+    async def _read(self, inbox: _Inbox) -> None:
         """Play each request in turn and queue its answer; a second ``open`` (or an empty
-        request) ends the stream. A client that stops sending still receives the events."""
+        request) ends the stream, but for a kept stream's next ``open`` once the match has
+        ended, which ends this session. A client that stops sending still receives the events."""
         out, idle = self.out, self.idle
         try:
-            async for request in incoming:
+            while (request := await inbox.get()) is not None:
+                if isinstance(request, BadRequest):
+                    await out.put(_End(request))
+                    return
                 kind = request.WhichOneof("kind")
+                if kind == "open" and self.opened.keep_open:
+                    if not self.ended:
+                        await out.put(_End(BadRequest(_NEXT)))
+                        return
+                    self.next_open = request.open
+                    return
                 if kind not in ("move", "resign"):
                     await out.put(_End(BadRequest(_FIRST)))
                     return
                 idle.clear()
                 try:
                     if kind == "move":
-                        answer = await self._move(request.move)
+                        answer = await self.answer_move(request.move)
                     else:
-                        answer = await self._resign(request.resign)
+                        answer = await self.answer_resign(request.resign)
                     await out.put(answer)
                 finally:
                     idle.set()
         except asyncio.CancelledError:
             raise
-        except BadRequest as error:  # a request that is not a PlayRequest (the transport's)
-            await out.put(_End(error))
         except Exception:
             return  # the call is gone (grpc cancels the stream as well)
 
-    async def _move(self, move: pb.PlayMove) -> pb.PlayUpdate:
+    async def answer_move(self, move: pb.PlayMove) -> pb.PlayUpdate:
         update = pb.PlayUpdate()
         answer = update.answer
         answer.request_id = move.request_id
@@ -243,7 +319,7 @@ class _Session:
             _fail(answer, error)
         return update
 
-    async def _resign(self, resign: pb.PlayResign) -> pb.PlayUpdate:
+    async def answer_resign(self, resign: pb.PlayResign) -> pb.PlayUpdate:
         update = pb.PlayUpdate()
         answer = update.answer
         answer.request_id = resign.request_id

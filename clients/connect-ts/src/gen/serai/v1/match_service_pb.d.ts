@@ -1397,6 +1397,20 @@ export declare type PlayOpen = Message<"serai.v1.PlayOpen"> & {
    * @generated from field: bool steps = 5;
    */
   steps: boolean;
+
+  /**
+   * Keep the stream for a next match: once this match has ended (its last event sent, and the
+   * answer to a move in progress), the stream stays open, and another `open` (any match and
+   * seat, with its own keep_open) follows that match as a new stream would; the client ends the
+   * stream by closing its side. A client or bot that plays match after match keeps one stream
+   * per seat instead of opening one per match. Until that open, a move or resignation is
+   * answered as on the match just ended (a retry with its request_id as well); an `open` before
+   * the match has ended is INVALID_ARGUMENT. Without keep_open the stream ends (OK) with the
+   * match.
+   *
+   * @generated from field: bool keep_open = 6;
+   */
+  keepOpen: boolean;
 };
 
 /**
@@ -1754,9 +1768,11 @@ export declare const MatchService: GenService<{
    * its legal moves; the client sends its moves (and a resignation) on the same stream and gets
    * each one's answer on it. Same errors, idempotency and clocks as SubmitMove and Resign: a
    * move's failure is its answer (PlayAnswer.error) and does not end the stream. The first
-   * message must be `open`, and only the first (else INVALID_ARGUMENT); without a seat_token,
-   * UNAUTHENTICATED. The stream ends (OK) once the finished match's last event is sent (a move
-   * in progress then gets its answer first) or when the server shuts down, with ABORTED when
+   * message must be `open`, and only the first (else INVALID_ARGUMENT; with PlayOpen.keep_open,
+   * a next `open` once the match has ended); without a seat_token, UNAUTHENTICATED. The stream
+   * ends (OK) once the finished match's last event is sent (a move in progress then gets its
+   * answer first; with keep_open, once the client closes its side) or when the server shuts
+   * down, with ABORTED when
    * the client reads too slowly, and is refused with RESOURCE_EXHAUSTED as Watch is: resume on
    * a new stream after the last event_id received, and retry an unanswered move with its
    * request_id. Order: events in the match's order, each version's snapshot at most once;
