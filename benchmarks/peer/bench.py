@@ -14,6 +14,8 @@ Configurations:
   serai-submit   SubmitMove only (typed payload)
   serai-watch    SubmitMove only, each seat moving on its own Watch stream's push
   serai-play     each seat on one Play stream: pushed events and legal moves, moves sent on it
+  serai-playkept the same, each seat's stream kept from match to match (PlayOpen.keep_open), as
+                 the raw boardgame.io client keeps its sockets
   bgio-mem       boardgame.io Server, default in-memory storage, raw socket.io client
   bgio-flat      boardgame.io Server, FlatFile storage (node-persist files, each write at once),
                  raw socket.io client
@@ -249,6 +251,8 @@ def summarize(rows: list[dict], out: Path) -> str:
         ("serai-watch", "bgio-flat"),
         ("serai-play", "bgio-mem"),
         ("serai-play", "bgio-flat"),
+        ("serai-playkept", "bgio-mem"),
+        ("serai-playkept", "bgio-flat"),
         ("serai-setup", "bgio-setup"),
     ]
     lines += [

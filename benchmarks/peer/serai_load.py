@@ -15,6 +15,9 @@ moves as soon as it is its turn, a uniformly random empty cell (seeded per slot)
           event, and with the snapshot in which the seat is to act its legal moves; the seat
           sends its move (the cell as the typed payload) on the same stream and reads its answer
           there. The mover's latency: the move sent -> its answer on the stream
+  playkept  like play, but each seat's Play stream is kept from match to match
+          (PlayOpen.keep_open): a new match is a new open on it, as boardgame.io's raw client
+          sends a new 'sync' on the socket it keeps
 
 Every SubmitMove carries expected_version and a request_id, as serai's SDK sends them.
 
@@ -145,6 +148,22 @@ async def play_slot(
     seed: int,
 ) -> None:
     rng = random.Random(f"{seed}:{slot}")
+    kept = KeptStreams(stubs) if mode == "playkept" else None
+    try:
+        await _play_slot(stubs, slot, mode, window, rng, kept)
+    finally:
+        if kept is not None:
+            kept.close()
+
+
+async def _play_slot(
+    stubs: tuple[pb_grpc.MatchServiceStub, pb_grpc.MatchServiceStub],
+    slot: int,
+    mode: str,
+    window: Window,
+    rng: random.Random,
+    kept: KeptStreams | None,
+) -> None:
     count = 0
     while not window.over():
         # A client_id per slot; set-up only leaves every match unfinished, so there the id turns
@@ -158,6 +177,10 @@ async def play_slot(
         to_act = [0]
         board = "." * 9
         moves = 0
+        if kept is not None:
+            if await play_kept(kept, match_id, tokens, rng, window, slot, count):
+                window.match_done(time.perf_counter())
+            continue
         if mode in ("watch", "play"):
             follow = play_watched if mode == "watch" else play_streamed
             over = await follow(stubs, match_id, tokens, rng, window, slot, count)
@@ -345,6 +368,87 @@ async def play_streamed(
     return finished.is_set()
 
 
+class KeptStreams:
+    """A slot's two Play streams, one per seat, kept from match to match, and the send time of
+    each move not answered yet (an answer can come after the match's last event, so in the
+    next match's reading)."""
+
+    def __init__(self, stubs: tuple[pb_grpc.MatchServiceStub, pb_grpc.MatchServiceStub]) -> None:
+        self.streams = [stubs[0].Play(), stubs[1].Play()]
+        self.sent: dict[str, float] = {}
+
+    def close(self) -> None:
+        for stream in self.streams:
+            stream.cancel()
+
+
+async def play_kept(
+    kept: KeptStreams,
+    match_id: str,
+    tokens: list[str],
+    rng: random.Random,
+    window: Window,
+    slot: int,
+    count: int,
+) -> bool:
+    """As play_streamed, on the slot's kept streams: each seat opens the match on its stream
+    (keep_open) and reads it up to the match's finished snapshot. True once over."""
+
+    async def seat_loop(seat: int) -> bool:
+        stream = kept.streams[seat]
+        opened = pb.PlayOpen(match_id=match_id, seat_token=tokens[seat], keep_open=True)
+        await stream.write(pb.PlayRequest(open=opened))
+        moved = 0
+        waiting = ""  # the request id of this seat's move not answered yet
+        over = False
+        while not over or waiting:  # the last move's answer may follow the match's end
+            left = window.end - time.perf_counter()
+            if left <= 0:
+                return False
+            try:
+                update = await asyncio.wait_for(stream.read(), timeout=left + 0.5)
+            except TimeoutError:
+                return False
+            if update is grpc.aio.EOF:
+                return False
+            if update.HasField("answer"):
+                answer = update.answer
+                if answer.request_id == waiting:
+                    waiting = ""
+                sent = kept.sent.pop(answer.request_id, None)
+                if answer.HasField("error"):
+                    window.error(f"playkept: move answered {answer.error.code}")
+                elif sent is not None:
+                    window.move(sent, time.perf_counter())
+                continue
+            event = update.event
+            if not event.HasField("snapshot"):
+                continue
+            snapshot = event.snapshot
+            if snapshot.match.status == pb.MATCH_STATUS_FINISHED:
+                over = True
+                continue
+            if list(snapshot.to_act) != [seat] or window.over():
+                continue
+            board = board_of(snapshot)
+            cell = rng.choice([i for i, c in enumerate(board) if c == "."])
+            request_id = waiting = f"k-{slot}-{count}-{seat}-{moved}"
+            kept.sent[request_id] = time.perf_counter()
+            await stream.write(
+                pb.PlayRequest(
+                    move=pb.PlayMove(
+                        payload=PACKED[cell],
+                        expected_version=snapshot.version,
+                        request_id=request_id,
+                    )
+                )
+            )
+            moved += 1
+        return True
+
+    return all(await asyncio.gather(seat_loop(0), seat_loop(1)))
+
+
 def percentile(ordered: list[float], p: float) -> float:
     if not ordered:
         return float("nan")
@@ -434,7 +538,9 @@ def main() -> int:
     parser.add_argument("--pids", default="", help="server pids (serai, redis), comma-separated")
     parser.add_argument("--matches", "-n", type=int, default=10)
     parser.add_argument(
-        "--mode", choices=("list", "submit", "watch", "play", "setup"), default="list"
+        "--mode",
+        choices=("list", "submit", "watch", "play", "playkept", "setup"),
+        default="list",
     )
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--duration", type=float, default=20.0)
