@@ -298,6 +298,7 @@ class _Join(Change[Joined]):
 
     __slots__ = (
         "answer",
+        "asked",
         "entropy",
         "join_id",
         "player",
@@ -321,7 +322,8 @@ class _Join(Change[Joined]):
         self.seating = seating
         self.entropy = entropy
         self.player = player  # access.player_key of the player to bind the seat to ("": none)
-        self.seat = seat  # asked for (None: the lowest free one), then chosen
+        self.asked = seat  # None: the lowest free one, found again at each attempt
+        self.seat: Seat | None = None  # the seat the last plan chose
         self.player_name = player_name
         self.request_id = request_id
         self.join_id = join_id_of(match_id, request_id) if request_id else ""
@@ -350,7 +352,7 @@ class _Join(Change[Joined]):
                 f"every seat of match {match_id} is taken (it is {record.status}): "
                 "create a new match, or watch this one as a spectator"
             )
-        chosen = free[0] if self.seat is None else self.seat
+        chosen = free[0] if self.asked is None else self.asked
         if not 0 <= chosen < len(record.seats):
             raise BadRequest(
                 f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
