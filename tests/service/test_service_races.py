@@ -88,6 +88,24 @@ def test_a_replica_with_a_stale_cache_loses_the_race_in_the_commit_and_answers_a
     assert _version(b, match_id) == on_a.version + 1
 
 
+def test_a_replica_with_a_stale_cache_joins_the_seat_that_is_free_now(replicas):
+    """A join plans on the cached match (here a's own create), as SubmitMove does; when another
+    replica has taken a seat since, the commit's compare-and-set says so and the join plans
+    again on the match as it is: a clear refusal for the taken seat, the next free one else."""
+    a, b = replicas[0].stub(), replicas[1].stub()
+    match_id = create(a, seats=3, seed=4)
+    assert b.JoinMatch(pb.JoinMatchRequest(match_id=match_id, seat=0)).seat == 0
+    code, details = status_of(lambda: a.JoinMatch(pb.JoinMatchRequest(match_id=match_id, seat=0)))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    assert "seat 0" in details and "taken" in details
+    assert a.JoinMatch(pb.JoinMatchRequest(match_id=match_id)).seat == 1
+    assert b.JoinMatch(pb.JoinMatchRequest(match_id=match_id)).seat == 2  # b is behind now
+    code, details = status_of(lambda: a.JoinMatch(pb.JoinMatchRequest(match_id=match_id)))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "every seat" in details
+    now = a.GetMatch(pb.GetMatchRequest(match_id=match_id)).match
+    assert now.status == pb.MATCH_STATUS_RUNNING and all(seat.joined for seat in now.seats)
+
+
 def test_a_lost_race_is_retried_on_the_fresh_state_when_the_move_is_still_legal(replicas):
     a, b = replicas[0].stub(), replicas[1].stub()
     match_id = create(a, seats=2, seed=5, simultaneous="true")

@@ -262,11 +262,17 @@ class Seating:
                 f"entropy is {len(entropy)} bytes; at most {fairness.MAX_ENTROPY} are taken "
                 "(16 random bytes are plenty)"
             )
-        entry = await self.clocks.current(match_id)
+        requests.check_match_id(match_id)
+        entry = self.entries.cache.get(match_id)
+        look_again = None
+        if entry is None or self.clocks.overdue(entry):
+            entry = await self.clocks.current(match_id)
+        else:  # as SubmitMove: plan on the cached match (often this process's own create),
+            look_again = self.clocks.current  # and let the commit's compare-and-set say if stale
         access.check_tenant(entry, tenant)
         player = access.player_key(player_id) if player_id else ""
         join = _Join(self, match_id, seat, player_name, request_id, entropy, player)
-        joined = await self.entries.change(entry, join)
+        joined = await self.entries.change(entry, join, look_again)
         if player:  # after the commit: a failure here leaves the seat theirs, unlisted
             record = joined.record
             await self.entries.store.index_player(
