@@ -148,8 +148,9 @@ def run_one(config: str, n: int, args: argparse.Namespace, folder: Path) -> dict
         mode = config.removeprefix("serai-")
         # The load generator is one address playing N clients: serve's per-address limit of
         # unfinished matches (100) would refuse set-up-only runs after 100 set-ups, and at
-        # N = 100 a slot's next CreateMatch racing the previous match's unindexing.
-        server = start_serai(folder, args.python, "--max-open-per-peer", "0")
+        # N = 100 a slot's next CreateMatch racing the previous match's unindexing. Its channels
+        # share one connection, whose move rate (1,000/s) a quiet box exceeds at N = 100.
+        server = start_serai(folder, args.python, "--max-open-per-peer", "0", "--move-rate", "0")
         command = [args.python, str(HERE / "serai_load.py"), "--address",
                    f"127.0.0.1:{server.port}", "--pids", ",".join(map(str, server.pids)),
                    "--mode", mode, *common]  # fmt: skip
