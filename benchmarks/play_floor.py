@@ -33,7 +33,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,24 +99,37 @@ async def serai_round(
         *(set_up(stubs[i % len(stubs)], base + i) for i in range(args.matches))
     )
     latencies: list[float] = []
-    gc.collect()
-    gc.disable()
-    before = sum(cpu_seconds(pid) or 0.0 for pid in pids)
-    start = time.perf_counter()
-    played = await asyncio.gather(
+    played = await timed("serai-play", pids, latencies, lambda: asyncio.gather(
         *(
             play_seat(stubs[i % len(stubs)], match_id, token, random.Random(f"{i}:{seat}"),
                       latencies)
             for i, (match_id, tokens) in enumerate(matches)
             for seat, token in enumerate(tokens)
         )
-    )  # fmt: skip
-    seconds = time.perf_counter() - start
-    cpu = sum(cpu_seconds(pid) or 0.0 for pid in pids) - before
-    gc.enable()
+    ))  # fmt: skip
     for channel in channels:
         await channel.close()
-    return Round("serai-play", sum(played), seconds, cpu, latencies)
+    return played
+
+
+async def timed(
+    name: str,
+    pids: list[int],
+    latencies: list[float],
+    play: Callable[[], Awaitable[list[int]]],
+) -> Round:
+    """``play()`` (each match's moves) timed, with the CPU of ``pids``; the collector off."""
+    gc.collect()
+    gc.disable()
+    before = sum(cpu_seconds(pid) or 0.0 for pid in pids)
+    start = time.perf_counter()
+    try:
+        played = await play()
+    finally:
+        gc.enable()
+    seconds = time.perf_counter() - start
+    cpu = sum(cpu_seconds(pid) or 0.0 for pid in pids) - before
+    return Round(name, sum(played), seconds, cpu, latencies)
 
 
 async def capture(address: str, redis_url: str) -> tuple[bytes, bytes, Commit]:
@@ -187,22 +200,15 @@ async def floor_round(
     ids = await floor_matches(store, len(per_match), commit, tag)
     channels = [grpc.aio.insecure_channel(address) for _ in range(args.channels)]
     latencies: list[float] = []
-    gc.collect()
-    gc.disable()
-    before = sum(cpu_seconds(pid) or 0.0 for pid in pids)
-    start = time.perf_counter()
-    played = await asyncio.gather(
+    played = await timed("floor-play", pids, latencies, lambda: asyncio.gather(
         *(
             floor_match(channels[i % len(channels)], match_id, moves, latencies)
             for i, (match_id, moves) in enumerate(zip(ids, per_match, strict=True))
         )
-    )
-    seconds = time.perf_counter() - start
-    cpu = sum(cpu_seconds(pid) or 0.0 for pid in pids) - before
-    gc.enable()
+    ))  # fmt: skip
     for channel in channels:
         await channel.close()
-    return Round("floor-play", sum(played), seconds, cpu, latencies)
+    return played
 
 
 async def measure(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> list[Round]:

@@ -90,6 +90,23 @@ def redis_url(redis_server: Any) -> str:
     return str(redis_server.url)
 
 
+@pytest.fixture
+def make_api_key(redis_url: str) -> Callable[[str], str]:
+    """``serai keys create NAME`` on the test Redis, as an operator runs it: the key printed."""
+
+    def make(name: str = "acme") -> str:
+        made = subprocess.run(
+            [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", name],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert made.returncode == 0, made.stderr
+        return made.stdout.strip()
+
+    return make
+
+
 # --- serai in this process ------------------------------------------------------------------------
 
 

@@ -5,8 +5,6 @@ how to give it, in the command line's words: a real server and Redis."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 
 from serai.cli import main as serai_main
@@ -16,16 +14,9 @@ from serai_client.bots.random_bot import RandomStrategy
 
 
 def test_the_command_line_clients_send_the_api_key_a_server_requires(
-    start_serve, redis_url, capsys, monkeypatch
+    start_serve, redis_url, make_api_key, capsys, monkeypatch
 ):
-    made = subprocess.run(
-        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "acme"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-    key = made.stdout.strip()
+    key = make_api_key("acme")
     server = start_serve("--redis-url", redis_url, "--require-api-key")
     monkeypatch.delenv("SERAI_API_KEY", raising=False)
     arena = ["arena", "--game", "sobek", "--bots", "random,random", "--matches", "1"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,18 +65,11 @@ def test_the_connect_client_plays_a_whole_jaipur_match_over_http(
 
 @pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
 def test_the_connect_client_sends_the_api_key_a_server_requires(
-    start_serve: Callable[..., Any], redis_url: str
+    start_serve: Callable[..., Any], redis_url: str, make_api_key: Callable[[str], str]
 ) -> None:
     """With --require-api-key: --api-key (or SERAI_API_KEY) plays the match; no key, refused."""
     install_connect_client()
-    made = subprocess.run(
-        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "acme"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-    key = made.stdout.strip()
+    key = make_api_key("acme")
     serve = start_serve("--redis-url", redis_url, "--require-api-key", "--http-port", "0")
     environment = {k: v for k, v in os.environ.items() if k != "SERAI_API_KEY"}
 

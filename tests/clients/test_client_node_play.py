@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from typing import Any
@@ -97,17 +96,10 @@ def test_the_node_bot_plays_over_play_and_never_watches(start_serve, redis_url):
     assert played == sum(1 for e in moves if e.proto.move.seat == 1) > 0
 
 
-def test_the_node_bot_sends_the_api_key_a_server_requires(start_serve, redis_url):
+def test_the_node_bot_sends_the_api_key_a_server_requires(start_serve, redis_url, make_api_key):
     """With --require-api-key: the bot plays with SERAI_API_KEY or --api-key, over Play; with
     no key it stops with the server's words (no status name), having created nothing."""
-    made = subprocess.run(
-        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "acme"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-    key = made.stdout.strip()
+    key = make_api_key("acme")
     server = start_serve("--redis-url", redis_url, "--require-api-key")
 
     node, final, _ = match_against_python_bot(server, [], api_key=key, env={"SERAI_API_KEY": key})

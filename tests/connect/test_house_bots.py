@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -50,17 +48,6 @@ def wait_until(condition: Callable[[], bool], what: str, seconds: float = 60) ->
         if time.monotonic() > deadline:
             raise AssertionError(f"never: {what}")
         time.sleep(0.1)
-
-
-def new_key(redis_url: str, name: str) -> str:
-    made = subprocess.run(
-        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", name],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return made.stdout.strip()
 
 
 def test_a_person_plays_jaipur_to_the_end_against_a_greedy_house_bot(
@@ -141,9 +128,9 @@ def test_house_bots_can_be_turned_off(start_serve: Callable[..., Any], redis_url
 
 
 def test_the_bot_calls_with_the_callers_key(
-    start_serve: Callable[..., Any], redis_url: str
+    start_serve: Callable[..., Any], redis_url: str, make_api_key: Callable[[str], str]
 ) -> None:
-    acme, other = new_key(redis_url, "acme"), new_key(redis_url, "other")
+    acme, other = make_api_key("acme"), make_api_key("other")
     server = start_serve("--redis-url", redis_url, "--http-port", "0", "--require-api-key")
     http = server.http_address
     with SeraiClient(server.address, api_key=acme) as client:

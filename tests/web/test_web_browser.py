@@ -16,8 +16,6 @@ import os
 import random
 import shutil
 import struct
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -269,16 +267,12 @@ def test_a_person_plays_jaipur_against_the_servers_greedy_bot(site: str, browser
 
 
 def test_a_server_that_needs_an_api_key_asks_for_one_and_the_page_then_plays(
-    start_serve: Callable[..., Any], redis_url: str, browser: Any
+    start_serve: Callable[..., Any],
+    redis_url: str,
+    browser: Any,
+    make_api_key: Callable[[str], str],
 ) -> None:
-    made = subprocess.run(
-        [sys.executable, "-m", "serai.cli", "keys", "--redis-url", redis_url, "create", "web"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    key = made.stdout.strip()
+    key = make_api_key("web")
     server = start_serve("--redis-url", redis_url, "--http-port", "0", "--require-api-key")
     site = f"http://{server.http_address}/"
     context = browser.new_context(viewport=PHONE)
