@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -301,6 +302,30 @@ def test_a_kept_stream_takes_a_next_open_only_once_its_match_has_ended(tiny):
     while not (told := kept.next()).event.HasField("snapshot"):  # type: ignore[union-attr]
         pass
     assert told.event.snapshot.match.match_id == second  # type: ignore[union-attr]
+    kept.close()
+
+
+def test_a_kept_stream_between_matches_holds_a_watchs_place(start_service):
+    """With one watch a client: the stream kept between two matches still counts, so a Watch
+    is refused meanwhile; its next open takes the place back for that match."""
+    service = start_service(registry=tiny_registry(), max_watches_per_peer=1)
+    stub = service.stub()
+    (first, tokens), (second, others) = _running(stub), _running(stub)
+    kept = PlayStream(service.stub(), first, tokens[1], keep_open=True)
+    kept.send(pb.PlayRequest(resign=pb.PlayResign(request_id="bye")))
+    assert kept.answer().resigned.match.status == pb.MATCH_STATUS_FINISHED
+    while not any(u.event.HasField("finished") for u in kept.received):  # it may come first
+        kept.next()
+    # the match is over: the stream took its place for the wait before it said so, and keeps
+    # it once the match's session is gone (half a second is ample for that)
+    time.sleep(0.5)
+    with pytest.raises(grpc.RpcError) as refused:
+        next(iter(stub.Watch(pb.WatchRequest(match_id=second), timeout=30)))
+    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    kept.send(_open(second, others[0]))
+    offer = _offered(kept)
+    assert offer.event.snapshot.match.match_id == second
     kept.close()
 
 

@@ -22,6 +22,7 @@ process's shared hub (:mod:`.hub`).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -279,6 +280,11 @@ class Matches:
         return self._watching.watch(
             match_id, token, after_event_id, peer=peer, tenant=tenant, seat_required=seat_required
         )
+
+    def between_matches(self, peer: str = "") -> contextlib.AbstractContextManager[None]:
+        """A watch's place held between two matches; see
+        :meth:`serai.matches.watching.Watching.waiting`."""
+        return self._watching.waiting(peer)
 
     def use_watch_hub(self, feed: EventFeed) -> WatchHub:
         """Make new watches read through one hub on ``feed`` (the process's: see

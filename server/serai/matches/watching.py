@@ -17,7 +17,7 @@ per version.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -240,6 +240,23 @@ class Watching:
         finally:
             self.open -= 1
             _count(self.by_match, match_id, -1)
+            if host:
+                _count(self.by_peer, host, -1)
+
+    @contextlib.contextmanager
+    def waiting(self, peer: str = "") -> Iterator[None]:
+        """A watch's place, held by a stream between two matches (a Play stream kept with
+        ``keep_open``): it counts in the process's and the peer's watches, so that streams left
+        open between matches are held to the same limits as watches. Taken while the stream's
+        last watch still holds its own (so never refused: the place is that watch's, kept)."""
+        host = peer_host(peer)
+        self.open += 1
+        if host:
+            _count(self.by_peer, host, 1)
+        try:
+            yield
+        finally:
+            self.open -= 1
             if host:
                 _count(self.by_peer, host, -1)
 

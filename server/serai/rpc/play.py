@@ -105,15 +105,19 @@ class PlayStreams:
             raise BadRequest(_FIRST)
         opened: pb.PlayOpen | None = first.open
         inbox = _Inbox(incoming)
+        # A kept stream's watch place between matches, taken as its match ends (before the
+        # match's watch gives its own back), given back as the next match's watch starts.
+        between = contextlib.ExitStack()
         WATCHERS.inc()
         try:
             while opened is not None:
+                between.close()
                 match_id = opened.match_id
                 # The request log's line names the match (of a kept stream: the last one).
                 structlog.contextvars.bind_contextvars(
                     match_id=clipped(match_id) if len(match_id) > CLIENT_TEXT_LIMIT else match_id
                 )
-                session = _Session(self, opened, ctx)
+                session = _Session(self, opened, ctx, between)
                 async for update in session.run(inbox):
                     yield update
                 if not opened.keep_open:
@@ -136,6 +140,7 @@ class PlayStreams:
                         raise BadRequest(_FIRST)
         finally:
             WATCHERS.dec()
+            between.close()
             inbox.close()
 
 
@@ -179,8 +184,15 @@ class _Session:
     """One open Play stream: a task pumping the watch's batches and a task playing the
     requests, both into one bounded queue the transport reads."""
 
-    def __init__(self, streams: PlayStreams, opened: pb.PlayOpen, ctx: CallContext) -> None:
+    def __init__(
+        self,
+        streams: PlayStreams,
+        opened: pb.PlayOpen,
+        ctx: CallContext,
+        between: contextlib.ExitStack,
+    ) -> None:
         self.streams = streams
+        self.between = between
         self.handlers = streams.handlers
         self.opened = opened
         self.ctx = ctx
@@ -228,10 +240,13 @@ class _Session:
             )
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:
+                    if not self.ended and batch.snapshot.record.status == "finished":
+                        self.ended = True  # before the client can see it: a next open may come
+                        if opened.keep_open:  # the stream keeps a watch's place till then
+                            matches = self.handlers.matches
+                            self.between.enter_context(matches.between_matches(ctx.peer))
                     for update in self._updates(batch):
                         await out.put(update)
-                    if batch.snapshot.record.status == "finished":
-                        self.ended = True
             await self.idle.wait()
             await out.put(_End(None))
         except asyncio.CancelledError:

@@ -1404,9 +1404,9 @@ export declare type PlayOpen = Message<"serai.v1.PlayOpen"> & {
    * seat, with its own keep_open) follows that match as a new stream would; the client ends the
    * stream by closing its side. A client or bot that plays match after match keeps one stream
    * per seat instead of opening one per match. Until that open, a move or resignation is
-   * answered as on the match just ended (a retry with its request_id as well); an `open` before
-   * the match has ended is INVALID_ARGUMENT. Without keep_open the stream ends (OK) with the
-   * match.
+   * answered as on the match just ended (a retry with its request_id as well), and the stream
+   * counts as a watch (the server's watch limits); an `open` before the match has ended is
+   * INVALID_ARGUMENT. Without keep_open the stream ends (OK) with the match.
    *
    * @generated from field: bool keep_open = 6;
    */
