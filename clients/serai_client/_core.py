@@ -234,12 +234,14 @@ class PlayBook:
         *,
         steps: bool,
         presentation: bool = False,
+        keep_open: bool = False,
     ) -> None:
         self.core = core
         self.seat = seat
         self.last = after_event_id
         self.steps = steps
         self.presentation = presentation
+        self.keep_open = keep_open
         self.finished = False
         self.pending: OrderedDict[str, pb.PlayRequest] = OrderedDict()
 
@@ -251,8 +253,33 @@ class PlayBook:
             after_event_id=self.last,
             steps=self.steps,
             presentation=self.presentation,
+            keep_open=self.keep_open,
         )
         return [pb.PlayRequest(open=opened), *self.pending.values()]
+
+    @property
+    def done(self) -> bool:
+        """The match's last event delivered and every request answered: on a kept stream,
+        nothing more of this match will come."""
+        return self.finished and not self.pending
+
+    def following(self, seat: SeatHandle, after_event_id: str = "") -> PlayBook:
+        """The book of the next match a kept stream follows, once this one is :attr:`done`."""
+        if not self.keep_open:
+            raise ValueError("follow needs a session opened with keep_open=True")
+        if not self.done:
+            raise ValueError(
+                "follow takes the next match once this one's iteration has ended (its last "
+                "event delivered and every move answered)"
+            )
+        return PlayBook(
+            self.core,
+            seat,
+            after_event_id,
+            steps=self.steps,
+            presentation=self.presentation,
+            keep_open=True,
+        )
 
     def move_request(
         self,

@@ -310,6 +310,7 @@ class AsyncSeraiClient:
         steps: bool = False,
         presentation: bool = False,
         resume: bool = True,
+        keep_open: bool = False,
     ) -> AsyncPlaySession:
         """See :meth:`SeraiClient.open_play`; iterate it with ``async for``. Example::
 
@@ -319,7 +320,13 @@ class AsyncSeraiClient:
                     session.move(update.moves.moves[0], expected_version=update.moves.version)
         """
         return AsyncPlaySession(
-            self, seat, after_event_id, steps=steps, presentation=presentation, resume=resume
+            self,
+            seat,
+            after_event_id,
+            steps=steps,
+            presentation=presentation,
+            resume=resume,
+            keep_open=keep_open,
         )
 
     async def _read_to_the_end(self, match: SeatHandle | str, last: str) -> bool:
@@ -364,10 +371,16 @@ class AsyncPlaySession:
         steps: bool,
         presentation: bool = False,
         resume: bool,
+        keep_open: bool = False,
     ) -> None:
         self._client = client
         self._book = PlayBook(
-            client._core, seat, after_event_id, steps=steps, presentation=presentation
+            client._core,
+            seat,
+            after_event_id,
+            steps=steps,
+            presentation=presentation,
+            keep_open=keep_open,
         )
         self._resume = resume
         self._outgoing: asyncio.Queue[pb.PlayRequest | None] | None = None
@@ -396,6 +409,11 @@ class AsyncPlaySession:
         self._send(request)
         return request.resign.request_id
 
+    def follow(self, seat: SeatHandle, after_event_id: str = "") -> None:
+        """See :meth:`serai_client.client.PlaySession.follow`."""
+        self._book = self._book.following(seat, after_event_id)
+        self._send(self._book.opening()[0])  # else the next stream's opening sends it
+
     def close(self) -> None:
         self._closed = True
         if self._outgoing is not None:
@@ -417,17 +435,23 @@ class AsyncPlaySession:
         client, book = self._client, self._book
         backoff = Backoff(give_up=client.unavailable_for)
         while not (self._closed or client._closed):
-            outgoing: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
-            self._outgoing = outgoing
-            for request in book.opening():
-                outgoing.put_nowait(request)
-            call = self._call = client._stub.Play(_drain(outgoing))
+            call, outgoing = self._call, self._outgoing
+            if call is None or outgoing is None:  # a new stream (else the one kept open)
+                outgoing = asyncio.Queue()
+                self._outgoing = outgoing
+                for request in book.opening():
+                    outgoing.put_nowait(request)
+                call = self._call = client._stub.Play(_drain(outgoing))
+            kept = False
             try:
-                async for proto in call:
+                while (proto := await call.read()) is not grpc.aio.EOF:
                     update = book.update(proto)
                     if update is not None:
                         backoff.reset()
                         yield update
+                    if book.keep_open and book.done:
+                        kept = True  # the stream stays for follow()
+                        return
                 if book.finished or await client._read_to_the_end(book.seat, book.last):
                     return
                 error: SeraiError = UnavailableError("the server ended the Play stream early")
@@ -443,9 +467,10 @@ class AsyncPlaySession:
                     return
                 raise
             finally:
-                self._outgoing = None
-                outgoing.put_nowait(None)
-                call.cancel()
+                if not kept:
+                    self._outgoing = self._call = None
+                    outgoing.put_nowait(None)
+                    call.cancel()
             if not self._resume:
                 return
             wait = backoff.delay()

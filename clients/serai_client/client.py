@@ -330,13 +330,16 @@ class SeraiClient:
         steps: bool = False,
         presentation: bool = False,
         resume: bool = True,
+        keep_open: bool = False,
     ) -> PlaySession:
         """A Play stream for ``seat``: iterate it for the match's events (with the seat's legal
         moves whenever it is to act) and the answers to what you send with
         :meth:`PlaySession.move` and :meth:`PlaySession.resign`. Resumes by itself, as
         :meth:`watch` does; a server without Play raises a SeraiError whose ``code`` is
         UNIMPLEMENTED on the first iteration. ``steps``: the legal moves carry their steps;
-        ``presentation``: the snapshots describe the view for people. Example::
+        ``presentation``: the snapshots describe the view for people. ``keep_open``: the
+        stream outlives the match; once an iteration has ended, :meth:`PlaySession.follow` the
+        next match and iterate again (one stream per seat for match after match). Example::
 
             with client.open_play(seat) as session:
                 for update in session:
@@ -344,7 +347,13 @@ class SeraiClient:
                         session.move(update.moves.moves[0], expected_version=update.moves.version)
         """
         return PlaySession(
-            self, seat, after_event_id, steps=steps, presentation=presentation, resume=resume
+            self,
+            seat,
+            after_event_id,
+            steps=steps,
+            presentation=presentation,
+            resume=resume,
+            keep_open=keep_open,
         )
 
     # --- plumbing --------------------------------------------------------------------------------
@@ -380,9 +389,10 @@ class SeraiClient:
 class PlaySession:
     """One seat's Play stream, reopened after a dropped connection (ABORTED, UNAVAILABLE, ...)
     after the last event it delivered, with the moves still unanswered sent again under their
-    request ids (none lost, none played twice). Iterate it (once) for :class:`PlayUpdate`;
-    ``move`` and ``resign`` may be called from any thread. Ends after the match's last event
-    or :meth:`close`; see :meth:`SeraiClient.open_play`."""
+    request ids (none lost, none played twice). Iterate it (once a match) for
+    :class:`PlayUpdate`; ``move`` and ``resign`` may be called from any thread. An iteration
+    ends after the match's last event (with ``keep_open``, once every move is answered too,
+    the stream kept for :meth:`follow`) or :meth:`close`; see :meth:`SeraiClient.open_play`."""
 
     def __init__(
         self,
@@ -393,14 +403,20 @@ class PlaySession:
         steps: bool,
         presentation: bool = False,
         resume: bool,
+        keep_open: bool = False,
     ) -> None:
         self._client = client
         self._book = PlayBook(
-            client._core, seat, after_event_id, steps=steps, presentation=presentation
+            client._core,
+            seat,
+            after_event_id,
+            steps=steps,
+            presentation=presentation,
+            keep_open=keep_open,
         )
         self._resume = resume
         self._outgoing: queue.SimpleQueue[pb.PlayRequest | None] | None = None
-        self._call: Any = None
+        self._call: Any = None  # the stream; kept between matches with keep_open
         self._closed = False
 
     @property
@@ -428,6 +444,12 @@ class PlaySession:
         self._send(request)
         return request.resign.request_id
 
+    def follow(self, seat: SeatHandle, after_event_id: str = "") -> None:
+        """With ``keep_open``, once an iteration has ended: the next match to play, ``seat``'s,
+        on the same stream; iterate the session again for it."""
+        self._book = self._book.following(seat, after_event_id)
+        self._send(self._book.opening()[0])  # else the next stream's opening sends it
+
     def close(self) -> None:
         """End the stream; the iteration stops."""
         self._closed = True
@@ -452,17 +474,23 @@ class PlaySession:
         client, book = self._client, self._book
         backoff = Backoff(give_up=client.unavailable_for)
         while not (self._closed or client._closed):
-            outgoing: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
-            self._outgoing = outgoing  # first: a move sent meanwhile is not missed
-            for request in book.opening():
-                outgoing.put(request)
-            call = self._call = client._stub.Play(_drain(outgoing))
+            call, outgoing = self._call, self._outgoing
+            if call is None or outgoing is None:  # a new stream (else the one kept open)
+                outgoing = queue.SimpleQueue()
+                self._outgoing = outgoing  # first: a move sent meanwhile is not missed
+                for request in book.opening():
+                    outgoing.put(request)
+                call = self._call = client._stub.Play(_drain(outgoing))
+            kept = False
             try:
                 for proto in call:
                     update = book.update(proto)
                     if update is not None:
                         backoff.reset()
                         yield update
+                    if book.keep_open and book.done:
+                        kept = True  # the stream stays for follow()
+                        return
                 if book.finished or client._read_to_the_end(book.seat, book.last):
                     return
                 error: SeraiError = UnavailableError("the server ended the Play stream early")
@@ -473,9 +501,10 @@ class PlaySession:
                 if not self._resume or rpc_error.code() not in RESUMABLE_CODES:
                     raise error from None
             finally:
-                self._outgoing = None
-                outgoing.put(None)
-                call.cancel()
+                if not kept:
+                    self._outgoing = self._call = None
+                    outgoing.put(None)
+                    call.cancel()
             if not self._resume:
                 return
             wait = backoff.delay()

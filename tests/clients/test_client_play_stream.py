@@ -132,6 +132,109 @@ def test_the_asyncio_session_plays_a_whole_match(service):
     assert finals[0].proto.match.status == pb.MATCH_STATUS_FINISHED
 
 
+def _counting_streams(monkeypatch: Any) -> list[int]:
+    """Every Play stream the server opens, counted."""
+    opened: list[int] = []
+
+    async def counted(self: Any, requests: Any, ctx: Any) -> AsyncIterator[Any]:
+        opened.append(1)
+        async for update in _original_play(self, requests, ctx):
+            yield update
+
+    monkeypatch.setattr(PlayStreams, "play", counted)
+    return opened
+
+
+def _play_on(session: Any, i: int) -> Any:
+    """One iteration of a session: the match played to its end; its last snapshot."""
+    final = None
+    for update in session:
+        if update.answer is not None:
+            assert update.answer.error is None, update.answer.error
+        elif update.snapshot is not None:
+            final = update.snapshot
+        if update.moves and update.snapshot.acts(i):
+            session.move(_pick(update.moves), expected_version=update.moves.version)
+    return final
+
+
+def test_a_kept_session_plays_match_after_match_on_one_stream_per_seat(service, monkeypatch):
+    """keep_open: each seat's session follows the next match on the stream it has; the server
+    opens two streams for three matches, and each match ends as the plugin says."""
+    opened = _counting_streams(monkeypatch)
+    with SeraiClient(service.address) as client:
+        matches = [client.create_match("jaipur", seed=3 + k).match_id for k in range(3)]
+        seats = [[client.join(m, player_name=f"bot{i}") for i in range(2)] for m in matches]
+        finals: dict[tuple[int, int], Any] = {}
+
+        def run(i: int) -> None:
+            with client.open_play(seats[0][i], keep_open=True) as session:
+                for k in range(3):
+                    if k:
+                        session.follow(seats[k][i])
+                    finals[(k, i)] = _play_on(session, i)
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(180)
+        assert len(opened) == 2
+        for k, match_id in enumerate(matches):
+            final = client.get_match(match_id)
+            assert final.finished
+            assert finals[(k, 0)].outcome == finals[(k, 1)].outcome == final.outcome
+            assert finals[(k, 0)].proto.match.match_id == match_id
+
+
+def test_a_session_follows_only_a_kept_stream_and_only_after_its_match(service):
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=1).match_id
+        seats = [client.join(match) for _ in range(2)]
+        with client.open_play(seats[0]) as plain, pytest.raises(ValueError, match="keep_open"):
+            plain.follow(seats[1])
+        with (
+            client.open_play(seats[0], keep_open=True) as kept,
+            pytest.raises(ValueError, match="once this one"),
+        ):
+            kept.follow(seats[1])
+
+
+def test_the_asyncio_session_keeps_its_stream_for_the_next_match(service, monkeypatch):
+    opened = _counting_streams(monkeypatch)
+
+    async def main() -> list[list[Any]]:
+        async with AsyncSeraiClient(service.address) as client:
+            matches = [(await client.create_match("jaipur", seed=7 + k)).match_id for k in (0, 1)]
+            seats = [[await client.join(m) for _ in range(2)] for m in matches]
+
+            async def play(i: int) -> list[Any]:
+                finals = []
+                async with client.open_play(seats[0][i], keep_open=True) as session:
+                    for k in (0, 1):
+                        if k:
+                            session.follow(seats[k][i])
+                        final = None
+                        async for update in session:
+                            if update.answer is not None:
+                                assert update.answer.error is None, update.answer.error
+                            elif update.snapshot is not None:
+                                final = update.snapshot
+                            if update.moves and update.snapshot.acts(i):
+                                moves = update.moves
+                                session.move(_pick(moves), expected_version=moves.version)
+                        finals.append(final)
+                return finals
+
+            return await asyncio.wait_for(asyncio.gather(play(0), play(1)), 180)
+
+    played = asyncio.run(main())
+    assert len(opened) == 2
+    for k in (0, 1):
+        assert played[0][k].finished and played[0][k].outcome == played[1][k].outcome
+    assert played[0][0].proto.match.match_id != played[0][1].proto.match.match_id
+
+
 def test_a_session_without_a_token_is_refused_as_submit_is(service):
     from serai_client import UnauthenticatedError
     from serai_client.types import SeatHandle
