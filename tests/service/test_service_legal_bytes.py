@@ -89,3 +89,36 @@ def test_kept_legal_moves_drop_their_older_half_when_full():
     kept = legal._tails[("words", False)]
     assert "25" in kept and "24" in kept and "0" not in kept  # the newest stay, the oldest went
     assert legal.field(game, 4, [], steps=True) == b""
+
+
+def test_list_legal_moves_answers_the_plain_messages_of_the_seats_moves(service):
+    """ListLegalMoves sends the bytes Play sends: each answer, move by move through a match, is
+    the plain build of the moves the match lists for that seat (ids, labels, payloads, steps);
+    the seat not to act gets none."""
+    from service_helpers import create, join_all
+
+    stub = service.stub()
+    match_id = create(stub, "jaipur", seats=2, seed=9)
+    tokens = join_all(stub, match_id, 2)
+    game = load().games["jaipur"]
+    for turn in range(12):
+        now = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+        seat = now.to_act[0]
+        listed = service.run(service.matches.legal_moves(match_id, tokens[seat]))
+        answer = stub.ListLegalMoves(
+            pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[seat])
+        )
+        moves = [move.move for move in listed.moves]
+        plain = _plain(game, listed.version, moves, steps=True)
+        assert answer == pb.ListLegalMovesResponse(seat=seat, version=now.version, moves=plain)
+        idle = pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[1 - seat])
+        assert list(stub.ListLegalMoves(idle).moves) == []
+        chosen = answer.moves[turn * 7 % len(answer.moves)]
+        stub.SubmitMove(
+            pb.SubmitMoveRequest(
+                match_id=match_id,
+                seat_token=tokens[seat],
+                move_id=chosen.id,
+                expected_version=answer.version,
+            )
+        )

@@ -29,6 +29,7 @@ from typing import Any
 
 from serai.game import Game, GameInfo, Seat
 from serai.matches import replay, transcripts
+from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
 from serai.matches.hub import EventFeed, WatchHub
@@ -225,6 +226,12 @@ class Matches:
     async def legal_moves(self, match_id: str, token: str, tenant: str | None = None) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
         return await self._reading.legal_moves(match_id, token, tenant)
+
+    async def seated(
+        self, match_id: str, token: str, tenant: str | None = None
+    ) -> tuple[Entry, Seat]:
+        """The match now and the token's seat; see :meth:`.reading.Reading.seated`."""
+        return await self._reading.seated(match_id, token, tenant)
 
     # playing
 

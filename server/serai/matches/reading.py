@@ -75,9 +75,16 @@ class Reading:
 
     async def legal_moves(self, match_id: str, token: str, tenant: str | None = None) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""
+        return legal_moves_of(*await self.seated(match_id, token, tenant))
+
+    async def seated(
+        self, match_id: str, token: str, tenant: str | None = None
+    ) -> tuple[Entry, Seat]:
+        """The match now and the token's seat in it (Unauthenticated without one): what a
+        seat's legal moves are listed from."""
         entry = await self.clocks.current(match_id)
         access.check_tenant(entry, tenant)
-        return legal_moves_of(entry, access.require_seat(entry, token))
+        return entry, access.require_seat(entry, token)
 
 
 def legal_moves_of(entry: Entry, seat: Seat) -> LegalMoves:

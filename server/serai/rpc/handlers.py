@@ -21,7 +21,6 @@ from google.protobuf import any_pb2
 from serai.api import match_service_pb2 as pb
 from serai.matches import (
     BadRequest,
-    LegalMoves,
     LimitExceeded,
     Matches,
     PackedMove,
@@ -199,25 +198,11 @@ class MatchHandlers:
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, ctx: CallContext
     ) -> pb.ListLegalMovesResponse:
-        listed = await self.matches.legal_moves(request.match_id, request.seat_token, ctx.tenant)
-        return pb.ListLegalMovesResponse(
-            seat=listed.seat, version=listed.version, moves=self.legal_move_messages(listed)
-        )
-
-    def legal_move_messages(self, listed: LegalMoves, *, steps: bool = True) -> list[pb.LegalMove]:
-        """The moves as ListLegalMoves (and a Play stream) sends them; ``steps``: with each
-        move's steps."""
-        payload = self.payloads.payload
-        game = listed.game
-        return [
-            pb.LegalMove(
-                id=move.id,
-                label=move.label,
-                payload=payload(game, move.move),
-                steps=game.move_steps(move.move) if steps else (),
-            )
-            for move in listed.moves
-        ]
+        entry, seat = await self.matches.seated(request.match_id, request.seat_token, ctx.tenant)
+        response = pb.ListLegalMovesResponse(seat=seat, version=entry.record.version)
+        # the bytes Play sends, kept per (match, version, seat): built once for both paths
+        response.MergeFromString(self.play_streams.legal_moves(entry, seat, steps=True))
+        return response
 
     async def SubmitMove(
         self, request: pb.SubmitMoveRequest, ctx: CallContext
