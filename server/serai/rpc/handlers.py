@@ -40,7 +40,7 @@ from serai.rpc.convert import (
 from serai.rpc.limits import RateLimiter, quota_key_of
 from serai.rpc.play import PlayStreams
 from serai.rpc.players import player_of
-from serai.rpc.responses import LegalMoveBytes, MovePayloads, SubmitResponses
+from serai.rpc.responses import LegalMoveBytes, MovePayloads, SeatLegalMoves, SubmitResponses
 from serai.rpc.status import Code, RpcError
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class MatchHandlers:
         self.move_limiter = move_limiter or RateLimiter(0, 0)
         self.list_limiter = list_limiter or RateLimiter(0, 0)
         self.payloads = MovePayloads()
-        self.legal_bytes = LegalMoveBytes(self.payloads)
+        self.seat_moves = SeatLegalMoves(LegalMoveBytes(self.payloads))
         self.responses = SubmitResponses()
         self.key_move_limiters: dict[str, RateLimiter] = {}
         self.play_streams = PlayStreams(self)
@@ -201,7 +201,7 @@ class MatchHandlers:
         entry, seat = await self.matches.seated(request.match_id, request.seat_token, ctx.tenant)
         response = pb.ListLegalMovesResponse(seat=seat, version=entry.record.version)
         # the bytes Play sends, kept per (match, version, seat): built once for both paths
-        response.MergeFromString(self.play_streams.legal_moves(entry, seat, steps=True))
+        response.MergeFromString(self.seat_moves.field(entry, seat, steps=True))
         return response
 
     async def SubmitMove(

@@ -29,16 +29,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import structlog
 
 from serai.api import match_service_pb2 as pb
-from serai.game import Seat
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
 from serai.matches import BadRequest
-from serai.matches.cache import Entry
 from serai.matches.values import WatchBatch
 from serai.metrics import WATCHERS
 from serai.rpc.convert import fill_event
@@ -67,30 +65,10 @@ class _End:
 
 
 class PlayStreams:
-    """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`, and the legal moves
-    they send, kept as bytes by (match, version, seat, with steps) for all of them (``size``
-    kept; then they start over)."""
+    """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`."""
 
-    def __init__(self, handlers: MatchHandlers, size: int = 4096) -> None:
+    def __init__(self, handlers: MatchHandlers) -> None:
         self.handlers = handlers
-        self._size = size
-        self._legal: dict[tuple[str, int, Seat, bool], bytes] = {}
-
-    def legal_moves(self, entry: Entry, seat: Seat, steps: bool) -> bytes:
-        """The seat's legal moves at the entry's version, as ListLegalMoves sends them: the bytes
-        of ``PlayUpdate.legal_moves`` (see :class:`serai.rpc.responses.LegalMoveBytes`)."""
-        record = entry.record
-        key = (record.match_id, record.version, seat, steps)
-        found = self._legal.get(key)
-        if found is None:
-            moves: Sequence[Any] = ()
-            if record.status == "running" and seat in entry.game.to_act(entry.state):
-                moves = entry.legal_for(seat)
-            found = self.handlers.legal_bytes.field(entry.game, record.version, moves, steps=steps)
-            if len(self._legal) >= self._size:
-                self._legal.clear()
-            self._legal[key] = found
-        return found
 
     async def play(
         self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
@@ -271,7 +249,7 @@ class _Session:
                 seat = snap.viewer_seat
                 if seat is not None and seat in snap.to_act and batch.entry is not None:
                     update.MergeFromString(
-                        self.streams.legal_moves(batch.entry, seat, self.opened.steps)
+                        self.handlers.seat_moves.field(batch.entry, seat, self.opened.steps)
                     )
             yield update
 

@@ -15,6 +15,8 @@ from typing import Any
 from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
+from serai.game import Seat
+from serai.matches.cache import Entry
 from serai.matches.values import Snapshot, Submitted
 from serai.presentation import presentation
 from serai.rpc.convert import STATUS_TO_PB, outcome, pack_view, summary
@@ -106,6 +108,36 @@ class LegalMoveBytes:
             self._kept = sum(len(kept) for kept in self._tails.values())
         self._kept += 1
         tails[move] = found = (tail, len(tail) + 2)
+        return found
+
+
+class SeatLegalMoves:
+    """A seat's legal moves at a version, as the bytes of the repeated LegalMove field (see
+    :class:`LegalMoveBytes`), kept by (match, version, seat, with steps) for every ListLegalMoves
+    call and Play stream of that seat (``size`` kept; then they start over: a version's moves
+    are wanted only until its next move). Example::
+
+        response.MergeFromString(seat_moves.field(entry, seat, steps=True))
+    """
+
+    def __init__(self, legal: LegalMoveBytes, size: int = 4096) -> None:
+        self._legal = legal
+        self._size = size
+        self._kept: dict[tuple[str, int, Seat, bool], bytes] = {}
+
+    def field(self, entry: Entry, seat: Seat, steps: bool) -> bytes:
+        """The seat's legal moves at the entry's version (none if it is not to act)."""
+        record = entry.record
+        key = (record.match_id, record.version, seat, steps)
+        found = self._kept.get(key)
+        if found is None:
+            moves: Sequence[Any] = ()
+            if record.status == "running" and seat in entry.game.to_act(entry.state):
+                moves = entry.legal_for(seat)
+            found = self._legal.field(entry.game, record.version, moves, steps=steps)
+            if len(self._kept) >= self._size:
+                self._kept.clear()
+            self._kept[key] = found
         return found
 
 
