@@ -3,6 +3,7 @@ chooses from its own view alone."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -247,3 +248,60 @@ def test_serai_bot_create_quiet_prints_the_bare_match_id(service):
     assert bot.returncode == 0
     assert len(match_id) == 32 and " " not in match_id
     assert "seals" in rest
+
+
+class _ResignsTheOtherFirst:
+    """Chooses only once the other seat has resigned (through its own client): the move then
+    loses to the match's end, as a move racing a resignation or a clock does."""
+
+    name = "late"
+
+    def __init__(self, address: str, other: Any) -> None:
+        self.address, self.other = address, other
+
+    def choose(self, snapshot: Any, moves: Any) -> Any:
+        with SeraiClient(self.address) as client:
+            client.resign(self.other)
+        return moves.moves[0]
+
+
+def _seat_zero_starts() -> int:
+    from serai_jaipur.rules import first_player
+
+    return next(seed for seed in range(100) if first_player(seed) == 0)
+
+
+@pytest.mark.parametrize("path", ["play", "watch"])
+def test_a_bot_whose_move_loses_to_the_matchs_end_ends_with_the_match(service, monkeypatch, path):
+    """The move is refused (the match is over); the bot returns the finished match, won by
+    its seat, rather than failing: over Play, and over Watch + SubmitMove."""
+    if path == "watch":
+        from serai.rpc.play import PlayStreams
+        from serai.rpc.status import Code, RpcError
+
+        async def unimplemented(self: Any, requests: Any, ctx: Any) -> Any:
+            raise RpcError(Code.UNIMPLEMENTED, "no Play here")
+            yield
+
+        monkeypatch.setattr(PlayStreams, "play", unimplemented)
+    with SeraiClient(service.address) as client:
+        match_id = client.create_match("jaipur", seed=_seat_zero_starts()).match_id
+        me, other = client.join(match_id, seat=0), client.join(match_id, seat=1)
+        final = play_seat(client, me, _ResignsTheOtherFirst(service.address, other))
+    assert final.finished and list(final.outcome.ranks) == [0, 1]
+
+
+def test_the_asyncio_bot_whose_move_loses_to_the_matchs_end_ends_with_the_match(service):
+    from serai_client import AsyncSeraiClient
+    from serai_client.bots.aio import play_seat_async
+
+    with SeraiClient(service.address) as client:
+        match_id = client.create_match("jaipur", seed=_seat_zero_starts()).match_id
+        me, other = client.join(match_id, seat=0), client.join(match_id, seat=1)
+
+    async def main() -> Any:
+        async with AsyncSeraiClient(service.address) as client:
+            return await play_seat_async(client, me, _ResignsTheOtherFirst(service.address, other))
+
+    final = asyncio.run(main())
+    assert final.finished and list(final.outcome.ranks) == [0, 1]

@@ -45,6 +45,12 @@ async def play_seat_async(
             if answer is not None:
                 if isinstance(answer.error, StaleVersionError):
                     continue  # the next offer comes with the event that made it stale
+                ended = (
+                    isinstance(answer.error, IllegalMoveError)
+                    and (await client.get_match(seat)).finished
+                )
+                if ended:
+                    continue  # it lost to the match's end: the last events come next
                 if answer.error is not None:
                     raise answer.error
                 if answer.submitted is not None and on_move is not None:

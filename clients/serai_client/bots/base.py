@@ -2,7 +2,9 @@
 
 A strategy only chooses: given the snapshot its seat received and the legal moves, it returns
 one of those moves. The loop does the rest — waits until ``to_act`` names the seat, asks the
-strategy, submits with the version it chose at, and on ABORTED asks again on the fresh view.
+strategy, submits with the version it chose at, and on ABORTED asks again on the fresh view. A
+move refused because the match ended meanwhile (a resignation, a clock) ends the loop, not
+the bot: the match is over, as it would have been a moment earlier.
 It plays over one Play stream (events, legal moves and answers on one connection) where the
 server offers it, else (UNIMPLEMENTED) by Watch + SubmitMove, or by polling GetMatch. ``to_act``
 can name the seat mid-turn in games where another seat is asked to choose, so the loop never
@@ -85,6 +87,8 @@ def play_seat_streaming(
             if answer is not None:
                 if isinstance(answer.error, StaleVersionError):
                     continue  # the next offer comes with the event that made it stale
+                if isinstance(answer.error, IllegalMoveError) and client.get_match(seat).finished:
+                    continue  # it lost to the match's end: the last events come next
                 if answer.error is not None:
                     raise answer.error
                 if answer.submitted is not None and on_move is not None:
@@ -145,6 +149,11 @@ def _act(
         )
     except StaleVersionError:
         return client.get_match(seat)  # no longer this seat's turn: wait again
+    except IllegalMoveError:
+        fresh = client.get_match(seat)
+        if fresh.finished:
+            return fresh  # the move lost to the match's end (a resignation, a clock)
+        raise
     if on_move is not None:
         on_move(result.snapshot, result.label)
     return result.snapshot
