@@ -321,8 +321,17 @@ function playOverPlay(client, seat, random, log, say) {
         log(`v${answer.submitted.snapshot.version}: ${answer.submitted.label}`);
       } else if (answer.result === 'error' && answer.error.code !== grpc.status.ABORTED) {
         // ABORTED: the match moved on before the move arrived; the next offer comes with the
-        // event that moved it. Anything else is the server refusing the move: say why.
-        finish(reject, Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+        // event that moved it. Anything else is the server refusing the move: say why, unless
+        // the move lost to the match's end (a resignation, a clock): its last events come next.
+        const refusal = Object.assign(new Error(answer.error.message), { code: answer.error.code });
+        if (answer.error.code !== grpc.status.FAILED_PRECONDITION) {
+          finish(reject, refusal);
+          return;
+        }
+        call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token }).then(
+          (fresh) => { if (!finished(fresh)) finish(reject, refusal); },
+          (error) => finish(reject, error),
+        );
       }
     };
     const open = () => {
@@ -407,8 +416,11 @@ async function playOverWatch(client, seat, random, log) {
       log(`v${answer.snapshot.version}: ${answer.label}`);
       snapshot = answer.snapshot;
     } catch (error) {
-      if (error.code !== grpc.status.ABORTED) throw error;
-      snapshot = await call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token });
+      if (error.code !== grpc.status.ABORTED && error.code !== grpc.status.FAILED_PRECONDITION) throw error;
+      const fresh = await call(client, 'GetMatch', { match_id: seat.match_id, seat_token: seat.token });
+      // FAILED_PRECONDITION: fine only where the move lost to the match's end (a resignation, a clock)
+      if (error.code === grpc.status.FAILED_PRECONDITION && !finished(fresh)) throw error;
+      snapshot = fresh;
     }
   }
   return { snapshot, played };
