@@ -106,6 +106,19 @@ def test_a_session_resumes_after_aborted_and_sends_its_unanswered_move_again(ser
         assert client.get_match(match.match_id).finished
 
 
+async def _aplay_on(session: Any, i: int) -> Any:
+    """:func:`_play_on` for an asyncio session."""
+    final = None
+    async for update in session:
+        if update.answer is not None:
+            assert update.answer.error is None, update.answer.error
+        elif update.snapshot is not None:
+            final = update.snapshot
+        if update.moves and update.snapshot.acts(i):
+            session.move(_pick(update.moves), expected_version=update.moves.version)
+    return final
+
+
 def test_the_asyncio_session_plays_a_whole_match(service):
     async def main() -> list[Any]:
         async with AsyncSeraiClient(service.address) as client:
@@ -113,16 +126,8 @@ def test_the_asyncio_session_plays_a_whole_match(service):
             seats = [await client.join(match.match_id) for _ in range(2)]
 
             async def play(i: int) -> Any:
-                final = None
                 async with client.open_play(seats[i]) as session:
-                    async for update in session:
-                        if update.answer is not None:
-                            assert update.answer.error is None, update.answer.error
-                        elif update.snapshot is not None:
-                            final = update.snapshot
-                        if update.moves and update.snapshot.acts(i):
-                            session.move(_pick(update.moves), expected_version=update.moves.version)
-                return final
+                    return await _aplay_on(session, i)
 
             return await asyncio.wait_for(asyncio.gather(play(0), play(1)), 120)
 
@@ -214,16 +219,7 @@ def test_the_asyncio_session_keeps_its_stream_for_the_next_match(service, monkey
                     for k in (0, 1):
                         if k:
                             session.follow(seats[k][i])
-                        final = None
-                        async for update in session:
-                            if update.answer is not None:
-                                assert update.answer.error is None, update.answer.error
-                            elif update.snapshot is not None:
-                                final = update.snapshot
-                            if update.moves and update.snapshot.acts(i):
-                                moves = update.moves
-                                session.move(_pick(moves), expected_version=moves.version)
-                        finals.append(final)
+                        finals.append(await _aplay_on(session, i))
                 return finals
 
             return await asyncio.wait_for(asyncio.gather(play(0), play(1)), 180)
