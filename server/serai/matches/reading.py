@@ -91,11 +91,16 @@ def legal_moves_of(entry: Entry, seat: Seat) -> LegalMoves:
     """The seat's legal moves at the entry's version, each with its id (empty if it is not to
     act): what ListLegalMoves lists, and what a Play stream sends with a snapshot."""
     record = entry.record
-    moves: Sequence[Any] = ()
-    if record.status == "running" and seat in entry.game.to_act(entry.state):
-        moves = entry.legal_for(seat)
     listed = tuple(
         LegalMove(f"{record.version}.{i}", entry.game.label(move), move)
-        for i, move in enumerate(moves)
+        for i, move in enumerate(moves_of(entry, seat))
     )
     return LegalMoves(entry.game, seat, record.version, listed)
+
+
+def moves_of(entry: Entry, seat: Seat) -> Sequence[Any]:
+    """The seat's legal moves at the entry's version, in the game's order; none unless the
+    match is running and the seat is to act."""
+    if entry.record.status == "running" and seat in entry.game.to_act(entry.state):
+        return entry.legal_for(seat)
+    return ()

@@ -17,6 +17,7 @@ from google.protobuf import any_pb2
 from serai.api import match_service_pb2 as pb
 from serai.game import Seat
 from serai.matches.cache import Entry
+from serai.matches.reading import moves_of
 from serai.matches.values import Snapshot, Submitted
 from serai.presentation import presentation
 from serai.rpc.convert import STATUS_TO_PB, outcome, pack_view, summary
@@ -56,8 +57,8 @@ class LegalMoveBytes:
     Building a LegalMove message per move (its label, its packed payload, its steps) was a
     quarter of the server's CPU per move on Play. A move's label, payload and steps depend on the
     move alone (the plugin contract: moves are hashable values), so its LegalMove bytes less the
-    id are kept by game, move and steps (``size`` kept; then they start over), and a listing is
-    the ids joined to those bytes. When ``size`` are kept, the older half goes: Jaipur alone
+    id are kept by game, move and steps, and a listing is the ids joined to those bytes. When
+    ``size`` are kept, the older half goes: Jaipur alone
     meets ~15,000 distinct moves in 300 random matches, and a cache that started over at 8,192
     rebuilt one move in twenty it listed. Example::
 
@@ -131,9 +132,7 @@ class SeatLegalMoves:
         key = (record.match_id, record.version, seat, steps)
         found = self._kept.get(key)
         if found is None:
-            moves: Sequence[Any] = ()
-            if record.status == "running" and seat in entry.game.to_act(entry.state):
-                moves = entry.legal_for(seat)
+            moves = moves_of(entry, seat)
             found = self._legal.field(entry.game, record.version, moves, steps=steps)
             if len(self._kept) >= self._size:
                 self._kept.clear()
