@@ -106,16 +106,23 @@ def test_a_session_resumes_after_aborted_and_sends_its_unanswered_move_again(ser
         assert client.get_match(match.match_id).finished
 
 
+def _take(session: Any, update: Any, i: int, final: Any) -> Any:
+    """One update of seat ``i``'s session: answers must be good, its turn is played; the
+    newest snapshot so far."""
+    if update.answer is not None:
+        assert update.answer.error is None, update.answer.error
+    elif update.snapshot is not None:
+        final = update.snapshot
+    if update.moves and update.snapshot.acts(i):
+        session.move(_pick(update.moves), expected_version=update.moves.version)
+    return final
+
+
 async def _aplay_on(session: Any, i: int) -> Any:
     """:func:`_play_on` for an asyncio session."""
     final = None
     async for update in session:
-        if update.answer is not None:
-            assert update.answer.error is None, update.answer.error
-        elif update.snapshot is not None:
-            final = update.snapshot
-        if update.moves and update.snapshot.acts(i):
-            session.move(_pick(update.moves), expected_version=update.moves.version)
+        final = _take(session, update, i, final)
     return final
 
 
@@ -154,12 +161,7 @@ def _play_on(session: Any, i: int) -> Any:
     """One iteration of a session: the match played to its end; its last snapshot."""
     final = None
     for update in session:
-        if update.answer is not None:
-            assert update.answer.error is None, update.answer.error
-        elif update.snapshot is not None:
-            final = update.snapshot
-        if update.moves and update.snapshot.acts(i):
-            session.move(_pick(update.moves), expected_version=update.moves.version)
+        final = _take(session, update, i, final)
     return final
 
 
