@@ -150,3 +150,42 @@ def test_a_memory_limit_that_is_no_size_is_a_usage_error(given: str, capsys) -> 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--redis-maxmemory", given])
     assert "--redis-maxmemory" in capsys.readouterr().err
+
+
+def test_redis_starts_with_no_python_code_in_the_forked_child(tmp_path: Path, monkeypatch) -> None:
+    """A fork taken while gRPC's threads run must not run the interpreter in the child (CI saw
+    'Fatal Python error: Segmentation fault' there, then 'redis-server did not start'): the
+    umask, the new session and the parent-death signal are set by Popen and setpriv, not by a
+    ``preexec_fn``."""
+    started: list[dict] = []
+    real_popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(kwargs)
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", recording_popen)
+    with EmbeddedRedis(tmp_path, persistent=False) as server, redis.Redis.from_url(server.url) as c:
+        assert c.ping()
+    assert started and all(kwargs.get("preexec_fn") is None for kwargs in started)
+    assert started[0]["umask"] == 0o077 and started[0]["start_new_session"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
+def test_redis_dies_with_the_thread_that_started_it(tmp_path: Path) -> None:
+    """No orphan redis-server when the serai that started it is gone (kill -9 included)."""
+    import threading
+    import time
+
+    server = EmbeddedRedis(tmp_path, persistent=False)
+    starter = threading.Thread(target=server.start)
+    starter.start()
+    starter.join()
+    process = server.process
+    assert process is not None
+    deadline = time.monotonic() + 30
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    exited = process.poll()
+    server.stop()
+    assert exited is not None, "redis-server outlived the thread that started it"

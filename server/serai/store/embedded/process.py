@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -151,14 +151,17 @@ class EmbeddedRedis:
                 unix_socket=self.unix_socket,
             )
             process = subprocess.Popen(
-                args,
+                [*_dying_with_parent(), *args],
                 stdin=subprocess.PIPE if self.private else subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 # Its own session: a Ctrl-C meant for serai must not stop Redis before serai has
                 # finished its in-flight moves; serai stops it afterwards.
                 start_new_session=True,
-                preexec_fn=_in_the_child,
+                # Its files (append-only file, log) are its owner's alone: they hold hidden cards.
+                # Set by Popen itself, not by Python code in the forked child: a fork taken while
+                # gRPC's threads run must not run the interpreter (it crashed doing so).
+                umask=0o077,
                 pass_fds=() if self._lock is None else (self._lock,),  # the lock outlives us
             )
             try:
@@ -260,15 +263,10 @@ class EmbeddedRedis:
         self.stop()
 
 
-def _in_the_child() -> None:
-    """Before redis-server runs: its files (append-only file, log) readable by their owner
-    only, since they hold hidden cards; and no orphan (:func:`_die_with_parent`)."""
-    os.umask(0o077)
-    _die_with_parent()
-
-
-def _die_with_parent() -> None:
-    """In the child, on Linux: get SIGTERM when the thread that started Redis dies (no orphans)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(Exception):
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+def _dying_with_parent() -> list[str]:
+    """The command that makes redis-server get SIGTERM when the thread that started it dies (no
+    orphans), on Linux where util-linux's ``setpriv`` is found: it sets the parent-death signal,
+    then execs redis-server in the same process. Elsewhere nothing (the child may then outlive a
+    serai killed with -9)."""
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    return [setpriv, "--pdeathsig", "SIGTERM", "--"] if setpriv else []
