@@ -27,7 +27,7 @@ import grpc
 from _harness import Servers, start_process
 from serai.api import match_service_pb2 as pb
 from serai.store import Commit, LogEntry, MatchRecord, NewEvent, SeatRecord
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
 COMMIT = "/floor.Floor/Commit"

@@ -89,7 +89,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store import Commit
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 
 Call = Callable[[], Awaitable[object]]
 Jobs = list[list[Call]]  # each worker's calls, made one after another

@@ -1,4 +1,4 @@
-"""CPU per call of the request log line (serai.logging.RequestLogInterceptor), in process.
+"""CPU per call of the gRPC request log line (transports.grpc.request_log), in process.
 
 Times a unary handler that binds the seat, as serai.matches does, called --calls times one after
 another in one task, best of --repeat runs (process CPU time, microseconds per call):
@@ -27,6 +27,7 @@ from typing import Any
 import grpc
 import structlog
 from serai import logging as serai_logging
+from serai.transports.grpc.request_log import RequestLogInterceptor
 
 
 class _Request:
@@ -50,9 +51,7 @@ async def _seated_and_more(request: Any, context: Any) -> int:
 
 def _logged(behavior: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     handler = grpc.unary_unary_rpc_method_handler(behavior)
-    wrapped = serai_logging.RequestLogInterceptor().wrap(
-        "/serai.v1.MatchService/SubmitMove", handler
-    )
+    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/SubmitMove", handler)
     return wrapped.unary_unary  # type: ignore[no-any-return]
 
 

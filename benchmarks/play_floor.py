@@ -44,7 +44,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store import Commit
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from service_load import play_seat
 
 

@@ -40,7 +40,7 @@ from _harness import cpu_seconds, pct, start_process
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import match_keys
+from serai.store.redis.keys import match_keys
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

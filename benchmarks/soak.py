@@ -34,7 +34,7 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 
 GAME_SEATS = {"jaipur": 2, "sobek": 2, "nile": 3}
 

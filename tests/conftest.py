@@ -136,8 +136,8 @@ class InProcessServer:
 
     async def _start(self, max_message_bytes: int) -> None:
         from serai.matches import Matches
-        from serai.service import build_server
-        from serai.store.redis_store import RedisStore
+        from serai.store.redis.store import RedisStore
+        from serai.transports.grpc.server import build_server
 
         self.store = RedisStore.from_url(self.redis_url)
         self.matches = Matches(self.store, self.registry, **self.matches_options)

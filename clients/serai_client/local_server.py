@@ -1,7 +1,7 @@
 """A whole serai server for one command, when no ``--server`` is given (play, arena).
 
-It runs the real service — the same :func:`serai.service.build_server` over
-:class:`serai.matches.Matches` and a :class:`serai.store.redis_store.RedisStore` — on a private
+It runs the real service — the same :func:`serai.transports.grpc.server.build_server` over
+:class:`serai.matches.Matches` and a :class:`serai.store.redis.store.RedisStore` — on a private
 redis-server (:class:`serai.store.embedded.EmbeddedRedis`, nothing kept on disk), in a
 background thread with its own event loop. Clients reach it over gRPC like any other server.
 
@@ -72,8 +72,8 @@ class _ServerThread:
     async def _serve(self) -> None:
         from serai import registry
         from serai.matches import Matches
-        from serai.service import build_server
-        from serai.store.redis_store import RedisStore
+        from serai.store.redis.store import RedisStore
+        from serai.transports.grpc.server import build_server
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()

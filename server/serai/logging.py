@@ -218,12 +218,3 @@ class JsonRequestLines:
             milli, micro = divmod(fraction, 1000)
             return f"{text}.{_DIGITS[milli]}{_DIGITS[micro]}Z"
         return f"{text}Z"
-
-
-def __getattr__(name: str) -> Any:
-    # The gRPC request log lived here; the old name keeps working without importing grpc here.
-    if name == "RequestLogInterceptor":
-        from serai.transports.grpc.request_log import RequestLogInterceptor
-
-        return RequestLogInterceptor
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

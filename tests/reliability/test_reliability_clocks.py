@@ -13,7 +13,7 @@ from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches, label_of
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 from store_records import log_items
 
 Code = grpc.StatusCode

@@ -15,9 +15,11 @@ from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
-from serai.service import RateLimiter, status_of
+from serai.rpc.limits import RateLimiter
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import RedisStore, index_key
+from serai.store.redis.keys import index_key
+from serai.store.redis.store import RedisStore
+from serai.transports.grpc.servicer import status_of
 from store_records import running_record
 
 Code = grpc.StatusCode

@@ -14,7 +14,7 @@ from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import signal
 import pytest
 from reliability_helpers import check_replays, play_match, replicas_on
 from serai import registry
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 
 MATCHES = 6
 

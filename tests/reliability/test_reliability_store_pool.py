@@ -9,7 +9,7 @@ import secrets
 import pytest
 import redis
 from serai.store import Commit, Committed, LogEntry, StoreUnavailable
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 
@@ -100,9 +100,9 @@ def test_commit_and_load_load_their_scripts_again_after_a_script_flush(redis_url
 def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
     from redis.asyncio.connection import Connection
     from redis.exceptions import DataError
-    from serai.store.redis_store import _BoundedPool
+    from serai.store.redis.pools import BoundedPool
 
-    ours = _BoundedPool.from_url("redis://127.0.0.1:1/0").make_connection()
+    ours = BoundedPool.from_url("redis://127.0.0.1:1/0").make_connection()
     theirs = Connection()
     commands = [
         ("EVALSHA", "a" * 40, 2, "k1", "k2", -5, 0, "ünï", b"\x00\r\n" * 3000, "x" * 7000),
@@ -120,7 +120,7 @@ def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
         for connection in (ours, theirs):
             with pytest.raises(DataError):
                 connection.pack_command(*refused)
-    latin = _BoundedPool.from_url("redis://127.0.0.1:1/0", encoding="latin-1").make_connection()
+    latin = BoundedPool.from_url("redis://127.0.0.1:1/0", encoding="latin-1").make_connection()
     command = ("SET", "café", "ünï", 7)
     assert b"".join(latin.pack_command(*command)) == b"".join(
         Connection(encoding="latin-1").pack_command(*command)
@@ -128,14 +128,14 @@ def test_commands_are_packed_to_the_same_bytes_as_redis_py_packs_them() -> None:
 
 
 def test_the_redis_py_internals_the_lean_pool_and_send_path_use_are_still_there() -> None:
-    """_BoundedPool, multiplexed.Multiplexed and _QuickSend lean on redis-py internals (pinned to
+    """BoundedPool, multiplexed.Multiplexed and _QuickSend lean on redis-py internals (pinned to
     8.1.x): an upgrade that moves any of them fails here, not in production."""
     import inspect
 
     from redis.asyncio.connection import AbstractConnection, ConnectionPool
-    from serai.store.redis_store import _BoundedPool
+    from serai.store.redis.pools import BoundedPool
 
-    pool = _BoundedPool.from_url("redis://127.0.0.1:1/0", max_connections=3)
+    pool = BoundedPool.from_url("redis://127.0.0.1:1/0", max_connections=3)
     assert isinstance(pool._available_connections, list)
     assert isinstance(pool._in_use_connections, set)
     assert isinstance(pool._lock, asyncio.Lock)
@@ -158,7 +158,7 @@ def test_the_redis_py_internals_the_lean_pool_and_send_path_use_are_still_there(
     assert "nowait" in inspect.signature(connection.disconnect).parameters
     assert "check_health" in inspect.signature(connection.send_packed_command).parameters
     assert inspect.iscoroutinefunction(connection.read_response)
-    # What redis-py's own release does, which _BoundedPool.release mirrors (or leaves to
+    # What redis-py's own release does, which BoundedPool.release mirrors (or leaves to
     # redis-py's BlockingConnectionPool, with a credential provider).
     release = inspect.getsource(ConnectionPool.release)
     for step in ("self._lock", "_in_use_connections.remove", "should_reconnect", "disconnect",
@@ -169,10 +169,10 @@ def test_the_redis_py_internals_the_lean_pool_and_send_path_use_are_still_there(
 def test_a_credential_provider_takes_redis_py_s_own_pool_and_command_path() -> None:
     from redis.asyncio import BlockingConnectionPool
     from redis.credentials import UsernamePasswordCredentialProvider
-    from serai.store.redis_store import _BoundedPool
+    from serai.store.redis.pools import BoundedPool
 
     lean = RedisStore.from_url("redis://127.0.0.1:1/0")
-    assert type(lean.client.connection_pool) is _BoundedPool
+    assert type(lean.client.connection_pool) is BoundedPool
     assert lean._shared is not None  # load and commit on one shared connection
     provider = UsernamePasswordCredentialProvider("user", "secret")
     store = RedisStore.from_url(

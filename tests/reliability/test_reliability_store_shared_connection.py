@@ -1,4 +1,4 @@
-"""Load and commit share one connection (serai.store.multiplexed): every reply reaches its own
+"""Load and commit share one connection (serai.store.redis.multiplexed): every reply reaches its own
 caller, whatever fails, and a lost, hung or killed connection answers UNAVAILABLE, then heals."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from serai.store import (
     StoreUnavailable,
 )
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 
@@ -102,9 +102,9 @@ def test_an_error_reply_fails_only_its_own_caller(redis_url: str) -> None:
 
 
 def _wrong_type_script() -> Any:
-    from serai.store.redis_store import _Script
+    from serai.store.redis.scripts import Script
 
-    return _Script("return redis.call('HGET', KEYS[1], 'f')")
+    return Script("return redis.call('HGET', KEYS[1], 'f')")
 
 
 def test_cancelled_callers_do_not_shift_the_replies_of_the_others(redis_url: str) -> None:
@@ -379,12 +379,12 @@ def test_the_redis_py_internals_the_shared_connection_uses_are_still_there(
     Protocol of its own: an upgrade that moves what it uses fails here."""
     from redis._parsers.base import BaseParser
     from redis.exceptions import NoScriptError
-    from serai.store.redis_store import _BoundedPool
+    from serai.store.redis.pools import BoundedPool
 
     assert type(BaseParser.parse_error("NOSCRIPT No matching script.")) is NoScriptError
 
     async def main() -> None:
-        pool = _BoundedPool.from_url(redis_url)
+        pool = BoundedPool.from_url(redis_url)
         assert isinstance(pool.connection_kwargs, dict)
         connection = pool.connection_class(**{**pool.connection_kwargs, "protocol": 2})
         await connection.connect()

@@ -19,7 +19,8 @@ from serai.cli import build_parser
 from serai.config import from_args
 from serai.store import StoreUnavailable
 from serai.store.embedded import free_port, ping, redis_server_binary
-from serai.store.redis_store import RedisStore, open_store, parse_sentinel_url, printable_url
+from serai.store.redis.connect import parse_sentinel_url, printable_url
+from serai.store.redis.store import RedisStore, open_store
 
 
 def test_sentinel_urls_name_the_sentinels_service_database_and_password():

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import redis
 from serai.matches import Matches
+from serai.store.redis.store import RedisStore, open_store
 from serai.store.redis.streams import CLIENT_NAME
-from serai.store.redis_store import RedisStore, open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from tiny_game import tiny_registry

@@ -13,7 +13,8 @@ import redis
 from serai import registry
 from serai.matches import Matches
 from serai.store import Commit, LogEntry, MatchRecord, NewEvent, StoredEvent
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 

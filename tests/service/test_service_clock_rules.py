@@ -9,7 +9,8 @@ from typing import Any
 
 from serai import registry
 from serai.matches import Matches
-from serai.store.redis_store import RedisStore, match_keys, open_store
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore, open_store
 from tiny_game import TinyGame, tiny_registry
 
 

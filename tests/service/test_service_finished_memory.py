@@ -19,9 +19,10 @@ from serai.store import (
     SeatRecord,
     StoredEvent,
 )
-from serai.store.encoding import pack_events
-from serai.store.folding import unfold
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis.encoding import pack_events
+from serai.store.redis.folding import unfold
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore
 
 
 def _record(match_id: str, seats: int) -> MatchRecord:

@@ -130,7 +130,7 @@ def test_a_bad_join_request_id_is_an_invalid_argument(stub):
 
 def test_seats_stored_before_join_ids_load_and_new_ones_round_trip():
     from serai.store import SeatRecord
-    from serai.store.encoding import dump_seats, load_seats
+    from serai.store.redis.encoding import dump_seats, load_seats
 
     old = b'[{"n":"ada","j":1,"r":0,"t":"ab"},{"n":"","j":0,"r":0,"t":""}]'
     assert load_seats(old) == (SeatRecord("ada", True, False, "ab"), SeatRecord())

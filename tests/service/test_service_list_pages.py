@@ -14,7 +14,7 @@ import grpc
 from serai.api import match_service_pb2 as pb
 from serai.matches import Matches
 from serai.matches.paging import MAX_PAGE, page_token
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from service_helpers import status_of
 from store_records import running_record
 from tiny_game import tiny_registry

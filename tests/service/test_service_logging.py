@@ -19,7 +19,7 @@ import structlog
 from hypothesis import given
 from hypothesis import strategies as st
 from serai import logging as serai_logging
-from serai.logging import RequestLogInterceptor
+from serai.transports.grpc.request_log import RequestLogInterceptor
 from structlog.testing import capture_logs
 
 

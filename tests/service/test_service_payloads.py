@@ -6,7 +6,7 @@ import random
 from types import SimpleNamespace
 
 from google.protobuf import any_pb2, wrappers_pb2
-from serai.service import MovePayloads
+from serai.rpc.responses import MovePayloads
 from serai_jaipur import JaipurGame
 
 

@@ -22,7 +22,7 @@ from redis.connection import parse_url
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store.embedded import ADMIN_COMMANDS, EmbeddedRedis, _reply_to_ping, ping
-from serai.store.redis_store import printable_url
+from serai.store.redis.connect import printable_url
 from service_helpers import slow_redis_server
 
 TINY = [sys.executable, str(Path(__file__).with_name("tiny_game.py"))]

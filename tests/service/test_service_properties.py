@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from serai.game import IllegalMove
 from serai.matches import MatchError, Matches, PackedMove
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from tiny_game import DECK, TinyGame, tiny_registry
 
 attempt = st.tuples(

@@ -12,7 +12,7 @@ from google.protobuf import any_pb2, struct_pb2, wrappers_pb2
 from serai.api import match_service_pb2 as pb
 from serai.matches import Matches
 from serai.store import REQUEST_WINDOW
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from service_helpers import Watcher, create, join_all, status_of, watch_all
 from tiny_game import TinyGame, tiny_registry
 

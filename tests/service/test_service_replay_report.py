@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from serai.matches import Matches
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 from tiny_game import tiny_registry
 
 

@@ -11,7 +11,8 @@ from serai import matches as m
 from serai.api import match_service_pb2 as pb
 from serai.matches.cache import Entry
 from serai.matches.reading import snapshot as snapshot_of
-from serai.service import SubmitResponses, snapshot
+from serai.rpc.convert import snapshot
+from serai.rpc.responses import SubmitResponses
 from serai.store import MatchRecord, SeatRecord
 from serai_jaipur import JaipurGame
 

@@ -17,7 +17,7 @@ import pytest
 from serai import registry
 from serai.matches import Matches
 from serai.store import StoreUnavailable
-from serai.store.redis_store import RedisStore
+from serai.store.redis.store import RedisStore
 from tiny_game import tiny_registry
 
 

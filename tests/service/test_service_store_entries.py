@@ -10,7 +10,8 @@ import secrets
 import pytest
 import redis
 from serai.store import Commit, LogEntry, NewEvent, StoreError
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 LOG = [

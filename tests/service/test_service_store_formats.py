@@ -12,7 +12,8 @@ import redis
 from serai.store import Commit, LogEntry, NewEvent, event_id_after
 from serai.store.redis import scripts
 from serai.store.redis.encoding import KIND_CODES
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 # The bytes written since serai first kept event kinds as one byte.

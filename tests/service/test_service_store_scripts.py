@@ -21,7 +21,8 @@ from serai.store import (
     MatchIdTaken,
     NewEvent,
 )
-from serai.store.redis_store import RedisStore, match_keys
+from serai.store.redis.keys import match_keys
+from serai.store.redis.store import RedisStore
 from store_records import running_record
 
 

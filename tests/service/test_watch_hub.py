@@ -17,8 +17,8 @@ import redis
 from serai.api import match_service_pb2 as pb
 from serai.matches import LimitExceeded, Matches, WatchBatch, WatchBehind
 from serai.matches.hub import WatchHub
+from serai.store.redis.store import RedisStore, open_store
 from serai.store.redis.streams import CLIENT_NAME
-from serai.store.redis_store import RedisStore, open_store
 from service_helpers import create, join_all, status_of
 from tiny_game import tiny_registry
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from serai.matches import Matches
 from serai.matches.watching import label_of, read_to_entry
-from serai.store.redis_store import open_store
+from serai.store.redis.store import open_store
 from tiny_game import tiny_registry
 
 

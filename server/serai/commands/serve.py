@@ -43,11 +43,11 @@ from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
-from serai.service import build_server
 from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.api_keys import ApiKeys
+from serai.transports.grpc.server import build_server
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

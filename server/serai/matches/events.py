@@ -2,8 +2,8 @@
 
 Each kind is a :class:`Kind` member, and each has one constructor here that the lifecycle calls
 instead of spelling the kind and its data. The strings are a stored and wire format (the store
-gives each known kind one byte, in :data:`serai.store.encoding.KIND_CODES`; the service and the
-clients read them), so they never change. A constructor puts the plain ``str`` value in the
+gives each known kind one byte, in :data:`serai.store.redis.encoding.KIND_CODES`; the service
+and the clients read them), so they never change. A constructor puts the plain ``str`` value in the
 event, not the member: the store looks kinds up on every move, and a plain string hashes faster.
 
 Example::

@@ -91,7 +91,7 @@ class EmbeddedRedis:
     @property
     def url(self) -> str:
         """How to reach it: a private server's holds its password (print
-        :func:`serai.store.redis_store.printable_url` of it, never the URL itself)."""
+        :func:`serai.store.redis.connect.printable_url` of it, never the URL itself)."""
         if self.unix_socket is not None:
             secret = f":{self._password}@" if self._password else ""
             return f"unix://{secret}{self.unix_socket}?db=0"

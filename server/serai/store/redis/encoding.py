@@ -67,7 +67,7 @@ ArchivedEvent = tuple[str, int, bytes, bytes]  # event id, version, stored kind,
 
 def unpack_archive(raw: bytes) -> list[ArchivedEvent]:
     """Each event of an archive of events only (written by serai before folded archives: see
-    serai.store.folding.unfold): 0x02 (0x01: no data of the 0x03 form), then the events as
+    serai.store.redis.folding.unfold): 0x02 (0x01: no data of the 0x03 form), then the events as
     pack_events writes them.
     """
     if raw[:1] not in (b"\x01", b"\x02"):
