@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from serai.metrics import count_tenant_call, observe_call, observe_store
 from serai.rpc.auth import Authenticator
-from serai.rpc.handlers import CallContext
+from serai.rpc.context import CallContext
 from serai.rpc.players import PlayerTokens
 from serai.store.redis.api_keys import ApiKey, PlayerTokenRules, secret_hash
 

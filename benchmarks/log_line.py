@@ -27,7 +27,7 @@ from typing import Any
 import grpc
 import structlog
 from serai import logging as serai_logging
-from serai.transports.grpc.request_log import RequestLogInterceptor
+from serai.transports.grpc.request_log import GrpcRequestLog
 
 
 class _Request:
@@ -51,7 +51,7 @@ async def _seated_and_more(request: Any, context: Any) -> int:
 
 def _logged(behavior: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     handler = grpc.unary_unary_rpc_method_handler(behavior)
-    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/SubmitMove", handler)
+    wrapped = GrpcRequestLog().wrap("/serai.v1.MatchService/SubmitMove", handler)
     return wrapped.unary_unary  # type: ignore[no-any-return]
 
 

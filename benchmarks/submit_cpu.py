@@ -57,7 +57,7 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis.store import RedisStore
-from serai.transports.grpc.request_log import RequestLogInterceptor
+from serai.transports.grpc.request_log import GrpcRequestLog
 
 PARTS = ("matches", "handler", "grpc")
 SUBMIT = "/serai.v1.MatchService/SubmitMove"
@@ -139,7 +139,7 @@ class _Capture:
 def registered_handler(matches: Matches) -> grpc.RpcMethodHandler:
     """SubmitMove's handler wrapped as build_server wraps it (decoding, request log)."""
     capture = _Capture()
-    logged = RequestLogInterceptor()
+    logged = GrpcRequestLog()
     wrapping = service._Wrapping(
         capture,  # type: ignore[arg-type]
         lambda method, handler: service._decoding(method, logged.wrap(method, handler)),

@@ -19,7 +19,7 @@ import structlog
 from hypothesis import given
 from hypothesis import strategies as st
 from serai import logging as serai_logging
-from serai.transports.grpc.request_log import RequestLogInterceptor
+from serai.transports.grpc.request_log import GrpcRequestLog
 from structlog.testing import capture_logs
 
 
@@ -37,7 +37,7 @@ async def events(request: Any, context: Any) -> Any:
 
 def test_a_client_closing_a_watch_is_logged_as_cancelled_not_as_an_error():
     handler = grpc.unary_stream_rpc_method_handler(events)
-    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/Watch", handler)
+    wrapped = GrpcRequestLog().wrap("/serai.v1.MatchService/Watch", handler)
 
     async def read_one_then_hang_up() -> None:
         stream = wrapped.unary_stream(object(), FakeContext())
@@ -57,7 +57,7 @@ def test_a_handler_that_crashes_is_logged_as_an_error():
         raise RuntimeError("boom")
 
     handler = grpc.unary_unary_rpc_method_handler(broken)
-    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/GetMatch", handler)
+    wrapped = GrpcRequestLog().wrap("/serai.v1.MatchService/GetMatch", handler)
 
     async def call() -> None:
         with pytest.raises(RuntimeError, match="boom"):
@@ -117,12 +117,10 @@ def unary(
     behavior: Callable[[Any, Any], Awaitable[Any]],
     request: Any,
     method: str = "SubmitMove",
-    interceptor: RequestLogInterceptor | None = None,
+    request_log: GrpcRequestLog | None = None,
 ) -> Callable[[], Awaitable[Any]]:
     handler = grpc.unary_unary_rpc_method_handler(behavior)
-    logged = (interceptor or RequestLogInterceptor()).wrap(
-        f"/serai.v1.MatchService/{method}", handler
-    )
+    logged = (request_log or GrpcRequestLog()).wrap(f"/serai.v1.MatchService/{method}", handler)
     return lambda: logged.unary_unary(request, FakeContext())
 
 
@@ -226,7 +224,7 @@ def test_at_level_warning_a_request_that_went_well_writes_nothing(configured):
 def test_at_level_error_a_call_the_client_cancelled_writes_nothing(configured):
     stream = configured(level="error")
     handler = grpc.unary_stream_rpc_method_handler(events)
-    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/Watch", handler)
+    wrapped = GrpcRequestLog().wrap("/serai.v1.MatchService/Watch", handler)
 
     async def hang_up() -> None:
         stream = wrapped.unary_stream(Request("m1"), FakeContext())
@@ -240,7 +238,7 @@ def test_at_level_error_a_call_the_client_cancelled_writes_nothing(configured):
 def test_a_watch_line_counts_the_messages_sent(configured):
     stream = configured()
     handler = grpc.unary_stream_rpc_method_handler(events)
-    wrapped = RequestLogInterceptor().wrap("/serai.v1.MatchService/Watch", handler)
+    wrapped = GrpcRequestLog().wrap("/serai.v1.MatchService/Watch", handler)
 
     async def read_all() -> None:
         assert [event async for event in wrapped.unary_stream(Request("m1"), FakeContext())] == (

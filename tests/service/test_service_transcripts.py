@@ -15,7 +15,8 @@ import pytest
 from serai.api import match_service_pb2 as pb
 from serai.commands import transcript as transcript_command
 from serai.matches import LimitExceeded, fairness, transcripts
-from serai.rpc.handlers import CallContext, MatchHandlers
+from serai.rpc.context import CallContext
+from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.store import MatchRecord
 from service_helpers import status_of

@@ -150,15 +150,6 @@ def no_longer_legal(error: Exception) -> bool:
     return isinstance(error, IllegalMove | NotYourTurn | MatchNotRunning | MoveNotFound)
 
 
-def log_entry(
-    version: int, seat: Seat, *, move: bytes = b"", resign: bool = False, timeout: bool = False
-) -> LogEntry:
-    """One line of the match's log: the move's bytes, or a resignation, or a loss on time."""
-    if resign or timeout:
-        return LogEntry(version, seat, None, "resigned" if resign else "timed_out")
-    return LogEntry(version, seat, move)
-
-
 def outcome_data(outcome: Outcome) -> dict[str, Any]:
     """The outcome as stored in the record and sent in the ``finished`` event."""
     return {

@@ -1,5 +1,5 @@
 """Who is calling, by API key: the one place either transport turns a call's headers into the
-:class:`~serai.rpc.handlers.CallContext` its handler gets.
+:class:`~serai.rpc.context.CallContext` its handler gets.
 
 A key comes as ``authorization: Bearer sk_<name>.<secret>`` or ``x-serai-key: sk_...`` (gRPC
 metadata or HTTP headers alike). With a valid key the call acts for that key's app (its
@@ -23,7 +23,7 @@ from typing import NoReturn, Protocol
 import structlog
 
 from serai.metrics import count_tenant_call
-from serai.rpc.handlers import CallContext, Principal
+from serai.rpc.context import CallContext, Principal
 from serai.rpc.players import PlayerTokens
 from serai.rpc.status import Code, RpcError
 from serai.store.redis.api_keys import NAME, ApiKey, secret_hash, split_token

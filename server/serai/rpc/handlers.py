@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from google.protobuf import any_pb2
@@ -29,6 +28,7 @@ from serai.matches import (
 )
 from serai.matches.transcripts import dumps as dumps_transcript
 from serai.metrics import MOVES, WATCHERS
+from serai.rpc.context import CallContext, Principal
 from serai.rpc.convert import (
     PB_TO_STATUS,
     POLICY_FROM_PB,
@@ -37,7 +37,7 @@ from serai.rpc.convert import (
     snapshot,
     summary,
 )
-from serai.rpc.limits import RateLimiter, quota_key_of
+from serai.rpc.limits import RateLimiter
 from serai.rpc.play import PlayStreams
 from serai.rpc.players import player_of
 from serai.rpc.responses import LegalMoveBytes, MovePayloads, SeatLegalMoves, SubmitResponses
@@ -45,42 +45,6 @@ from serai.rpc.status import Code, RpcError
 
 if TYPE_CHECKING:
     from serai.rpc.auth import Authenticator
-    from serai.rpc.players import PlayerTokens
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    """An app calling with a valid API key: the key's ``name`` is its tenant, and its limits
-    replace the server's for it (None or 0: the server's)."""
-
-    name: str
-    max_open_matches: int | None = None
-    move_rate: float = 0.0
-    move_burst: float = 0.0
-    players: PlayerTokens | None = None  # how its player tokens are checked (None: it takes none)
-
-
-@dataclass(frozen=True, slots=True)
-class CallContext:
-    """What a handler may know of the call besides its request: who is calling (``peer``, in the
-    transport's words, e.g. ``ipv4:10.0.0.7:51234``; the key of per-connection limits)."""
-
-    peer: str = ""
-    principal: Principal | None = None  # the app whose API key the call carries
-
-    @property
-    def quota_key(self) -> str:
-        """Whom the caller's quotas count (see :func:`serai.rpc.limits.quota_key_of`): its API
-        key (``key:<name>``), else its address without the port, so that a new connection or
-        client_id does not reset them."""
-        if self.principal is not None:
-            return f"key:{self.principal.name}"
-        return quota_key_of(self.peer)
-
-    @property
-    def tenant(self) -> str:
-        """Whose matches the caller sees: its API key's name ("" without a key)."""
-        return "" if self.principal is None else self.principal.name
 
 
 class MatchHandlers:

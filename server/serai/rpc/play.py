@@ -43,7 +43,8 @@ from serai.rpc.convert import fill_event
 from serai.rpc.status import NUMBERS, rpc_error
 
 if TYPE_CHECKING:
-    from serai.rpc.handlers import CallContext, MatchHandlers
+    from serai.rpc.context import CallContext
+    from serai.rpc.handlers import MatchHandlers
 
 _OUT_QUEUE = 16  # updates waiting for the transport: beyond, the watch's own bounded queue fills
 _FIRST = (

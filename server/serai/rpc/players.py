@@ -198,7 +198,7 @@ def refuse(key: str | None, reason: str, method: str, message: str) -> NoReturn:
 
 async def player_of(principal: Any, token: str, method: str) -> Player:
     """The player ``token`` names for the app whose key the call carries (``principal``, a
-    :class:`serai.rpc.handlers.Principal` or None), or UNAUTHENTICATED."""
+    :class:`serai.rpc.context.Principal` or None), or UNAUTHENTICATED."""
     if principal is None:
         refuse(
             None,

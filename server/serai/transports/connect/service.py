@@ -1,7 +1,7 @@
 """The Connect service: each method hands its call to :class:`serai.rpc.handlers.MatchHandlers`.
 
 The generated ``MatchServiceASGIApplication`` (serai.api.match_service_connect) decodes requests
-and speaks the protocols; each method here builds the :class:`~serai.rpc.handlers.CallContext`,
+and speaks the protocols; each method here builds the :class:`~serai.rpc.context.CallContext`,
 awaits the handler, logs the call and, whatever the handler raises, answers the status
 :func:`serai.rpc.status.rpc_error` gives, through :data:`CONNECT_CODES`: the one place a failure
 becomes a Connect error. gRPC-Web clients read the same code by its gRPC number. Example::
@@ -23,7 +23,8 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
 from grpc_health.v1 import health_pb2
 
-from serai.rpc.handlers import CallContext, MatchHandlers
+from serai.rpc.context import CallContext
+from serai.rpc.handlers import MatchHandlers
 from serai.rpc.status import Code, rpc_error
 from serai.transports.request_log import RequestLog
 

@@ -31,28 +31,9 @@ def _gone(context: grpc.aio.ServicerContext) -> str:
     return "DEADLINE_EXCEEDED" if remaining is not None and remaining < 0.01 else "CANCELLED"
 
 
-class RequestLogInterceptor(RequestLog, grpc.aio.ServerInterceptor):
+class GrpcRequestLog(RequestLog):
     """Logs every RPC once it ends (see :class:`serai.transports.request_log.RequestLog`): the
     status is the one grpc's context holds, or the client's going away."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # by method: built once, not per call
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        wrapped = self._wrapped.get(details.method)
-        if wrapped is not None:
-            return wrapped
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        wrapped = self.wrap(details.method, handler)
-        self._wrapped[details.method] = wrapped
-        return wrapped
 
     def wrap(self, full_method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         """``handler`` with its calls logged (for wrapping handlers once, without interceptors)."""

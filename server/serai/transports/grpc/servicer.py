@@ -1,6 +1,6 @@
 """The gRPC servicer: each method hands its call to :class:`serai.rpc.handlers.MatchHandlers`.
 
-A method builds the :class:`~serai.rpc.handlers.CallContext` from grpc's context, awaits the
+A method builds the :class:`~serai.rpc.context.CallContext` from grpc's context, awaits the
 handler, and, whatever it raises, answers the status :func:`serai.rpc.status.rpc_error` gives,
 through :data:`GRPC_CODES`: the one place a failure becomes a gRPC status, for unary calls and
 streams alike.
@@ -18,7 +18,8 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc import status
 from serai.rpc.auth import Authenticator
-from serai.rpc.handlers import CallContext, MatchHandlers
+from serai.rpc.context import CallContext
+from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.rpc.status import Code
 
