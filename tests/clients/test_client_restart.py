@@ -16,6 +16,7 @@ from serai_client import AsyncSeraiClient, SeraiClient
 from serai_client.bots.random_bot import RandomStrategy
 from serai_client.errors import UnavailableError
 from serai_client.types import Event
+from waiting import wait_until
 
 
 def free_port() -> int:
@@ -56,7 +57,7 @@ def test_a_watch_resumes_after_a_server_restart_and_misses_no_event(start_serve,
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     assert play_moves(client, seats, 6) == 6
-    wait_until(lambda: sum(e.kind == "move" for e in seen) == 6)
+    wait_until(lambda: sum(e.kind == "move" for e in seen) == 6, "the six moves seen")
 
     first.stop(how)
     second = start_serve("--port", port, "--redis-url", redis_url)
@@ -73,14 +74,6 @@ def test_a_watch_resumes_after_a_server_restart_and_misses_no_event(start_serve,
     assert [e.kind for e in seen].count("move") == 12
     assert seen[-1].kind == "finished"
     client.close()
-
-
-def wait_until(condition: Any, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
 
 
 def test_the_asyncio_watch_also_resumes_after_a_killed_server(start_serve, redis_url):
@@ -106,7 +99,7 @@ def test_the_asyncio_watch_also_resumes_after_a_killed_server(start_serve, redis
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     assert play_moves(client, seats, 4) == 4
-    wait_until(lambda: sum(e.kind == "move" for e in seen) == 4)
+    wait_until(lambda: sum(e.kind == "move" for e in seen) == 4, "the four moves seen")
     first.stop(signal.SIGKILL)
     start_serve("--port", port, "--redis-url", redis_url)
     assert play_moves(client, seats, 4) == 4
@@ -132,19 +125,20 @@ def test_a_watch_gives_up_after_one_unavailable_for_when_the_server_stops_for_go
             client.join(match.match_id)
     outcome: list[tuple[str, float]] = []
     stopped: list[float] = []
+    seen: list[str] = []
 
     def watch() -> None:
         try:
             if flavour == "sync":
                 with SeraiClient(server.address, unavailable_for=3) as client:
-                    for _event in client.watch(match.match_id):
-                        pass
+                    for event in client.watch(match.match_id):
+                        seen.append(event.kind)
             else:
 
                 async def collect() -> None:
                     async with AsyncSeraiClient(server.address, unavailable_for=3) as client:
-                        async for _event in client.watch(match.match_id):
-                            pass
+                        async for event in client.watch(match.match_id):
+                            seen.append(event.kind)
 
                 asyncio.run(collect())
         except UnavailableError:
@@ -154,7 +148,7 @@ def test_a_watch_gives_up_after_one_unavailable_for_when_the_server_stops_for_go
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    time.sleep(1)  # the watch is open and has read the events so far
+    wait_until(lambda: "started" in seen, "the watch read the events so far")
     stopped.append(time.monotonic())
     server.stop(signal.SIGTERM)
     watcher.join(30)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from connect_helpers import CallFailed, json_call
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
+from waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -119,10 +119,15 @@ def test_revoked_on_every_replica(start_replicas, redis_url):
         revoked = keys(redis_url, "revoke", "acme")
         assert revoked.returncode == 0, revoked.stderr
         assert '"key": "acme"' in revoked.stderr and "revoked" in revoked.stderr
-        time.sleep(1.0)
         for channel in (one, two):
-            code, _ = code_of(lambda c=channel: Keyed(c, key).ListMatches(pb.ListMatchesRequest()))
-            assert code == grpc.StatusCode.UNAUTHENTICATED
+            wait_until(
+                lambda c=channel: (
+                    code_of(lambda: Keyed(c, key).ListMatches(pb.ListMatchesRequest()))[0]
+                    == grpc.StatusCode.UNAUTHENTICATED
+                ),
+                "the revoked key refused on each replica",
+                10,
+            )
     listed = keys(redis_url, "list")
     assert listed.returncode == 0 and "acme\trevoked" in listed.stdout
     assert key.partition(".")[2] not in listed.stdout

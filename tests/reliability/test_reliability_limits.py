@@ -17,10 +17,11 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.rpc.limits import RateLimiter
 from serai.store.embedded import EmbeddedRedis
-from serai.store.redis.keys import index_key
+from serai.store.redis.keys import index_key, match_keys
 from serai.store.redis.store import RedisStore
 from serai.transports.grpc.servicer import status_of
 from store_records import running_record
+from waiting import eventually
 
 Code = grpc.StatusCode
 
@@ -143,7 +144,8 @@ def test_expired_matches_leave_the_status_indexes_instead_of_crowding_out_live_o
                 idle = replace(running_record(f"idle{n}"), status="open", created_ms=10 + n)
                 await store.create(idle, [], idle_ms=300)
                 await store.index(idle, None, "open")
-            await asyncio.sleep(0.5)  # the idle ones expire
+            idle_records = [match_keys(f"idle{n}")[0] for n in range(200)]
+            await eventually(lambda: _none_left(store, idle_records), "the idle matches expired")
             everything = [r.match_id for r in await store.list_matches(None, "tiny", 2)]
             listed = [r.match_id for r in await store.list_matches("open", None, 2)]
             in_game = [r.match_id for r in await store.list_matches("open", "tiny", 2)]
@@ -170,7 +172,8 @@ def test_a_listing_does_not_show_a_match_twice_when_a_create_lands_between_its_p
                 record = replace(running_record(f"m{n:03}"), status="open", created_ms=n)
                 await store.create(record, [], idle_ms=300 if n >= 100 else 0)
                 await store.index(record, None, "open")
-            await asyncio.sleep(0.5)  # the ten newest expire
+            newest = [match_keys(f"m{n:03}")[0] for n in range(100, 110)]
+            await eventually(lambda: _none_left(store, newest), "the ten newest expired")
             read_rows = store._listed_rows
             pages: list[int] = []
 
@@ -221,3 +224,7 @@ def test_a_full_redis_answers_resource_exhausted_and_writes_nothing(tmp_path):
         assert "full" in str(error)
         assert admin.dbsize() == keys_before  # nothing half-written
         admin.close()
+
+
+async def _none_left(store: RedisStore, keys: list[str]) -> bool:
+    return await store.client.exists(*keys) == 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +16,7 @@ from serai.api import match_service_pb2 as pb
 from serai.game import OptionValue, Seat, seeded_rng
 from service_helpers import PlayStream, create, join_all, watch_all
 from tiny_game import DECK, TinyGame, TinyState, tiny_registry
+from waiting import wait_until
 
 GAMES = ("jaipur", "nile", "sobek")
 
@@ -317,8 +317,10 @@ def test_a_kept_stream_between_matches_holds_a_watchs_place(start_service):
     while not any(u.event.HasField("finished") for u in kept.received):  # it may come first
         kept.next()
     # the match is over: the stream took its place for the wait before it said so, and keeps
-    # it once the match's session is gone (half a second is ample for that)
-    time.sleep(0.5)
+    # it once the match's session is gone
+    watching = service.matches._watching
+    wait_until(lambda: first not in watching.by_match, "the first match's watch gave its place")
+    assert sum(watching.by_peer.values()) == 1  # the kept stream's wait, the only one
     with pytest.raises(grpc.RpcError) as refused:
         next(iter(stub.Watch(pb.WatchRequest(match_id=second), timeout=30)))
     assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

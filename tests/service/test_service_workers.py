@@ -21,6 +21,7 @@ from serai.cli import build_parser
 from serai.commands import workers
 from serai.config import from_args
 from service_helpers import create, join_all
+from waiting import wait_until
 
 TINY = [sys.executable, str(Path(__file__).with_name("tiny_game.py"))]
 
@@ -195,15 +196,18 @@ def test_a_stop_signal_stops_every_worker_then_the_embedded_redis(start_serve, t
 def test_a_stop_signal_while_the_workers_start_is_a_clean_stop(tmp_path, redis_url):
     """A worker stopped before it listens exits by serve's start-up handler (128 + SIGTERM)."""
     command = [*TINY, "serve", "--workers", "2", "--port", "0", "--redis-url", redis_url]
-    env = {**os.environ, "TINY_WORKER_START_DELAY": "30"}
+    starting = tmp_path / "starting"
+    starting.mkdir()
+    env = {
+        **os.environ,
+        "TINY_WORKER_START_DELAY": "30",
+        "TINY_WORKER_STARTING_DIR": str(starting),
+    }
     with (tmp_path / "serve.log").open("wb") as log:
         supervisor = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:
-        children = Path(f"/proc/{supervisor.pid}/task/{supervisor.pid}/children")
-        deadline = time.monotonic() + 60
-        while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(2)  # the workers are past their imports, into their slow start
+        # the workers are past their imports, into their slow start
+        wait_until(lambda: len(list(starting.iterdir())) == 2, "both workers starting", 120)
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(30) == 0, (tmp_path / "serve.log").read_text()
     finally:

@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from google.protobuf import struct_pb2, wrappers_pb2
@@ -181,7 +182,8 @@ def tiny_registry() -> registry.Registry:
 def main(argv: list[str]) -> int:
     """``serai serve`` or ``serai replay`` with ``tiny`` installed. A worker of ``serve
     --workers`` waits TINY_WORKER_START_DELAY seconds before it starts serving, if set (a
-    slow start-up, for tests of signals that come meanwhile)."""
+    slow start-up, for tests of signals that come meanwhile), having first made a file named
+    by its pid in the folder TINY_WORKER_STARTING_DIR, if set (so a test knows it is waiting)."""
     from serai.cli import build_parser
 
     args = build_parser().parse_args(argv)
@@ -194,6 +196,8 @@ def main(argv: list[str]) -> int:
         started = serve.serve
 
         async def slowly(*given: Any, **named: Any) -> int:
+            if starting := os.environ.get("TINY_WORKER_STARTING_DIR"):
+                (Path(starting) / str(os.getpid())).touch()
             await asyncio.sleep(delay)
             return await started(*given, **named)
 
