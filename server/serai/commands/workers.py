@@ -155,57 +155,24 @@ async def supervise(
     ``redis`` holds the workers' SERAI_REDIS_URL or SERAI_REDIS_CLUSTER; ``where`` says in words
     where Redis is. Returns the exit status.
     """
-    try:
-        reserved = reserve_port(settings.host, settings.port)
-    except OSError as error:
-        print(f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+    reserved = _reserve_ports(settings)
+    if reserved is None:
         return 1
-    reserved_http = None
-    if settings.http_port is not None:  # each worker serves both ports
-        try:
-            reserved_http = reserve_port(settings.host, settings.http_port)
-        except OSError as error:
-            reserved.close()
-            print(
-                f"serai: cannot listen on {settings.host}:{settings.http_port} (--http-port): "
-                f"{error}",
-                file=sys.stderr,
-            )
-            return 1
-    http_port = reserved_http.getsockname()[1] if reserved_http is not None else None
+    grpc_socket, http_socket = reserved
+    port = grpc_socket.getsockname()[1]
+    http_port = http_socket.getsockname()[1] if http_socket is not None else None
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    port = reserved.getsockname()[1]
-    env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
-    env.update(redis)
-    # Metrics: every worker writes its figures to files in one folder, and the one answering a
-    # scrape adds them up (prometheus-client's multiprocess mode); fresh for each run.
-    metrics_dir = None
-    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
-        metrics_dir = tempfile.TemporaryDirectory(prefix="serai-metrics-")
-        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir.name
+    env, metrics_dir = _workers_environment(redis)
     workers: list[asyncio.subprocess.Process] = []
     readiness: list[asyncio.Future[bytes]] = []
     try:
         for index in range(count):
-            read_fd, write_fd = os.pipe()
-            try:
-                workers.append(
-                    await asyncio.create_subprocess_exec(
-                        *_worker_command(settings, port, http_port, index, write_fd),
-                        env=env,
-                        pass_fds=(write_fd,),
-                        start_new_session=True,  # Ctrl-C reaches the supervisor; it passes it on
-                    )
-                )
-            except BaseException:
-                os.close(read_fd)
-                raise
-            finally:
-                os.close(write_fd)
-            readiness.append(_read_to_end(read_fd))
+            process, said = await _start_worker(settings, port, http_port, index, env)
+            workers.append(process)
+            readiness.append(said)
         ready = asyncio.gather(*readiness)
         exits = [asyncio.ensure_future(worker.wait()) for worker in workers]
         stopped = asyncio.ensure_future(stop.wait())
@@ -217,9 +184,9 @@ async def supervise(
         listening = ready.done() and all(ready.result())
         ready.cancel()
         if listening:
-            reserved.close()
-            if reserved_http is not None and http_port is not None:
-                reserved_http.close()
+            grpc_socket.close()
+            if http_socket is not None and http_port is not None:
+                http_socket.close()
                 print(http_listening_line(settings.host, http_port), flush=True)
                 print(web_client_line(settings.host, http_port), flush=True)
             print(
@@ -232,24 +199,16 @@ async def supervise(
         elif lost is not None and not stop.is_set():
             print(f"serai: {lost.result()}; stopping the workers", file=sys.stderr, flush=True)
         if not stop.is_set():
-            for index, worker in enumerate(workers):
-                if worker.returncode is not None:
-                    print(
-                        f"serai: worker {index} (pid {worker.pid}) exited with status "
-                        f"{worker.returncode}{'' if listening else ' before listening'}; "
-                        "stopping the other workers",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+            _say_which_exited(workers, listening)
         codes = await _stop_all(workers, settings.grace_seconds)
         # A worker stopped while starting up exits 128 + SIGTERM (serve's start-up handler), or
         # -SIGTERM if the signal came before even that: both are a clean stop.
         stopped_early = {-signal.SIGTERM, 128 + signal.SIGTERM}
         return 0 if stop.is_set() and set(codes) <= {0, *stopped_early} else 1
     finally:
-        reserved.close()
-        if reserved_http is not None:
-            reserved_http.close()
+        grpc_socket.close()
+        if http_socket is not None:
+            http_socket.close()
         for reading in readiness:  # stops reading and closes each pipe still open
             reading.cancel()
         for worker in workers:  # only if something above failed: never leave one running
@@ -258,6 +217,79 @@ async def supervise(
                 await worker.wait()
         if metrics_dir is not None:
             metrics_dir.cleanup()
+
+
+def _reserve_ports(
+    settings: config.Settings,
+) -> tuple[socket.socket, socket.socket | None] | None:
+    """The gRPC port and, with --http-port, the HTTP one, held for the workers (each worker
+    serves both); None, having said why, when one cannot be had."""
+    try:
+        grpc_socket = reserve_port(settings.host, settings.port)
+    except OSError as error:
+        print(f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        return None
+    if settings.http_port is None:
+        return grpc_socket, None
+    try:
+        return grpc_socket, reserve_port(settings.host, settings.http_port)
+    except OSError as error:
+        grpc_socket.close()
+        print(
+            f"serai: cannot listen on {settings.host}:{settings.http_port} (--http-port): {error}",
+            file=sys.stderr,
+        )
+        return None
+
+
+def _workers_environment(
+    redis: dict[str, str],
+) -> tuple[dict[str, str], tempfile.TemporaryDirectory[str] | None]:
+    """The workers' environment: this one with their Redis, and a metrics folder.
+
+    Every worker writes its figures to files in one folder, and the one answering a scrape adds
+    them up (prometheus-client's multiprocess mode); a fresh folder for each run, returned to be
+    cleaned up, unless the operator named one."""
+    env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
+    env.update(redis)
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = tempfile.TemporaryDirectory(prefix="serai-metrics-")
+        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir.name
+    return env, metrics_dir
+
+
+async def _start_worker(
+    settings: config.Settings, port: int, http_port: int | None, index: int, env: dict[str, str]
+) -> tuple[asyncio.subprocess.Process, asyncio.Future[bytes]]:
+    """Worker ``index``, and what it will write to its readiness pipe (its port, once it
+    listens; nothing if it dies first)."""
+    read_fd, write_fd = os.pipe()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *_worker_command(settings, port, http_port, index, write_fd),
+            env=env,
+            pass_fds=(write_fd,),
+            start_new_session=True,  # Ctrl-C reaches the supervisor; it passes it on
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)
+    return process, _read_to_end(read_fd)
+
+
+def _say_which_exited(workers: list[asyncio.subprocess.Process], listening: bool) -> None:
+    for index, worker in enumerate(workers):
+        if worker.returncode is not None:
+            print(
+                f"serai: worker {index} (pid {worker.pid}) exited with status "
+                f"{worker.returncode}{'' if listening else ' before listening'}; "
+                "stopping the other workers",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def _worker_command(
