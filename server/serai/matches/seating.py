@@ -95,38 +95,17 @@ class Seating:
         repeated create (a client retrying after a lost answer) finds the match the first one
         made and answers it as it is now, instead of making a second one.
         """
-        entries, store = self.entries, self.entries.store
-        requests.check_client_id(client_id)
-        requests.check_move_seconds(move_seconds)
-        if seed is not None and not self.allow_chosen_seeds:
-            raise BadRequest(
-                "this server does not take chosen seeds (whoever chose one could work out the "
-                "deal): leave seed unset"
-            )
-        requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
+        self._check_create(client_id, move_seconds, seed, request_id)
         # Another tenant's retry with the same client_id and request_id makes a match of its own
         # (a newline cannot be in a client_id: the two never meet).
         owner = f"{tenant}\n{client_id}" if tenant else client_id
         match_id = created_match_id(owner, request_id) if request_id else secrets.token_hex(8)
-        if request_id:
-            first = await store.load(match_id)
-            if isinstance(first, MatchRecord):
-                access.check_tenant(entries.remember(first), tenant)
-                await entries.index_again(first)
-                return entries.remember(first).record
-        plugin = entries.game(game)
-        if not plugin.info.playable:
-            raise NotPlayable(
-                f"{plugin.info.title} is registered but not playable yet; "
-                "ListGames says which games are"
-            )
-        players = seats or plugin.info.min_players
-        plugin.check_players(players)
-        resolved = plugin.resolve_options(dict(options or {}))
+        if request_id and (made := await self._made_before(match_id, tenant)) is not None:
+            return made
+        plugin, players, resolved = self._game_as_asked(game, seats, options)
         # Without a chosen seed, the deal is committed: the game deals from the seed derived at
         # the start (see _Join), and is set up from a placeholder meanwhile.
         seed_chosen = seed is not None
-        server_seed = b"" if seed_chosen else fairness.new_server_seed()
         if seed is None:
             seed = fairness.PLACEHOLDER_SEED
             state, encoded = self._placeholder(game, plugin, players, resolved)
@@ -147,23 +126,65 @@ class Seating:
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
             seed_chosen=seed_chosen,
-            server_seed=server_seed,
+            server_seed=b"" if seed_chosen else fairness.new_server_seed(),
             tenant=tenant,
         )
         await self._claim(record, quota_key, max_open)
+        return await self._store_new(Entry(record, plugin, state), bool(request_id))
+
+    def _game_as_asked(
+        self, game: str, seats: int, options: Mapping[str, str] | None
+    ) -> tuple[Any, int, dict[str, Any]]:
+        """The game's plugin, the number of seats (0: its smallest) and its options resolved."""
+        plugin = self.entries.game(game)
+        if not plugin.info.playable:
+            raise NotPlayable(
+                f"{plugin.info.title} is registered but not playable yet; "
+                "ListGames says which games are"
+            )
+        players = seats or plugin.info.min_players
+        plugin.check_players(players)
+        return plugin, players, plugin.resolve_options(dict(options or {}))
+
+    def _check_create(
+        self, client_id: str, move_seconds: int, seed: int | None, request_id: str
+    ) -> None:
+        requests.check_client_id(client_id)
+        requests.check_move_seconds(move_seconds)
+        if seed is not None and not self.allow_chosen_seeds:
+            raise BadRequest(
+                "this server does not take chosen seeds (whoever chose one could work out the "
+                "deal): leave seed unset"
+            )
+        requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
+
+    async def _made_before(self, match_id: str, tenant: str) -> MatchRecord | None:
+        """The match a create with this request id already made (a retry), as it is now."""
+        first = await self.entries.store.load(match_id)
+        if not isinstance(first, MatchRecord):
+            return None
+        entry = self.entries.remember(first)
+        access.check_tenant(entry, tenant)
+        await self.entries.index_again(first)
+        return entry.record
+
+    async def _store_new(self, entry: Entry, retried_by_id: bool) -> MatchRecord:
+        """Store a new open match and its ``created`` event, cached and listed as open."""
+        entries, store, record = self.entries, self.entries.store, entry.record
+        players = len(record.seats)
         try:
             last = await store.create(
                 record,
-                [event.created(game, players)],
+                [event.created(record.game, players)],
                 idle_ms=self.clocks.idle_ms_with(record, None),
             )
         except MatchIdTaken:
-            first = await store.load(match_id) if request_id else None
+            first = await store.load(record.match_id) if retried_by_id else None
             if not isinstance(first, MatchRecord):
                 raise
             return entries.remember(first).record  # the same request, retried on another replica
         record = replace(record, last_event_id=last)
-        entries.cache.put(Entry(record, plugin, state))
+        entries.cache.put(Entry(record, entry.game, entry.state))
         await store.index(record, None, "open")
         return record
 
