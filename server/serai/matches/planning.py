@@ -42,35 +42,7 @@ def plan_move(
 ) -> tuple[Commit, Any]:
     """Check and apply the move on ``entry``: the commit to write and the state after it."""
     record, game = entry.record, entry.game
-    match_id = record.match_id
-    if record.status != "running":
-        raise MatchNotRunning(not_running(record))
-    if expected_version and expected_version != record.version:
-        raise StaleVersion(
-            f"the move was chosen at version {expected_version}, but match {match_id} is at "
-            f"version {record.version}: fetch the match again and choose again"
-        )
-    # A move id names a version: listed at another one, it is stale (ABORTED) whoever's turn it
-    # is now, and the id is checked before any game code runs.
-    index = move_index(record, move_id) if move_id else 0
-    to_act = game.to_act(entry.state)
-    if seat not in to_act:
-        waiting = ", ".join(map(str, to_act)) or "nobody"
-        raise NotYourTurn(
-            f"it is not seat {seat}'s turn in match {match_id} (waiting for seat {waiting}): "
-            "Watch the match to learn when it is"
-        )
-    if move_id:
-        moves = entry.legal_for(seat)
-        if index >= len(moves):
-            raise MoveNotFound(
-                f"no move {move_id} at version {record.version}: there are {len(moves)} legal "
-                "moves; take an id from ListLegalMoves"
-            )
-        move = moves[index]
-    else:
-        assert payload is not None
-        move = unpack(game, payload)
+    move = _chosen_move(entry, seat, move_id, payload, expected_version)
     state = game.apply(entry.state, seat, move)
     label = game.label(move)
     version = record.version + 1
@@ -98,6 +70,42 @@ def plan_move(
         idle_ms=clocks.idle_ms_with(record, deadline),
     )
     return commit, state
+
+
+def _chosen_move(
+    entry: Entry, seat: Seat, move_id: str, payload: PackedMove | None, expected_version: int
+) -> Any:
+    """The move ``seat`` asks for, by id or payload, once the match, the version and the turn
+    allow it (else the error that says which does not)."""
+    record, game = entry.record, entry.game
+    match_id = record.match_id
+    if record.status != "running":
+        raise MatchNotRunning(not_running(record))
+    if expected_version and expected_version != record.version:
+        raise StaleVersion(
+            f"the move was chosen at version {expected_version}, but match {match_id} is at "
+            f"version {record.version}: fetch the match again and choose again"
+        )
+    # A move id names a version: listed at another one, it is stale (ABORTED) whoever's turn it
+    # is now, and the id is checked before any game code runs.
+    index = move_index(record, move_id) if move_id else 0
+    to_act = game.to_act(entry.state)
+    if seat not in to_act:
+        waiting = ", ".join(map(str, to_act)) or "nobody"
+        raise NotYourTurn(
+            f"it is not seat {seat}'s turn in match {match_id} (waiting for seat {waiting}): "
+            "Watch the match to learn when it is"
+        )
+    if not move_id:
+        assert payload is not None
+        return unpack(game, payload)
+    moves = entry.legal_for(seat)
+    if index >= len(moves):
+        raise MoveNotFound(
+            f"no move {move_id} at version {record.version}: there are {len(moves)} legal "
+            "moves; take an id from ListLegalMoves"
+        )
+    return moves[index]
 
 
 def move_index(record: MatchRecord, move_id: str) -> int:

@@ -365,30 +365,7 @@ class _Join(Change[Joined]):
             self.answer = access.joined_by(record, join_id, request_id)
             if self.answer is not None:
                 return None
-        player = self.player
-        if player:
-            held = access.player_seat(record, player)
-            if held is not None:
-                raise SeatTaken(
-                    f"this player already holds seat {held} of match {match_id}: ReclaimSeat "
-                    "gives its seat token again"
-                )
-        free = [i for i, s in enumerate(record.seats) if not s.joined]
-        if record.status != "open" or not free:
-            raise SeatTaken(
-                f"every seat of match {match_id} is taken (it is {record.status}): "
-                "create a new match, or watch this one as a spectator"
-            )
-        chosen = free[0] if self.asked is None else self.asked
-        if not 0 <= chosen < len(record.seats):
-            raise BadRequest(
-                f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
-            )
-        if record.seats[chosen].joined:
-            raise SeatTaken(
-                f"seat {chosen} of match {match_id} is taken; free seats: "
-                f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
-            )
+        chosen = self._seat_to_take(record)
         seats = list(record.seats)
         name = self.player_name or f"seat {chosen}"
         token = self.token
@@ -399,7 +376,7 @@ class _Join(Change[Joined]):
             join_id=join_id,
             sealed_token=seal(token, match_id, request_id) if request_id else "",
             entropy=self.entropy if record.server_seed else b"",
-            player=player,
+            player=self.player,
         )
         events = [event.joined(chosen, name)]
         starts = all(s.joined for s in seats)
@@ -424,6 +401,34 @@ class _Join(Change[Joined]):
         )
         self.seat = chosen
         return commit, state
+
+    def _seat_to_take(self, record: MatchRecord) -> Seat:
+        """The seat asked for (else the lowest free one), if this player may take it now."""
+        match_id = record.match_id
+        if self.player:
+            held = access.player_seat(record, self.player)
+            if held is not None:
+                raise SeatTaken(
+                    f"this player already holds seat {held} of match {match_id}: ReclaimSeat "
+                    "gives its seat token again"
+                )
+        free = [i for i, s in enumerate(record.seats) if not s.joined]
+        if record.status != "open" or not free:
+            raise SeatTaken(
+                f"every seat of match {match_id} is taken (it is {record.status}): "
+                "create a new match, or watch this one as a spectator"
+            )
+        chosen = free[0] if self.asked is None else self.asked
+        if not 0 <= chosen < len(record.seats):
+            raise BadRequest(
+                f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {chosen}"
+            )
+        if record.seats[chosen].joined:
+            raise SeatTaken(
+                f"seat {chosen} of match {match_id} is taken; free seats: "
+                f"{', '.join(map(str, free))} (or leave the seat unset for the lowest free one)"
+            )
+        return chosen
 
     def done(self, entry: Entry, commit: Commit) -> Joined:
         assert self.seat is not None  # the commit was planned for it
