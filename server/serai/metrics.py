@@ -51,6 +51,12 @@ CAS_RETRIES = Counter(
     "serai_cas_retries",
     "Changes of a match planned again because another commit came first (a lost compare-and-set)",
 )
+CLOCK_SKEW = Gauge(
+    "serai_clock_skew_seconds",
+    "This replica's wall clock minus the store's (Redis TIME), as last measured; deadlines are "
+    "taken on the store's clock whatever this says",
+    multiprocess_mode="liveall",
+)
 CLOCK_EXPIRIES = Counter(
     "serai_clock_expiries",
     "Seats whose turn clock ran out (each lost, or had its default move played)",

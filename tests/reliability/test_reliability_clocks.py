@@ -205,3 +205,58 @@ def test_a_sweep_that_ends_matches_does_not_skip_the_ones_after_them(redis_url):
     store = open_store(redis_url)
     matches = Matches(store, registry.load(), clock=lambda: now[0])
     assert asyncio.run(scenario()) == [2, 1]
+
+
+def test_a_replica_whose_clock_is_a_minute_off_forfeits_no_seat_early(redis_url):
+    """Deadlines are taken on Redis's clock: a replica 60 s ahead reads a match whose seat has
+    30 s left as running, and the deadline it sets with a move is 30 s from Redis's now, not
+    90; one 60 s behind does not give a late seat a minute more."""
+    import time
+
+    async def scenario():
+        stores = [open_store(redis_url) for _ in range(3)]
+        games = registry.load()
+        right, ahead, behind = (
+            Matches(store, games, clock=lambda skew=skew: time.time() + skew)
+            for store, skew in zip(stores, (0, 60, -60), strict=True)
+        )
+        for replica in (right, ahead, behind):
+            await replica.follow_store_clock()
+        record = await right.create("jaipur", seed=3, move_seconds=30)
+        tokens = [(await right.join(record.match_id)).token for _ in range(2)]
+        seen_ahead = await ahead.get(record.match_id)  # would time the seat out, 60 s ahead
+        assert seen_ahead.record.status == "running", "the replica ahead timed the seat out"
+        seat = seen_ahead.to_act[0]
+        listed = await ahead.legal_moves(record.match_id, tokens[seat])
+        moved = await ahead.submit(record.match_id, tokens[seat], move_id=listed.moves[0].id)
+        redis_now_ms = await stores[0].time_ms()
+        deadline_left_ms = moved.snapshot.record.deadline_ms - redis_now_ms
+        for store in stores:
+            await store.close()
+        return deadline_left_ms, [r._clocks.offset_ms for r in (ahead, behind)]
+
+    deadline_left_ms, offsets = asyncio.run(scenario())
+    assert 25_000 < deadline_left_ms < 32_000, deadline_left_ms  # 90 s on its own clock
+    assert abs(offsets[0] + 60_000) < 5_000 and abs(offsets[1] - 60_000) < 5_000, offsets
+
+
+def test_a_replica_off_the_stores_clock_says_so_in_the_log_and_the_skew_metric(redis_url):
+    import time
+
+    from serai.metrics import CLOCK_SKEW
+    from structlog.testing import capture_logs
+
+    async def scenario():
+        store = open_store(redis_url)
+        try:
+            skewed = Matches(store, registry.load(), clock=lambda: time.time() - 60)
+            with capture_logs() as logged:
+                await skewed.follow_store_clock()
+            return logged
+        finally:
+            await store.close()
+
+    logged = asyncio.run(scenario())
+    warned = [e for e in logged if e["event"] == "this replica's clock is off the store's"]
+    assert warned and -65 < warned[0]["skew_seconds"] < -55
+    assert -65 < CLOCK_SKEW._value.get() < -55

@@ -7,6 +7,11 @@ match late (every read goes through :meth:`Clocks.current`) or whose sweeper (:m
 every ``sweep_seconds``) finds it first. The enforcing commit goes through the same
 compare-and-set as a move, so it happens once.
 
+Deadlines are taken on the store's clock (Redis ``TIME``), not this replica's: each process
+measures how far its own clock is from the store's (:meth:`Clocks.follow_store_clock`, when its
+sweeper starts and every :data:`FOLLOW_SECONDS` after) and corrects by it, so that a replica
+whose clock is a minute off neither forfeits a seat early nor lets a clock run a minute long.
+
 ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long, counted
 from the turn clock's deadline when there is one, so that a match never expires while a seat
 still has time to move.
@@ -28,10 +33,13 @@ from serai.matches import planning
 from serai.matches.cache import Entry
 from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError
-from serai.metrics import CLOCK_EXPIRIES
+from serai.metrics import CLOCK_EXPIRIES, CLOCK_SKEW
 from serai.store import Commit, MatchRecord, StoreError, StoreUnavailable
 
 log = structlog.get_logger("serai.matches")
+
+FOLLOW_SECONDS = 30.0  # how often a process measures its clock against the store's again
+SKEW_WARNING_MS = 1000  # a replica off the store's clock by more than this is said in the log
 
 
 class Clocks:
@@ -50,10 +58,30 @@ class Clocks:
         self.sweep_seconds = sweep_seconds
         self.closing = False  # the sweeper stops when set
         self.idle_ms = idle_seconds * 1000
+        self.offset_ms = 0  # the store's clock minus this one's, as last measured
         self._cursor = 0  # where the next sweep reads on (see sweep)
 
     def now_ms(self) -> int:
-        return int(self.clock() * 1000)
+        """Now on the store's clock: this process's, corrected by the last measured offset."""
+        return int(self.clock() * 1000) + self.offset_ms
+
+    async def follow_store_clock(self) -> int:
+        """Measure the store's clock against this process's (half a round trip's precision) and
+        take deadlines on it from now on; the offset in ms. An offset over a second is logged,
+        each time it is measured, with what to do about it."""
+        before = self.clock()
+        store_ms = await self.entries.store.time_ms()
+        after = self.clock()
+        offset = store_ms - int((before + after) * 500)
+        self.offset_ms = offset
+        CLOCK_SKEW.set(-offset / 1000)
+        if abs(offset) > SKEW_WARNING_MS:
+            log.warning(
+                "this replica's clock is off the store's",
+                skew_seconds=round(-offset / 1000, 3),
+                fix="synchronize its clock (NTP); deadlines are taken on the store's meanwhile",
+            )
+        return offset
 
     def deadline(self, record: MatchRecord, running: bool) -> int | None:
         """The deadline to store with a change (None: the match has no clock)."""
@@ -132,9 +160,22 @@ class Clocks:
         return enforced
 
     async def run_sweeper(self) -> None:
-        """Sweep every ``sweep_seconds`` (jittered, so replicas spread out) until closing."""
+        """Until closing: follow the store's clock (every :data:`FOLLOW_SECONDS`, and first
+        thing) and sweep every ``sweep_seconds`` (jittered, so replicas spread out; 0: no sweeps,
+        as in all workers of ``serve --workers`` but one)."""
         jitter = random.Random()
-        while not self.closing and self.sweep_seconds > 0:
+        loop = asyncio.get_running_loop()
+        followed: float | None = None
+        while not self.closing:
+            if followed is None or loop.time() - followed >= FOLLOW_SECONDS:
+                try:
+                    await self.follow_store_clock()
+                    followed = loop.time()
+                except StoreError as error:  # tried again after the next wait
+                    log.warning("reading the store's clock failed", error=str(error))
+            if self.sweep_seconds <= 0:
+                await asyncio.sleep(FOLLOW_SECONDS if followed is not None else 1.0)
+                continue
             await asyncio.sleep(self.sweep_seconds * (0.5 + jitter.random()))
             try:
                 await self.sweep()

@@ -268,8 +268,13 @@ class Matches:
         return await self._clocks.sweep(limit)
 
     async def run_sweeper(self) -> None:
-        """Sweep every ``sweep_seconds`` (jittered, so replicas spread out) until closing."""
+        """Follow the store's clock and sweep until closing; see
+        :meth:`serai.matches.clocks.Clocks.run_sweeper`."""
         await self._clocks.run_sweeper()
+
+    async def follow_store_clock(self) -> int:
+        """Take deadlines on the store's clock; see :meth:`.clocks.Clocks.follow_store_clock`."""
+        return await self._clocks.follow_store_clock()
 
     # watching
 

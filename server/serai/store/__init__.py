@@ -172,6 +172,10 @@ class Store(Protocol):
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""
 
+    async def time_ms(self) -> int:
+        """The store's own clock (Redis ``TIME``), in ms since the epoch: the one clock that
+        every replica's turn deadlines are taken from (see serai.matches.clocks)."""
+
     async def close(self) -> None:
         """Release connections."""
 

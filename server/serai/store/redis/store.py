@@ -181,6 +181,11 @@ class RedisStore(EventReads, Indexes):
         async with errors("ping"):
             await self._redis.ping()
 
+    async def time_ms(self) -> int:
+        async with errors("time"):
+            seconds, micros = await self._redis.time()
+        return int(seconds) * 1000 + int(micros) // 1000
+
     async def create(
         self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
     ) -> str:
