@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from serai import registry
+from serai.evaluation import Evaluation, rank_value
 from serai.game import Game
 from serai_client.bots import make_strategy
-from serai.evaluation import Evaluation, rank_value
 from serai_client.bots.ismcts import InformationSetSearch
 from serai_client.bots.local import moves_for, play_local, snapshot_for
 from serai_client.bots.search import SearchStrategy, searchable
