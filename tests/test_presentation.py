@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from google.protobuf import struct_pb2
+from google.protobuf import field_mask_pb2, struct_pb2
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.presentation import generic, presentation, to_pb
@@ -130,10 +130,52 @@ def test_a_view_that_is_a_struct_is_listed_by_key():
     """A game whose view is a google.protobuf.Struct (a map of Values) gets one item per key;
     its map entries were taken for messages before, and the call failed with INTERNAL."""
     view = struct_pb2.Struct()
-    view.update({"turn": 3, "hand": ["a", "b"], "done": False})
+    view.update({"turn": 3, "hand": ["a", "b"], "done": False, "mixed": [1, "x"]})
     described = to_pb(generic(view))
-    items = {i.label: i.value for zone in described.zones for i in zone.items}
-    assert items == {"done": "false", "hand": '["a", "b"]', "turn": "3.0"}
+    items = {i.label: i.value for zone in described.zones for i in zone.items if zone.id != "hand"}
+    assert items == {"done": "false", "mixed": '[1.0, "x"]', "turn": "3"}
+    (hand,) = [zone for zone in described.zones if zone.id == "hand"]
+    assert [item.value for item in hand.items] == ["a", "b"]  # a list of texts, line by line
+
+
+def test_the_generic_table_titles_a_seats_zone_by_the_seat_it_names():
+    """An entry of a repeated message with a ``seat`` field is that seat's zone: seat 0's panel
+    is "players view: seat 0", owned by seat 0 (the web table adds the player's name), never
+    "players view 1"."""
+    game = registry.load().games["nile"]
+    state = game.setup(3, 3, game.resolve_options({}))
+    described = generic(game.view_to_proto(game.view(state, 1)))
+    seats = {zone.title: zone.owner for zone in described.zones if zone.id.startswith("players")}
+    assert seats == {f"players view: seat {seat}": seat for seat in range(3)}
+
+
+def test_the_generic_table_shows_default_values_and_leaves_unset_optionals_out():
+    """Proto3 does not send a 0 or a false, but for a person they are values: ``seat: 0`` and
+    ``storehouse known: no`` are shown; a field the view leaves unset (a spectator has no seat)
+    is not."""
+    game = registry.load().games["nile"]
+    state = game.setup(2, 3, game.resolve_options({}))
+    seat_zero = generic(game.view_to_proto(game.view(state, 0)))
+    shown = {(zone.owner, i.label): i.value for zone in seat_zero.zones for i in zone.items}
+    assert shown[(None, "seat")] == "0"
+    assert shown[(1, "storehouse known")] == "no" and shown[(0, "seat")] == "0"
+    spectator = generic(game.view_to_proto(game.view(state, None)))
+    assert "seat" not in {
+        i.label for zone in spectator.zones if zone.id == "view" for i in zone.items
+    }
+
+
+def test_the_generic_table_lists_a_log_line_by_line():
+    """A repeated text field (a log) is a zone of its own, one line an item, not one line
+    joined by commas; an empty one says so."""
+    log = field_mask_pb2.FieldMask(paths=["seat 0 peeks at seat 1", "seat 1 trades hands"])
+    (zone,) = [zone for zone in generic(log).zones if zone.id == "paths"]
+    assert [(i.label, i.value) for i in zone.items] == [
+        ("1", "seat 0 peeks at seat 1"),
+        ("2", "seat 1 trades hands"),
+    ]
+    (empty,) = [zone for zone in generic(field_mask_pb2.FieldMask()).zones if zone.id == "paths"]
+    assert empty.items == ()
 
 
 def test_snapshots_carry_a_presentation_only_when_asked():

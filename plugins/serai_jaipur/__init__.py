@@ -35,9 +35,19 @@ import random
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
-from serai.game import Game, GameInfo, InvalidOptions, OptionValue, Outcome, Presentation, Seat
+from serai.game import (
+    Game,
+    GameInfo,
+    InvalidOptions,
+    OptionValue,
+    Outcome,
+    Presentation,
+    Provides,
+    Seat,
+    Strategy,
+)
 
-from . import codec, rules, tensor
+from . import codec, heuristics, rules, tensor
 from . import jaipur_pb2 as pb
 from .cards import Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, label
@@ -64,6 +74,10 @@ MAX_MOVE_BYTES = 64
 """The largest move, an exchange of five cards each way, is 16 bytes (22 with its repeated
 fields unpacked): a fourfold margin over the canonical form."""
 
+MAX_LEGAL_MOVES = 167
+"""Exact: the most legal moves of any (market, hand, camels that may be given) there is, found by
+listing the moves of all 462 markets x 1,716 hands x 8 camel counts (:mod:`.legal`)."""
+
 
 class JaipurGame(Game[State, Move, JaipurView]):
     """The Jaipur plugin: two merchants, goods and camels, first to two Seals of Excellence."""
@@ -82,6 +96,14 @@ class JaipurGame(Game[State, Move, JaipurView]):
             "two seals wins the match."
         ),
         max_move_bytes=MAX_MOVE_BYTES,
+        max_legal_moves=MAX_LEGAL_MOVES,
+        provides=Provides(
+            determinize=True,
+            evaluation=True,
+            view_tensor=True,
+            present=True,
+            strategies=("greedy",),
+        ),
     )
 
     # --- the rules -------------------------------------------------------------------------------
@@ -132,6 +154,14 @@ class JaipurGame(Game[State, Move, JaipurView]):
     def determinize(self, view: JaipurView, rng: random.Random) -> State:
         return determinize(view, rng)
 
+    def evaluation(self) -> heuristics.JaipurEvaluation:
+        return heuristics.JaipurEvaluation(self)
+
+    def strategy(self, name: str, rng: random.Random) -> Strategy[JaipurView, Move]:
+        if name != "greedy":
+            return super().strategy(name, rng)
+        return heuristics.GreedyStrategy(rng)
+
     def view_tensor(self, view: JaipurView) -> tuple[float, ...]:
         return tensor.view_tensor(view)
 
@@ -161,6 +191,9 @@ class JaipurGame(Game[State, Move, JaipurView]):
 
     def view_to_proto(self, view: JaipurView) -> Message:
         return codec.view_to_proto(view)
+
+    def view_from_proto(self, message: Message) -> JaipurView:
+        return codec.view_from_proto(message)
 
     def view_bytes(self, view: JaipurView) -> bytes:
         return codec.view_bytes(view)  # the same bytes, without a message parsed and written

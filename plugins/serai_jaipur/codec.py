@@ -537,3 +537,75 @@ def view_bytes(view: JaipurView) -> bytes:
             _VIEW_WINNER + _BYTE[0 if view.players[0].seals > view.players[1].seals else 1]
         )
     return b"".join(parts)
+
+
+# --- views from protobuf (for bots) ------------------------------------------------------------
+
+
+def _good_from_wire(value: int) -> Good:
+    return Good(value - 1)  # the wire shifts by one for GOOD_UNSPECIFIED
+
+
+def _counts_from_proto(cards: pb.Cards, types: int) -> tuple[int, ...]:
+    return tuple(getattr(cards, good.name.lower()) for good in list(Good)[:types])
+
+
+def _bonus_from_proto(counts: pb.BonusCounts) -> tuple[int, ...]:
+    return (counts.three, counts.four, counts.five)
+
+
+def _player_from_proto(entry: pb.Player) -> PlayerView:
+    own = entry.HasField("hand")
+    return PlayerView(
+        hand_size=entry.hand_size,
+        herd=entry.herd,
+        goods_tokens=tuple((int(_good_from_wire(t.good)), t.value) for t in entry.goods_tokens),
+        bonus_counts=_bonus_from_proto(entry.bonus_counts),
+        seals=entry.seals,
+        hand=_counts_from_proto(entry.hand, NUM_GOODS) if own else None,
+        bonus_tokens=tuple((t.cards, t.value) for t in entry.bonus_tokens) if own else None,
+    )
+
+
+def _result_from_proto(item: pb.RoundResult) -> RoundResult:
+    scores = sorted(item.scores, key=lambda score: score.seat)
+    camel_token = next((s.seat for s in scores if s.camel_token), None)
+    return RoundResult(
+        round=item.round,
+        deal=item.deal,
+        starter=item.starter,
+        ended_by=item.ended_by,
+        goods_tokens=tuple(tuple(s.goods_tokens) for s in scores),
+        bonus_tokens=tuple(tuple(s.bonus_tokens) for s in scores),
+        camels=tuple(s.camels for s in scores),
+        camel_token=camel_token,
+        rupees=tuple(s.rupees for s in scores),
+        winner=item.winner if item.HasField("winner") else None,
+    )
+
+
+def view_from_proto(message: Message) -> JaipurView:
+    """The plugin view a ``View`` message describes: the inverse of :func:`view_to_proto`, for
+    bots that hold only what their seat was sent. ValueError for another message type."""
+    if not isinstance(message, pb.View):
+        raise ValueError(f"a Jaipur view is a {pb.View.DESCRIPTOR.full_name}, not {message!r:.60}")
+    stacks = [0] * NUM_GOODS
+    for stack in message.goods_stacks:
+        stacks[_good_from_wire(stack.good)] = len(stack.values)
+    players = tuple(
+        _player_from_proto(entry) for entry in sorted(message.players, key=lambda p: p.seat)
+    )
+    return JaipurView(
+        viewer=message.viewer if message.HasField("viewer") else None,
+        round=message.round,
+        deal=message.deal,
+        starter=message.starter,
+        turn=message.to_act if message.HasField("to_act") else None,
+        market=_counts_from_proto(message.market, len(Good)),
+        deck_size=message.deck_size,
+        discards=_counts_from_proto(message.discards, NUM_GOODS),
+        stacks=tuple(stacks[good] for good in GOODS),
+        bonus_left=_bonus_from_proto(message.bonus_left),
+        players=players,
+        results=tuple(_result_from_proto(item) for item in message.results),
+    )

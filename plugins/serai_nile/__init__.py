@@ -72,10 +72,11 @@ from serai.game import (
     OptionValue,
     Outcome,
     Presentation,
+    Provides,
     Seat,
 )
 
-from . import codec, nile_pb2, rules, views
+from . import codec, heuristics, nile_pb2, rules, views
 from .cards import DELUXOR_COPIES_PER_CROP, Card, Crop, base_crops, deluxor_crops
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, label
 from .present import move_steps, present_view
@@ -103,6 +104,12 @@ MAX_MOVE_BYTES = 256
 speculation of two cards 18; 256 leaves room for a plant sent as one entry per card (6 bytes
 each) of a 42-card hand."""
 
+MAX_LEGAL_MOVES = 256
+"""Plants are every sub-multiset of the hand over the crops grown, so a hoarded hand of twenty
+cards could list thousands; random play (40 matches at each of 2 to 5 players) never passed 101.
+A bound with room, not a proof: an environment offers the first this many (and says how many it
+cut)."""
+
 
 class NileGame(Game[NileState, NileMove, NileView]):
     info = GameInfo(
@@ -129,6 +136,8 @@ class NileGame(Game[NileState, NileMove, NileView]):
             ),
         ),
         max_move_bytes=MAX_MOVE_BYTES,
+        max_legal_moves=MAX_LEGAL_MOVES,
+        provides=Provides(determinize=True, evaluation=True, present=True),
     )
 
     # --- the rules -------------------------------------------------------------------------------
@@ -181,6 +190,9 @@ class NileGame(Game[NileState, NileMove, NileView]):
     def determinize(self, view: NileView, rng: random.Random) -> NileState:
         return views.determinize(view, rng)
 
+    def evaluation(self) -> heuristics.NileEvaluation:
+        return heuristics.NileEvaluation(self)
+
     # --- words and bytes -------------------------------------------------------------------------
 
     def label(self, move: NileMove) -> str:
@@ -207,6 +219,9 @@ class NileGame(Game[NileState, NileMove, NileView]):
 
     def view_to_proto(self, view: NileView) -> Message:
         return codec.view_to_proto(view)
+
+    def view_from_proto(self, message: Message) -> NileView:
+        return codec.view_from_proto(message)
 
     @property
     def move_message(self) -> type[Message]:

@@ -16,7 +16,7 @@ from typing import Any, cast
 from serai.game import MalformedMove
 
 from . import nile_pb2 as pb
-from .cards import COPIES_PER_CROP, Card, Crop, crop_counts
+from .cards import COPIES_PER_CROP, Card, Crop, crop_counts, multiset
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, check_cards_named
 from .state import NileState
 from .views import NileView
@@ -261,3 +261,60 @@ def view_to_proto(view: NileView) -> pb.View:
     if view.seat is not None:
         message.seat = view.seat
     return message
+
+
+# --- views from protobuf (for bots) ------------------------------------------------------------
+
+
+def _cards_from_proto(entries: Iterable[pb.CardCount]) -> tuple[Card, ...]:
+    return multiset(card_from_proto(e.card) for e in entries for _ in range(e.count))
+
+
+def _counts_from_proto(entries: Iterable[pb.CropCount], crops: tuple[Crop, ...]) -> tuple[int, ...]:
+    counts = [0] * (max(crops) + 1 if crops else 0)
+    for entry in entries:
+        counts[crop_from_proto(entry.crop)] += entry.count
+    return tuple(counts)
+
+
+def view_from_proto(message: Any) -> NileView:
+    """The plugin view a ``View`` message describes: the inverse of :func:`view_to_proto`, for
+    bots that hold only what their seat was sent (field counts indexed by crop value, as the
+    plugin keeps them). ValueError for another message type."""
+    if not isinstance(message, pb.View):
+        raise ValueError(f"a Nile view is a {pb.View.DESCRIPTOR.full_name}, not {message!r:.60}")
+    crops = tuple(crop_from_proto(value) for value in message.crops)
+    players = sorted(message.players_view, key=lambda p: p.seat)
+    return NileView(
+        seat=message.seat if message.HasField("seat") else None,
+        players=message.players,
+        crops=crops,
+        active=message.active_seat,
+        turn=message.turn,
+        pass_number=message.pass_number,
+        passes=message.passes,
+        deck_size=message.deck_size,
+        flooded=tuple(crop_from_proto(value) for value in message.flooded),
+        flood_pile=tuple(card_from_proto(card) for card in message.flood_pile),
+        discard=_cards_from_proto(message.discard),
+        fields=tuple(_counts_from_proto(p.fields, crops) for p in players),
+        speculations=tuple(tuple(card_from_proto(c) for c in p.speculations) for p in players),
+        hand_sizes=tuple(p.hand_size for p in players),
+        storehouse_sizes=tuple(p.storehouse_size for p in players),
+        hand=_cards_from_proto(message.hand),
+        storehouses=tuple(
+            _counts_from_proto(p.storehouse, crops) if p.storehouse_known else None for p in players
+        ),
+        finished=message.finished,
+        discard_size=message.discard_size,
+        copies_per_crop=message.copies_per_crop,
+        traded_from_hand=tuple(p.traded_from_hand for p in players),
+        traded_from_storehouse=tuple(p.traded_from_storehouse for p in players),
+        own_traded_hand=_cards_from_proto(message.own_traded_from_hand),
+        own_traded_storehouse=multiset(
+            Card.crop(crop_from_proto(e.crop))
+            for e in message.own_traded_from_storehouse
+            for _ in range(e.count)
+        ),
+        plague_drawn_by=tuple(message.plague_drawn_by),
+    )

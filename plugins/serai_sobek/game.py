@@ -6,9 +6,18 @@ import random
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
-from serai.game import Game, GameInfo, OptionSpec, OptionValue, Outcome, Presentation, Seat
+from serai.game import (
+    Game,
+    GameInfo,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    Presentation,
+    Provides,
+    Seat,
+)
 
-from serai_sobek import protocol, rules, sobek_pb2, views
+from serai_sobek import heuristics, protocol, rules, sobek_pb2, views
 from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
 from serai_sobek.present import move_steps, present_view
@@ -57,6 +66,11 @@ MAX_MOVE_BYTES = 1024
 """A card is at most 10 bytes (a character's four fields), and a move names at most the 63 cards
 of the game: 635 bytes for the largest set imaginable, and 1 KiB leaves a margin."""
 
+MAX_LEGAL_MOVES = 256
+"""Sets and characters: random play (40 matches at each of 2 to 4 players) never passed 94. A
+bound with room, not a proof: an environment offers the first this many (and says how many it
+cut)."""
+
 
 class SobekGame(Game[SobekState, Move, SobekView]):
     info = GameInfo(
@@ -76,6 +90,8 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         ),
         options=OPTIONS,
         max_move_bytes=MAX_MOVE_BYTES,
+        max_legal_moves=MAX_LEGAL_MOVES,
+        provides=Provides(determinize=True, evaluation=True, present=True),
     )
 
     # --- the rules -------------------------------------------------------------------------------
@@ -98,6 +114,9 @@ class SobekGame(Game[SobekState, Move, SobekView]):
 
     def determinize(self, view: SobekView, rng: random.Random) -> SobekState:
         return views.determinize(view, rng)
+
+    def evaluation(self) -> heuristics.SobekEvaluation:
+        return heuristics.SobekEvaluation(self)
 
     def players(self, state: SobekState) -> int:
         return state.players
@@ -179,6 +198,9 @@ class SobekGame(Game[SobekState, Move, SobekView]):
 
     def view_to_proto(self, view: SobekView) -> Message:
         return protocol.view_to_proto(view)
+
+    def view_from_proto(self, message: Message) -> SobekView:
+        return protocol.view_from_proto(message, self.resolve_options)
 
     @property
     def move_message(self) -> type[Message]:

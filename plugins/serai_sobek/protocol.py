@@ -6,13 +6,14 @@ conversion is field by field. Unknown or unset values become MalformedMove.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from google.protobuf.message import Message
-from serai.game import MalformedMove
+from serai.game import MalformedMove, OptionValue
 
 from serai_sobek import sobek_pb2 as pb
 from serai_sobek.cards import CARD_COUNT, Character, Face, Goods, Kind
+from serai_sobek.events import Event
 from serai_sobek.moves import (
     AddToSet,
     ChooseEvent,
@@ -26,7 +27,8 @@ from serai_sobek.moves import (
     Take,
     TakeAny,
 )
-from serai_sobek.views import HIDDEN, SobekView
+from serai_sobek.state import Pending, PendingKind, Phase, RoundResult
+from serai_sobek.views import HIDDEN, SeatView, SetView, SobekView
 
 
 def card_to_proto(face: Face) -> pb.Card:
@@ -205,3 +207,78 @@ def view_to_proto(v: SobekView) -> pb.View:
         if s.corruption_count != HIDDEN:
             seat.corruption_count = s.corruption_count
     return message
+
+
+# --- views from protobuf (for bots) ------------------------------------------------------------
+
+
+def _face_from_proto(card: pb.Card) -> Face:
+    return Face(Kind(card.kind), card.goods, card.scarabs, card.character)
+
+
+def _faces_from_proto(cards: Iterable[pb.Card]) -> tuple[Face, ...]:
+    return tuple(_face_from_proto(card) for card in cards)
+
+
+def _seat_from_proto(entry: pb.SeatView) -> SeatView:
+    return SeatView(
+        seat=entry.seat,
+        score=entry.score,
+        bonus=entry.bonus,
+        hand_count=entry.hand_count,
+        hand=_faces_from_proto(entry.hand),
+        corruption_count=(entry.corruption_count if entry.HasField("corruption_count") else HIDDEN),
+        corruption=_faces_from_proto(entry.corruption),
+        sets=tuple(
+            SetView(Goods(s.goods), _faces_from_proto(s.cards), s.horizontal, s.points)
+            for s in entry.sets
+        ),
+    )
+
+
+def view_from_proto(
+    message: Message, resolve_options: Callable[[dict[str, str]], dict[str, OptionValue]]
+) -> SobekView:
+    """The plugin view a ``View`` message describes: the inverse of :func:`view_to_proto`, for
+    bots that hold only what their seat was sent; options come back typed by the game's
+    ``resolve_options``. ValueError for another message type."""
+    if not isinstance(message, pb.View):
+        raise ValueError(f"a Sobek view is a {pb.View.DESCRIPTOR.full_name}, not {message!r:.60}")
+    options = tuple(
+        (option.name, resolve_options({option.name: option.value})[option.name])
+        for option in message.options
+    )
+    return SobekView(
+        viewer=message.viewer if message.HasField("viewer") else None,
+        players=message.players,
+        options=options,
+        round=message.round,
+        phase=Phase(message.phase),
+        current=message.current,
+        starter=message.starter,
+        turn=message.turn,
+        to_act=tuple(message.to_act),
+        row=tuple(None if slot.face_down else _face_from_proto(slot.card) for slot in message.row),
+        deck_count=message.deck_count,
+        discard=_faces_from_proto(message.discard),
+        removed_count=message.removed_count,
+        unused_count=message.unused_count,
+        tokens_left=message.tokens_left,
+        tokens_seen=tuple(Event(t) for t in message.tokens_seen),
+        used_tokens=tuple(Event(t) for t in message.used_tokens),
+        seats=tuple(
+            _seat_from_proto(entry) for entry in sorted(message.seats, key=lambda s: s.seat)
+        ),
+        pending=tuple(
+            Pending(PendingKind(p.kind), p.actor, p.other if p.HasField("other") else -1)
+            for p in message.pending
+        ),
+        finishing=tuple(message.finishing),
+        results=tuple(
+            RoundResult(
+                r.round, tuple(r.points), tuple(r.corrupt), tuple(r.penalties), tuple(r.scores)
+            )
+            for r in message.results
+        ),
+        set_aside_count=message.set_aside_count,
+    )

@@ -25,16 +25,20 @@ import abc
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
 
 from serai.quoting import quoted
 
+if TYPE_CHECKING:
+    from serai.evaluation import Evaluation
+
 Seat = int
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 ViewT = TypeVar("ViewT")
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 OptionValue = bool | int | str
 
 
@@ -77,6 +81,32 @@ class OptionSpec:
     bounds: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True)
+class Provides:
+    """What a plugin offers beyond the rules, declared as data (as OpenSpiel's ``GameType``
+    declares its ``provides_*``): bots, environments and the lobby read this, never probe for
+    overrides. Each field names the :class:`Game` method(s) it promises; a game that declares
+    nothing is played by generic bots (random) only, and that is all it needs.
+
+    - ``determinize``: :meth:`Game.determinize` and :meth:`Game.view_from_proto`, so that a
+      search bot samples worlds from the view message its seat received;
+    - ``evaluation``: :meth:`Game.evaluation`, the search's judgement of positions (without it
+      the search plays random rollouts judged by the outcome);
+    - ``view_tensor``: :meth:`Game.view_tensor`, a fixed-length encoding for learning agents;
+    - ``present``: :meth:`Game.present`, the table drawn for people (else a generic table);
+    - ``strategies``: the names :meth:`Game.strategy` builds (bots written for this game; they
+      read the decoded view, so a game naming any offers :meth:`Game.view_from_proto` too).
+
+    Example: ``Provides(determinize=True, evaluation=True, strategies=("greedy",))``.
+    """
+
+    determinize: bool = False
+    evaluation: bool = False
+    view_tensor: bool = False
+    present: bool = False
+    strategies: tuple[str, ...] = ()
+
+
 DEFAULT_MAX_MOVE_BYTES = 1024
 """The move size a game gets unless it declares its own: room for a move naming a few dozen
 things, small enough that reading it costs next to nothing."""
@@ -91,6 +121,10 @@ class GameInfo:
     malformed before it is parsed, for every game, so that a move costs at most a small,
     constant amount of work. Declare the largest encoded legal move the rules allow, with a
     margin for encodings other than the canonical one; the default suits small moves.
+
+    ``max_legal_moves`` is the most legal moves one position can list (None: not known): the
+    size of the action space of the training environments (OpenSpiel's ``num_distinct_actions``),
+    which need it given otherwise. ``provides`` declares what the plugin offers beyond the rules.
     """
 
     name: str
@@ -102,12 +136,19 @@ class GameInfo:
     playable: bool = True
     options: tuple[OptionSpec, ...] = ()
     max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES
+    max_legal_moves: int | None = None
+    provides: Provides = Provides()
 
     def __post_init__(self) -> None:
         bound = self.max_move_bytes
         if type(bound) is not int or bound < 1:
             raise ValueError(
                 f"{self.name}: max_move_bytes must be a whole number >= 1, not {bound!r}"
+            )
+        moves = self.max_legal_moves
+        if moves is not None and (type(moves) is not int or moves < 1):
+            raise ValueError(
+                f"{self.name}: max_legal_moves must be a whole number >= 1 or None, not {moves!r}"
             )
 
 
@@ -159,6 +200,13 @@ class Presentation:
 
     headline: str
     zones: tuple[Zone, ...] = ()
+
+
+class Strategy(Protocol[ViewT_contra, MoveT]):
+    """A bot written for one game (:meth:`Game.strategy`): it chooses one of ``moves`` (the
+    seat's legal moves, in the rules' order) from the seat's own ``view`` alone."""
+
+    def choose(self, view: ViewT_contra, seat: Seat, moves: Sequence[MoveT]) -> MoveT: ...
 
 
 def seeded_rng(seed: int, *labels: object) -> random.Random:
@@ -215,16 +263,32 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def determinize(self, view: ViewT, rng: random.Random) -> StateT:
         """A full state consistent with ``view``, the hidden part sampled from ``rng``.
 
-        For search bots that must not cheat. Optional: the default says it is not offered.
+        For search bots that must not cheat. Optional (declared by ``Provides.determinize``,
+        with :meth:`view_from_proto`): the default says it is not offered.
         """
         raise NotImplementedError(f"{self.info.name} offers no determinize")
+
+    def evaluation(self) -> Evaluation:
+        """The search bot's judgement of this game's positions (see :mod:`serai.evaluation`).
+
+        Optional (declared by ``Provides.evaluation``): the default knows nothing of the game,
+        random rollouts judged by the outcome alone."""
+        from serai.evaluation import Evaluation
+
+        return Evaluation(self)
+
+    def strategy(self, name: str, rng: random.Random) -> Strategy[ViewT, MoveT]:
+        """The bot called ``name`` written for this game (one of ``Provides.strategies``),
+        drawing any chance from ``rng``. Optional: the default offers none."""
+        raise NotImplementedError(f"{self.info.name} offers no strategy {name!r}")
 
     def view_tensor(self, view: ViewT) -> Sequence[float] | None:
         """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.
 
-        Optional: the default offers none. Where offered, every view of a match (any seat, any
-        moment) gives the same length for a given player count, and the numbers are derived from
-        ``view`` alone, so they hold no more than the view does.
+        Optional (declared by ``Provides.view_tensor``): the default offers none. Where offered,
+        every view of a match (any seat, any moment) gives the same length for a given player
+        count, and the numbers are derived from ``view`` alone, so they hold no more than the
+        view does.
         """
         return None
 
@@ -272,6 +336,13 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     @abc.abstractmethod
     def view_to_proto(self, view: ViewT) -> Message:
         """The view as the game's typed protobuf message (a :attr:`view_message`)."""
+
+    def view_from_proto(self, message: Message) -> ViewT:
+        """The view a :attr:`view_message` describes: the exact inverse of :meth:`view_to_proto`,
+        so that a bot holding only what its seat was sent can hand it to :meth:`determinize` or
+        to a :meth:`strategy`. Optional (declared with ``Provides.determinize`` or
+        ``Provides.strategies``); raises ValueError for a message of another type."""
+        raise NotImplementedError(f"{self.info.name} offers no view_from_proto")
 
     def view_bytes(self, view: ViewT) -> bytes:
         """:meth:`view_to_proto`'s message serialized deterministically: what the service sends

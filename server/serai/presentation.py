@@ -9,9 +9,10 @@ Example::
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf import json_format, struct_pb2
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
@@ -61,34 +62,78 @@ def enum_text(enum: EnumDescriptor, number: int) -> str:
 
 
 def generic(view: Message) -> Presentation:
-    """Every set field of ``view``: scalars in one zone, each message field (and each entry of
-    a repeated one) in a zone of its own, nested fields by dotted names."""
+    """Every field of ``view`` a seat can read: scalars in one zone, each message field (and
+    each entry of a repeated one) in a zone of its own, nested fields by dotted names.
+
+    Proto3 leaves a field at its default off the wire, but for a person a 0 or a "no" is a value
+    like any other (``seat: 0``, ``alive: no``), so every field is shown, but an optional one
+    left unset (nothing is known). An entry of a repeated message that names its ``seat`` is that
+    seat's zone (``owner``, titled "players view: seat 0"); a list of texts (a log) and a
+    Struct's list of texts are zones of their own, one line an item.
+    """
     top: list[Item] = []
     zones: list[Zone] = []
-    for field, value in view.ListFields():
+    for field in view.DESCRIPTOR.fields:
+        if not _known(view, field):
+            continue
+        value = getattr(view, field.name)
+        title = _words(field.name)
         if _is_map(field):
-            title = field.name.replace("_", " ")
-            zones.append(Zone(id=field.name, title=title, items=_cut(tuple(_map_items(value, "")))))
+            items, lists = _map_items(value, "")
+            zones.append(Zone(id=field.name, title=title, items=_cut(tuple(items))))
+            zones.extend(lists)
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
             entries = list(value) if _repeated(field) else [value]
             for i, entry in enumerate(entries):
-                items = tuple(_flatten(entry, ""))
-                title = field.name.replace("_", " ")
-                suffix = f".{i}" if _repeated(field) else ""
+                seat = _seat_of(entry)
+                zone_title = title
+                if _repeated(field):
+                    zone_title = f"{title}: seat {seat}" if seat is not None else f"{title} {i + 1}"
                 zones.append(
                     Zone(
-                        id=field.name + suffix,
-                        title=f"{title} {i + 1}" if _repeated(field) else title,
-                        items=_cut(items),
+                        id=field.name + (f".{i}" if _repeated(field) else ""),
+                        title=zone_title,
+                        items=_cut(tuple(_flatten(entry, ""))),
+                        owner=seat,
                     )
                 )
+        elif _is_text_list(field):
+            zones.append(Zone(id=field.name, title=title, items=_cut(_lines(value, ""))))
         else:
-            top.append(
-                Item(
-                    field.name.replace("_", " "), value=_scalar(field, value), count=0, kind="text"
-                )
-            )
-    return Presentation(headline="", zones=(Zone("view", "view", _cut(tuple(top))), *zones))
+            top.append(Item(title, value=_scalar(field, value), count=0, kind="text"))
+    if top or not zones:
+        zones.insert(0, Zone("view", "view", _cut(tuple(top))))
+    return Presentation(headline="", zones=tuple(zones))
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _known(message: Message, field: FieldDescriptor) -> bool:
+    """Whether ``field`` holds something to show: an optional field (or a message) only when
+    set; a repeated one or a plain proto3 scalar always, its default included."""
+    if _repeated(field) or not field.has_presence:
+        return True
+    return message.HasField(field.name)
+
+
+def _seat_of(entry: Message) -> int | None:
+    """The seat a message names in a whole-number field called ``seat``, if it has one."""
+    field = entry.DESCRIPTOR.fields_by_name.get("seat")
+    if field is None or _repeated(field) or field.cpp_type not in _WHOLE_NUMBERS:
+        return None
+    if field.has_presence and not entry.HasField("seat"):
+        return None
+    return int(entry.seat)
+
+
+_WHOLE_NUMBERS = (
+    FieldDescriptor.CPPTYPE_INT32,
+    FieldDescriptor.CPPTYPE_INT64,
+    FieldDescriptor.CPPTYPE_UINT32,
+    FieldDescriptor.CPPTYPE_UINT64,
+)
 
 
 def _repeated(field: FieldDescriptor) -> bool:
@@ -99,31 +144,75 @@ def _is_map(field: FieldDescriptor) -> bool:
     return field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
 
 
-def _map_items(entries: Any, prefix: str) -> list[Item]:
-    """A map field's entries, by key: a message value (a Struct's Value) as compact JSON."""
+def _is_text_list(field: FieldDescriptor) -> bool:
+    return _repeated(field) and field.type == FieldDescriptor.TYPE_STRING
+
+
+def _lines(texts: Any, prefix: str) -> tuple[Item, ...]:
+    """A list of texts (a log), one numbered line an item."""
+    return tuple(
+        Item(f"{prefix}{i + 1}", value=str(text), count=0, kind="text")
+        for i, text in enumerate(texts)
+    )
+
+
+def _map_items(entries: Any, prefix: str) -> tuple[list[Item], list[Zone]]:
+    """A map field's entries, by key: a message value (a Struct's Value) as compact JSON, but a
+    Struct's list of texts, which becomes a zone of its own (a log, a hand of named cards)."""
     items: list[Item] = []
+    lists: list[Zone] = []
     for key in sorted(entries):
         value = entries[key]
-        if isinstance(value, Message):
+        texts = _text_list(value)
+        if texts is not None:
+            lists.append(
+                Zone(id=f"{prefix}{key}", title=f"{prefix}{key}", items=_cut(_lines(texts, "")))
+            )
+            continue
+        if isinstance(value, struct_pb2.Value) and value.WhichOneof("kind") == "number_value":
+            number = value.number_value
+            text = str(int(number)) if number.is_integer() else str(number)  # 3, not 3.0
+        elif isinstance(value, Message):
             text = json_format.MessageToJson(value, indent=None)
         else:
             text = str(value)
         items.append(Item(f"{prefix}{key}", value=text, count=0, kind="text"))
-    return items
+    return items, lists
+
+
+def _text_list(value: Any) -> list[str] | None:
+    """The texts of a Struct Value that is a list of texts (None for anything else)."""
+    if not isinstance(value, struct_pb2.Value) or value.WhichOneof("kind") != "list_value":
+        return None
+    entries = value.list_value.values
+    if not entries or any(entry.WhichOneof("kind") != "string_value" for entry in entries):
+        return None
+    return [entry.string_value for entry in entries]
 
 
 def _flatten(message: Message, prefix: str) -> list[Item]:
     items: list[Item] = []
-    for field, value in message.ListFields():
-        name = prefix + field.name.replace("_", " ")
+    for field in message.DESCRIPTOR.fields:
+        if not _known(message, field):
+            continue
+        value = getattr(message, field.name)
+        name = prefix + _words(field.name)
         if _is_map(field):
-            items.extend(_map_items(value, name + "."))
+            inner, lists = _map_items(value, name + ".")
+            items.extend(inner)
+            items.extend(
+                replace(item, label=f"{zone.title} {item.label}")
+                for zone in lists
+                for item in zone.items
+            )
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
             entries = list(value) if _repeated(field) else [value]
             for i, entry in enumerate(entries):
                 label = f"{name} {i + 1}" if _repeated(field) else name
                 inner = _flatten(entry, label + ".")
                 items.extend(inner or [Item(label, value="—", count=0, kind="text")])
+        elif _is_text_list(field):
+            items.extend(_lines(value, name + " "))
         else:
             items.append(Item(name, value=_scalar(field, value), count=0, kind="text"))
     return items
@@ -139,7 +228,7 @@ def _scalar(field: FieldDescriptor, value: Any) -> str:
         texts = [f"{len(v)} bytes" for v in values]
     else:
         texts = [str(v) for v in values]
-    return ", ".join(texts)
+    return ", ".join(texts) if texts or not _repeated(field) else "none"
 
 
 def _cut(items: tuple[Item, ...]) -> tuple[Item, ...]:

@@ -15,11 +15,9 @@ from serai.cli import main as serai_main
 from serai_client import SeraiClient
 from serai_client.arena import ratings, run_arena, summarize
 from serai_client.bots import make_strategy, play_seat, strategies_for
-from serai_client.bots.greedy import GreedyStrategy
 from serai_client.bots.local import moves_for, play_local, snapshot_for
 from serai_client.bots.random_bot import RandomStrategy
 from serai_client.bots.search import SearchStrategy
-from serai_client.jaipur_view import view_from_proto
 from serai_jaipur import JaipurGame
 
 
@@ -65,7 +63,7 @@ def test_the_random_bot_plays_games_it_knows_nothing_about(service, game, seats)
 def test_greedy_beats_random_in_process():
     wins = 0
     for index in range(12):
-        greedy, rand = GreedyStrategy(seed=index), RandomStrategy(seed=100 + index)
+        greedy, rand = make_strategy("greedy", "jaipur", index), RandomStrategy(seed=100 + index)
         seat = index % 2
         players = [greedy, rand] if seat == 0 else [rand, greedy]
         result = play_local("jaipur", players, seed=500 + index)
@@ -77,7 +75,7 @@ def test_the_search_bot_plays_a_match_through_the_server(service):
     final = play_through_server(
         service.address,
         "jaipur",
-        [SearchStrategy(3, iterations=12, time_limit=None), RandomStrategy(4)],
+        [SearchStrategy(3, game="jaipur", iterations=12, time_limit=None), RandomStrategy(4)],
         seed=12,
     )
     assert final.finished
@@ -114,7 +112,9 @@ def test_the_search_bot_chooses_from_the_snapshot_alone():
     snaps = [snapshot_for(game, world, seat, 9) for world in (real, other)]
     assert snaps[0].proto.view == snaps[1].proto.view  # the seat cannot tell them apart
     choices = [
-        SearchStrategy(7, iterations=40, time_limit=None).choose(snap, moves_for(game, w, seat, 9))
+        SearchStrategy(7, game="jaipur", iterations=40, time_limit=None).choose(
+            snap, moves_for(game, w, seat, 9)
+        )
         for snap, w in zip(snaps, (real, other), strict=True)
     ]
     assert choices[0].id == choices[1].id  # so the bot, seeing only the view, cannot either
@@ -124,7 +124,7 @@ def test_the_search_bot_samples_worlds_only_from_the_view_it_received(monkeypatc
     game = JaipurGame()
     real, _, seat = world_pair(seed=5)
     snapshot = snapshot_for(game, real, seat, 9)
-    bot = SearchStrategy(1, iterations=10, time_limit=None)
+    bot = SearchStrategy(1, game="jaipur", iterations=10, time_limit=None)
     given: list[Any] = []
     original = bot.game.determinize
 
@@ -135,7 +135,7 @@ def test_the_search_bot_samples_worlds_only_from_the_view_it_received(monkeypatc
     monkeypatch.setattr(bot.game, "determinize", spy)
     bot.choose(snapshot, moves_for(game, real, seat, 9))
     assert len(given) == 10
-    expected = view_from_proto(snapshot.view)
+    expected = game.view_from_proto(snapshot.view)
     assert all(view == expected for view in given)
     assert expected.players[1 - seat].hand is None  # the opponent's cards were never there
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from serai import registry
+from serai.evaluation import Evaluation, rank_value
 from serai.game import Game
 from serai_client.bots import make_strategy
-from serai_client.bots.ismcts import Evaluation, InformationSetSearch, rank_value
+from serai_client.bots.ismcts import InformationSetSearch
 from serai_client.bots.local import moves_for, play_local, snapshot_for
 from serai_client.bots.search import SearchStrategy, searchable
 from serai_client.bots.views import plugin_view
@@ -139,7 +140,7 @@ def test_the_search_bot_reads_each_seats_view_off_the_wire_exactly(name):
             state = played(game, seed=depth + players, moves=depth, players=players)
             for seat in (*range(players), None):
                 view = game.view(state, seat)
-                assert plugin_view(snapshot_for(game, state, seat, depth)) == view
+                assert plugin_view(game, snapshot_for(game, state, seat, depth)) == view
 
 
 def test_a_game_without_an_evaluation_is_searched_with_random_rollouts():

@@ -15,7 +15,7 @@ import numpy as np
 from pettingzoo.test import api_test
 from serai_client import SeraiClient
 from serai_client.envs import pettingzoo_env
-from serai_client.envs.core import MAX_ACTIONS, rank_rewards
+from serai_client.envs.core import rank_rewards
 from serai_client.envs.tabular import TabularPolicy, train
 
 
@@ -68,7 +68,7 @@ def test_actions_index_the_legal_moves_and_the_mask_says_which():
     other = next(a for a in env.agents if a != agent)
     _, moves = env.policy_inputs(agent)
     mask = env.observe(agent)["action_mask"]
-    assert mask.shape == (MAX_ACTIONS["jaipur"],) and int(mask.sum()) == len(moves)
+    assert mask.shape == (env.game.info.max_legal_moves,) and int(mask.sum()) == len(moves)
     assert not env.observe(other)["action_mask"].any()
     assert env.observe(agent)["observation"].shape == (49,)
     with pytest.raises(ValueError, match="legal moves"):
@@ -135,9 +135,9 @@ def test_the_guide_trains_a_table_and_it_plays_greedy_on_a_server(service, tmp_p
     from serai_client.envs.tabular import main as train_main
 
     table = tmp_path / "jaipur-table.json"
-    assert train_main(["--episodes", "2", "--out", str(table)]) == 0
+    assert train_main(["--game", "jaipur", "--episodes", "2", "--out", str(table)]) == 0
     policy = TabularPolicy.load(table)
-    assert policy.table == train(episodes=2, seed=1)
+    assert policy.table == train("jaipur", episodes=2, seed=1)
     (tmp_path / "my_agent.py").write_text(
         "from serai_client.envs.tabular import TabularPolicy\n"
         f"policy = TabularPolicy.load({str(table)!r})\n"

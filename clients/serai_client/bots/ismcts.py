@@ -1,5 +1,6 @@
 """Information-set Monte Carlo tree search over the plugin contract, for any game with
-``determinize``: the engine behind the ``search`` bot, one :class:`Evaluation` per game.
+``determinize``: the engine behind the ``search`` bot, judged by the game's own
+:class:`~serai.evaluation.Evaluation` where it declares one.
 
 It sees what its seat sees and nothing more: it is handed the seat's view, and every iteration
 plays in a world the plugin's ``determinize(view, rng)`` sampled — the other hands, the deck
@@ -17,14 +18,14 @@ One iteration (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
 
 The evaluation decides which moves enter the tree (its ``ranked`` moves, the first ``width``),
 how a rollout moves, where the search stops looking ahead (``stops``: the end of the match, or
-of a Jaipur round) and what a position is worth (``value``, in [0, 1] for a seat). The budget
+of a round) and what a position is worth (``value``, in [0, 1] for a seat). The budget
 is ``iterations``, or ``time_limit`` seconds, whichever ends first; with a fixed seed and no
 time limit the choice is reproducible.
 
 Example::
 
-    game = NileGame()
-    search = InformationSetSearch(game, Evaluation(game), random.Random(1), iterations=200)
+    game = registry.load().get(name)
+    search = InformationSetSearch(game, game.evaluation(), random.Random(1), iterations=200)
     move = search.choose(game.view(state, seat), seat)   # only the seat's view goes in
 """
 
@@ -37,55 +38,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from serai.evaluation import Evaluation
 from serai.game import Game
-
-
-class Evaluation:
-    """Knows nothing of the game: moves in the rules' order, random rollouts, and a value only
-    for a finished match (its rank), a coin flip before that. Games subclass it.
-
-    ``width`` (None: every move) is how many of a position's ranked moves enter the tree;
-    ``rollout_depth`` how many moves a rollout plays; ``rollout_randomness`` how often a rollout
-    move is drawn at random among the ranked ones instead of taking the first.
-    """
-
-    width: int | None = None
-    rollout_depth: int = 0
-    rollout_randomness: float = 1.0
-
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
-        self.game = game
-
-    def ranked(self, state: Any, seat: int) -> Sequence[Hashable]:
-        """``seat``'s legal moves in ``state``, the most promising first."""
-        return self.game.legal_moves(state, seat)
-
-    def stops(self, start: Any, state: Any) -> bool:
-        """Whether the search looks no further than ``state`` (it began at ``start``)."""
-        return not self.game.to_act(state)
-
-    def value(self, start: Any, state: Any, seat: int) -> float:
-        """How good ``state`` is for ``seat``, in [0, 1] (the search began at ``start``)."""
-        outcome = self.game.outcome(state)
-        if outcome is None:
-            return 0.5
-        return rank_value(outcome.ranks, seat)
-
-
-def rank_value(ranks: Sequence[int], seat: int) -> float:
-    """1 for a sole first place, 0 for the last, shared places in between (by seats beaten)."""
-    others = len(ranks) - 1
-    if not others:
-        return 1.0
-    beaten = sum(1 for rank in ranks if rank > ranks[seat])
-    tied = sum(1 for rank in ranks if rank == ranks[seat]) - 1
-    return (beaten + 0.5 * tied) / others
-
-
-def margin_value(scores: Sequence[float], seat: int, scale: float) -> float:
-    """A win chance from score estimates: a logistic of the lead over the best other seat."""
-    best_other = max(score for other, score in enumerate(scores) if other != seat)
-    return 1.0 / (1.0 + math.exp(-(scores[seat] - best_other) / scale))
 
 
 @dataclass(eq=False)

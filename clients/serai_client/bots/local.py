@@ -6,7 +6,7 @@ so a strategy that works here sees nothing it would not see over gRPC.
 
 Example::
 
-    result = play_local("jaipur", [GreedyStrategy(1), RandomStrategy(2)], seed=7)
+    result = play_local("jaipur", [make_strategy("greedy", "jaipur", 1), RandomStrategy(2)], 7)
     result.outcome.winners     # (0,)
 """
 

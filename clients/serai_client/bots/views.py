@@ -1,45 +1,31 @@
-"""The seat's view as the plugin's own value, from the snapshot the server sent: what a search
-bot hands to ``determinize``. One decoder per game, each the inverse of its ``view_to_proto``.
+"""The seat's view and moves as the plugin's own values, from what the server sent: what a
+search bot hands to ``determinize`` and what a bot written for one game reads. The plugin
+decodes its own view (``view_from_proto``, declared with ``Provides.determinize`` or
+``Provides.strategies``), so the SDK knows no game.
 
 Example::
 
-    view = plugin_view(client.get_match(seat))   # a JaipurView, NileView or SobekView
+    view = plugin_view(game, client.get_match(seat))   # the plugin's view value
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from serai_client.types import Snapshot
+from serai.game import Game
+
+from serai_client.types import LegalMove, Snapshot
 
 
-def _jaipur(message: Any) -> Any:
-    from serai_client.jaipur_view import view_from_proto
-
-    return view_from_proto(message)
-
-
-def _nile(message: Any) -> Any:
-    from serai_client.bots.nile_view import view_from_proto
-
-    return view_from_proto(message)
-
-
-def _sobek(message: Any) -> Any:
-    from serai_client.bots.sobek_view import view_from_proto
-
-    return view_from_proto(message)
-
-
-DECODERS: dict[str, Callable[[Any], Any]] = {"jaipur": _jaipur, "nile": _nile, "sobek": _sobek}
-
-
-def plugin_view(snapshot: Snapshot) -> Any:
-    """The plugin view value of the snapshot's view; ValueError for a game with no decoder."""
-    decoder = DECODERS.get(snapshot.game)
-    if decoder is None:
-        raise ValueError(f"no view decoder for {snapshot.game!r}: the search bot cannot read it")
+def plugin_view(game: Game[Any, Any, Any], snapshot: Snapshot) -> Any:
+    """The plugin view value of the snapshot's view; ValueError if there is none to decode."""
     if snapshot.view is None:
         raise ValueError("the snapshot carries no view")
-    return decoder(snapshot.view)
+    return game.view_from_proto(snapshot.view)
+
+
+def plugin_move(game: Game[Any, Any, Any], move: LegalMove) -> Any:
+    """The plugin's move value of a legal move's typed payload."""
+    if move.payload is None:
+        raise ValueError(f"legal move {move.id} ({move.label}) has no typed payload")
+    return game.move_from_proto(move.payload)

@@ -17,3 +17,40 @@ def add_api_key_argument(parser: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help=f"the app's key, for a server that requires one (default: ${API_KEY_VARIABLE})",
     )
+
+
+def default_game() -> str:
+    """The game a command plays when none is named: the first installed one, by name (the SDK
+    knows no game; the installed plugins say which there are)."""
+    from serai import registry
+
+    names = sorted(registry.load().games)
+    return names[0] if names else ""
+
+
+def add_game_argument(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
+    """The game to play, by name, defaulting to :func:`default_game`."""
+    fallback = default_game()
+    help_text = f"the game (default: the first installed, {fallback or 'none installed'})"
+    if positional:
+        parser.add_argument("game", nargs="?", default=fallback, help=help_text)
+    else:
+        parser.add_argument("--game", default=fallback, help=help_text)
+
+
+def strategies_help() -> str:
+    """Which installed games each bot strategy plays, for a command's help."""
+    from serai import registry
+
+    from serai_client.bots import strategies_for, strategy_names
+
+    games = registry.load().games
+    plays = {
+        name: [
+            game for game, plugin in sorted(games.items()) if name in strategies_for(game, plugin)
+        ]
+        for name in strategy_names()
+    }
+    return "; ".join(
+        f"{name} plays {', '.join(names) or 'no installed game'}" for name, names in plays.items()
+    )

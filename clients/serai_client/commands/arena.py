@@ -23,9 +23,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
-from serai_client.bots import STRATEGIES, make_strategy
+from serai_client.bots import make_strategy, strategy_names
 from serai_client.client import SeraiClient
-from serai_client.commands import add_api_key_argument
+from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
 from serai_client.commands.messages import error_text
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
@@ -41,12 +41,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default="jaipur", help="the game (default: jaipur)")
+    add_game_argument(parser)
     parser.add_argument(
         "--bots",
-        default="random,greedy",
-        help=f"comma-separated strategies, two or more of: {', '.join(STRATEGIES)}; one named "
-        "again plays as another entrant (random,random: two random bots)",
+        default="random,random",
+        help=f"comma-separated strategies, two or more of: {', '.join(strategy_names())} "
+        f"({strategies_help()}); one named again plays as another entrant (random,random: two "
+        "random bots)",
     )
     parser.add_argument(
         "--policy",
@@ -75,10 +76,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"serai arena: {error}", file=sys.stderr)
         return 2
-    if len(names) + len(policies) < 2 or any(name not in STRATEGIES for name in names):
+    known = strategy_names()
+    if len(names) + len(policies) < 2 or any(name not in known for name in names):
         print(
             f"serai arena: --bots and --policy need two or more entrants; --bots names "
-            f"strategies of: {', '.join(STRATEGIES)} (got {args.bots!r})",
+            f"strategies of: {', '.join(known)} (got {args.bots!r})",
             file=sys.stderr,
         )
         return 2
@@ -155,7 +157,7 @@ def _policies(specs: list[str]) -> dict[str, PolicyFunction]:
         name = name.strip()
         if not name or not target or "#" in name:
             raise ValueError(f"--policy takes NAME=package.module:function, not {spec!r}")
-        if name in policies or name in STRATEGIES:
+        if name in policies or name in strategy_names():
             raise ValueError(f"--policy name {name!r} is taken: give each entrant its own name")
         policies[name] = load_policy(target.strip())
     return policies

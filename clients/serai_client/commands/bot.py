@@ -1,8 +1,8 @@
 """``serai bot``: a bot joins a seat of a match on a running server and plays it to the end.
 
     serai bot --game jaipur --strategy greedy --server localhost:50051 --create
-    serai bot --game jaipur --strategy search --server localhost:50051 --match MATCH_ID
-    serai bot --game jaipur --policy my_agent:policy --server localhost:50051 --match MATCH_ID
+    serai bot --strategy search --server localhost:50051 --match MATCH_ID
+    serai bot --policy my_agent:policy --server localhost:50051 --match MATCH_ID
     serai bot --game nile --strategy search --iterations 60 --server localhost:50051 --create
 
 With ``--create`` the bot creates the match, prints its id (for another player to join) and
@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
-from serai_client.commands import add_api_key_argument
+from serai_client.bots import Strategy, make_strategy, play_seat, strategy_names
+from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
 from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyStrategy, load_policy
@@ -32,9 +32,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default="jaipur", help="the game (default: jaipur)")
+    add_game_argument(parser)
     parser.add_argument(
-        "--strategy", choices=sorted(STRATEGIES), default="random", help="how the bot plays"
+        "--strategy",
+        choices=strategy_names(),
+        default="random",
+        help=f"how the bot plays ({strategies_help()}); with --match, the match's game counts",
     )
     parser.add_argument(
         "--policy",
@@ -74,20 +77,26 @@ def strategy_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    strategy: Strategy
-    try:
-        if args.policy:
-            label = args.policy.rpartition(":")[2]
-            strategy = PolicyStrategy(label, load_policy(args.policy))
-        else:
-            strategy = make_strategy(args.strategy, args.game, args.seed, **strategy_options(args))
-    except ValueError as error:
-        print(f"serai bot: {error}", file=sys.stderr)
-        return 2
-    name = args.name or f"{strategy.name if args.policy else args.strategy}-bot"
+    policy: Strategy | None = None
+    if args.policy:
+        try:
+            policy = PolicyStrategy(args.policy.rpartition(":")[2], load_policy(args.policy))
+        except ValueError as error:
+            print(f"serai bot: {error}", file=sys.stderr)
+            return 2
+    name = args.name or f"{policy.name if policy else args.strategy}-bot"
     say = StatusLine(prefix="serai bot: ")
     with reachable_client(args.server, say, api_key=args.api_key) as client:
         try:
+            # The strategy plays the match's game: a joined match's own, else --game.
+            game = client.get_match(args.match).game if args.match else args.game
+            try:
+                strategy = policy or make_strategy(
+                    args.strategy, game, args.seed, **strategy_options(args)
+                )
+            except ValueError as error:
+                print(f"serai bot: {error}", file=sys.stderr)
+                return 2
             match_id = args.match
             if args.create:
                 match = client.create_match(args.game, seats=args.seats, seed=args.seed)

@@ -21,21 +21,14 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from serai_client.bots import STRATEGIES, Strategy, make_strategy, play_seat
+from serai_client.bots import Strategy, make_strategy, play_seat, strategy_names
 from serai_client.client import SeraiClient
-from serai_client.commands import add_api_key_argument
+from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
 from serai_client.commands.messages import error_text
 from serai_client.errors import SeraiError
 from serai_client.player import ConsoleInput, TerminalDisplay, TerminalPlayer, result_line
 from serai_client.reachability import StatusLine, reachable_client
 from serai_client.types import SeatHandle
-
-BOT_GAMES = {
-    "random": "any game",
-    "greedy": "Jaipur",
-    "search": "any game that can deal the unseen cards (Jaipur, Nile, Sobek)",
-}
-"""What each bot of ``--vs`` plays, for the help (make_strategy refuses the rest)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,12 +38,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", nargs="?", default="jaipur", help="the game (default: jaipur)")
+    add_game_argument(parser, positional=True)
     parser.add_argument(
         "--vs",
-        choices=sorted(STRATEGIES),
-        help="play against this bot: "
-        + "; ".join(f"{name} plays {BOT_GAMES.get(name, 'some games')}" for name in STRATEGIES),
+        choices=strategy_names(),
+        help=f"play against this bot: {strategies_help()}",
     )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     add_api_key_argument(parser)
@@ -117,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.server and not args.vs:
         print(
-            "serai play: with no --server, play against a bot (--vs random|greedy|search); "
-            "to play another person, both connect to one server with --server",
+            "serai play: with no --server, play against a bot "
+            f"(--vs {'|'.join(strategy_names())}); to play another person, both connect to one "
+            "server with --server",
             file=sys.stderr,
         )
         return 2

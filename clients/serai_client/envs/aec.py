@@ -9,10 +9,11 @@ Observation of ``agent`` (a dict, only ever from that seat's own view):
 
 - ``view``: the serialized view bytes (``game.view_bytes``), byte for byte what the server sends
   that seat, as a ``uint8`` array of varying length;
-- ``observation``: the game's fixed-length ``view_tensor`` as ``float32``, where the game offers
-  one (Jaipur does), absent otherwise;
+- ``observation``: the game's fixed-length ``view_tensor`` as ``float32``, where the game
+  declares one (``Provides.view_tensor``), absent otherwise;
 - ``action_mask``: 1 for each index that is a legal move of this seat now (all 0 when it is not
-  this seat's turn), of the game's fixed size (:data:`~serai_client.envs.core.MAX_ACTIONS`).
+  this seat's turn), of the game's fixed size (its ``GameInfo.max_legal_moves``, see
+  :func:`~serai_client.envs.core.max_actions`).
 
 An action is the index of a move in the seat's legal-move list, in the game's order (the order
 the server lists them). Rewards come at the end only, from the ranks
@@ -79,8 +80,7 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         self._pending_seed = seed
         self._seeds = random.Random(seed if seed is not None else random.SystemRandom().random())
         probe = core.start(self.game, players, 0, self.match_options)
-        tensor = self.game.view_tensor(self.game.view(probe, 0))
-        self.tensor_size = None if tensor is None else len(tensor)
+        self.tensor_size = core.tensor_size(self.game, players, self.match_options)
         shape: dict[str, spaces.Space[Any]] = {
             "view": spaces.Sequence(spaces.Discrete(256), stack=True),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),

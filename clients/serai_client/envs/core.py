@@ -22,24 +22,6 @@ from serai_client.types import LegalMove
 
 AnyGame = Game[Any, Any, Any]
 
-MAX_ACTIONS: Mapping[str, int] = {
-    # Exact: the most legal moves of any (market, hand, camels that may be given) there is, found
-    # by listing the moves of all 462 markets x 1,716 hands x 8 camel counts (serai_jaipur.legal).
-    "jaipur": 167,
-    # Nile's plants are every sub-multiset of the hand over the crops grown, so a hoarded hand of
-    # twenty cards could list thousands; random play (40 matches at each of 2 to 5 players) never
-    # passed 101. A bound with room, not a proof: see ``cut`` below.
-    "nile": 256,
-    # Sobek's sets and characters: random play (40 matches at each of 2 to 4 players) never
-    # passed 94. Also a bound with room.
-    "sobek": 256,
-}
-"""The size of each game's action space: index ``i`` is the ``i``-th legal move, in the game's own
-order (the order the server lists, ids "0", "1", ...). A game may declare its own bound as a
-``max_legal_moves`` attribute; an unknown game without one needs ``max_actions=`` given. Where a
-position lists more moves than the bound, the moves past it are not offered (the agent still plays
-only legal moves) and the environment says how many it cut (``info["moves_cut"]``)."""
-
 
 def load_game(name: str) -> AnyGame:
     """The installed game called ``name`` (ValueError naming the installed ones otherwise)."""
@@ -51,14 +33,27 @@ def load_game(name: str) -> AnyGame:
 
 
 def max_actions(game: AnyGame, given: int | None = None) -> int:
-    """The action-space size of ``game``: ``given``, its own bound, or :data:`MAX_ACTIONS`."""
-    bound = given or getattr(game, "max_legal_moves", None) or MAX_ACTIONS.get(game.info.name)
+    """The size of ``game``'s action space: ``given``, else the bound the game declares
+    (``GameInfo.max_legal_moves``). Index ``i`` is the ``i``-th legal move, in the game's own
+    order (the order the server lists, ids "0", "1", ...). Where a position lists more moves
+    than the bound, the moves past it are not offered (the agent still plays only legal moves)
+    and the environment says how many it cut (``info["moves_cut"]``)."""
+    bound = given or game.info.max_legal_moves
     if not bound or bound < 1:
         raise ValueError(
-            f"no action bound is known for {game.info.name!r}: pass max_actions=N (the most "
-            "legal moves a position can list)"
+            f"{game.info.name} declares no max_legal_moves in its GameInfo: pass max_actions=N "
+            "(the most legal moves a position can list)"
         )
     return int(bound)
+
+
+def tensor_size(game: AnyGame, players: int, options: Mapping[str, OptionValue]) -> int | None:
+    """The length of ``game``'s view tensor at ``players`` seats, where it declares one."""
+    if not game.info.provides.view_tensor:
+        return None
+    probe = start(game, players, 0, options)
+    tensor = game.view_tensor(game.view(probe, 0))
+    return None if tensor is None else len(tensor)
 
 
 def rank_rewards(outcome: Outcome) -> tuple[float, ...]:

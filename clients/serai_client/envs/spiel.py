@@ -12,17 +12,17 @@
   outcome ``s`` is the match of seed ``s``, the one a server gives a match created with seed
   ``s``.
 - **Actions** are indices into the seat's legal-move list (the server's order), up to the game's
-  bound (:data:`~serai_client.envs.core.MAX_ACTIONS`).
+  declared bound (``GameInfo.max_legal_moves``).
 - **Observation string**: the seat's view bytes (hex), exactly what the server sends it now; the
-  observation tensor is the game's ``view_tensor`` where offered.
+  observation tensor is the game's ``view_tensor`` where it declares one.
   **Information-state string**: a SHA-256 chain over the seat's view bytes after every move and
   its own actions — perfect recall, equal exactly when the seat saw the same views and chose the
   same, and short whatever the length of the match. Neither holds anything the view does not.
-- ``resample_from_infostate`` uses the game's ``determinize`` (Jaipur, Sobek): a world consistent
-  with the seat's view, for ISMCTS.
+- ``resample_from_infostate`` uses the game's ``determinize`` (where it declares one): a world
+  consistent with the seat's view, for ISMCTS.
 
-:func:`ismcts` is a policy function (see ``serai bot --policy``) playing Jaipur with OpenSpiel's
-own ISMCTS bot from the seat's view alone, e.g.
+:func:`ismcts` is a policy function (see ``serai bot --policy``) playing any game that declares
+``determinize`` with OpenSpiel's own ISMCTS bot from the seat's view alone, e.g.
 ``serai arena --bots greedy --policy ismcts=serai_client.envs.spiel:ismcts``.
 """
 
@@ -45,7 +45,7 @@ from serai_client.types import LegalMove
 
 DEFAULT_DEALS = 1 << 16
 MAX_GAME_LENGTH = 5000
-"""OpenSpiel wants a bound on a match's length: a cap with room (a Jaipur match is ~200 moves)."""
+"""OpenSpiel wants a bound on a match's length: a cap with room (card games run to hundreds)."""
 
 
 @dataclass(eq=False)
@@ -232,9 +232,7 @@ class SeraiSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.deals = int(params.get("deals", DEFAULT_DEALS))
         self.match_options = self.plugin.resolve_options({})
         self.max_actions = core.max_actions(self.plugin)
-        probe = core.start(self.plugin, self.players, 0, self.match_options)
-        tensor = self.plugin.view_tensor(self.plugin.view(probe, 0))
-        self.tensor_size = None if tensor is None else len(tensor)
+        self.tensor_size = core.tensor_size(self.plugin, self.players, self.match_options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.max_actions,
             max_chance_outcomes=self.deals,
@@ -270,9 +268,6 @@ class SeraiSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 def game_type(plugin: core.AnyGame) -> Any:
     info = plugin.info
-    offers_tensor = plugin.view_tensor(
-        plugin.view(core.start(plugin, info.min_players, 0, plugin.resolve_options({})), 0)
-    )
     return pyspiel.GameType(
         short_name=f"serai_{info.name}",
         long_name=f"serai {info.title}",
@@ -286,7 +281,7 @@ def game_type(plugin: core.AnyGame) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=offers_tensor is not None,
+        provides_observation_tensor=info.provides.view_tensor,
         parameter_specification={"players": info.min_players, "deals": DEFAULT_DEALS},
     )
 
@@ -323,33 +318,42 @@ value of a cut rollout is 0, so the search leans on the rollouts that end a matc
 
 
 def ismcts(view: Message, moves: Sequence[LegalMove]) -> int:
-    """Jaipur by OpenSpiel's ISMCTS bot, from the seat's view alone: worlds are sampled with
-    the plugin's ``determinize``. Seeded by the view's bytes: the same view, the same move."""
+    """OpenSpiel's ISMCTS bot, from the seat's view alone, for any installed game that declares
+    ``determinize``: worlds are sampled with the plugin's ``determinize``. Seeded by the view's
+    bytes: the same view, the same move."""
     return ismcts_search(view, moves, ISMCTS_SIMULATIONS)
+
+
+def _game_of(view: Message) -> str:
+    """The installed game whose view message ``view`` is."""
+    kind = view.DESCRIPTOR.full_name
+    for name, plugin in sorted(registry.load().games.items()):
+        if plugin.view_message.DESCRIPTOR.full_name == kind:
+            if not plugin.info.provides.determinize:
+                raise ValueError(f"ISMCTS needs determinize, which {name} does not offer")
+            return name
+    raise ValueError(f"no installed game has the view message {kind}")
 
 
 def ismcts_search(view: Message, moves: Sequence[LegalMove], simulations: int) -> int:
     from open_spiel.python.algorithms import ismcts as spiel_ismcts
     from open_spiel.python.algorithms import mcts
 
-    from serai_client.jaipur_view import view_from_proto
-
-    if view.DESCRIPTOR.full_name != "serai.games.jaipur.v1.View":
-        raise ValueError(f"this policy plays Jaipur only, not {view.DESCRIPTOR.full_name}")
     if len(moves) == 1:
         return 0
+    name = _game_of(view)
     register_games()
-    game = pyspiel.load_game("serai_jaipur")
-    plain = view_from_proto(view)  # type: ignore[arg-type]
-    seat = plain.viewer
-    assert seat is not None
     key = hashlib.sha256(view.SerializeToString(deterministic=True)).digest()
     rng = random.Random(key)
+    plugin = registry.load().get(name)
+    plain = plugin.view_from_proto(view)
+    probe = plugin.determinize(plain, random.Random(0))  # who acts, and at how many seats
+    seat = plugin.to_act(probe)[0]
+    game = pyspiel.load_game(f"serai_{name}", {"players": plugin.players(probe)})
     root_digest = {seat: key}
-    plugin = game.plugin
 
     def world(_state: Any = None, _player: int | None = None) -> SeraiSpielState:
-        return game.state_at(plugin.determinize(plain, rng), root_digest)  # type: ignore[no-any-return]
+        return game.state_at(game.plugin.determinize(plain, rng), root_digest)  # type: ignore[no-any-return]
 
     np_rng = np.random.RandomState(rng.getrandbits(32))
     bot = spiel_ismcts.ISMCTSBot(

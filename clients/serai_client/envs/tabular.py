@@ -1,15 +1,16 @@
-"""A small tabular agent for Jaipur, trained in the PettingZoo environment: the guide's example.
+"""A small tabular agent for any game, trained in the PettingZoo environment: the guide's example.
 
 It learns the average final reward (Monte Carlo, rank rewards) of each *kind* of move — "sell 3+
-cloth", "take camels", "exchange 2" — in each coarse situation (hand size, herd size), from
-self-play with some random exploration. Kinds come from the move labels, so the table reads the
-same on the server, where :class:`TabularPolicy` plays it as a policy function.
+cloth", "take all 3+ camels", "exchange 2" — in each coarse situation (how many moves the seat
+may choose from), from self-play with some random exploration. Kinds and situations come from
+the move labels alone, so the table reads the same on the server, where :class:`TabularPolicy`
+plays it as a policy function, and it knows no game.
 
-    python -m serai_client.envs.tabular --seconds 180 --out jaipur-table.json
+    python -m serai_client.envs.tabular --game jaipur --seconds 180 --out jaipur-table.json
 
 Example::
 
-    table = train(episodes=20, seed=1)
+    table = train("jaipur", episodes=20, seed=1)
     policy = TabularPolicy(table)      # policy(view, moves) -> index, for serai bot --policy
 """
 
@@ -25,52 +26,49 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from serai_client.jaipur_view import view_from_proto
 from serai_client.types import LegalMove
 
 Table = dict[str, tuple[float, int]]
 """situation|kind -> (mean reward, visits)."""
 
 
-def situation(view: Message) -> str:
-    """The coarse situation of the seat whose view this is: hand size and herd (capped at 4)."""
-    plain = view_from_proto(view)  # type: ignore[arg-type]
-    me = plain.players[plain.viewer or 0]
-    return f"h{me.hand_size}c{min(me.herd, 4)}"
+def situation(moves: Sequence[LegalMove]) -> str:
+    """The coarse situation of the seat to act: how many moves it has (capped at 12)."""
+    return f"m{min(len(moves), 12)}"
 
 
 def kind(label: str) -> str:
-    """A move's kind from its label: "sell 4 cloth" -> "sell 3+ cloth", "take 1 gold" ->
-    "take gold", "take all 3 camels" -> "take camels", an exchange by the kinds it gives."""
+    """A move's kind from its label: counts of 3 or more read "3+" ("sell 4 cloth" -> "sell 3+
+    cloth", "take all 3 camels" -> "take all 3+ camels"); a long label (an exchange of many
+    cards) by its first word and how many parts it joins with "+"."""
     words = label.split()
-    if words[0] == "sell":
-        count = int(words[1])
-        return f"sell {'3+' if count >= 3 else count} {words[-1]}"
-    if words[0] == "take":
-        return "take camels" if "camel" in label else f"take {words[-1]}"
-    return f"exchange {label.count('+') + 1}"  # by how many kinds of card it gives
+    if len(words) > 4:
+        return f"{words[0]} {label.count('+') + 1}"
+    return " ".join("3+" if word.isdigit() and int(word) >= 3 else word for word in words)
 
 
 def best_index(table: Table, view: Message, moves: Sequence[LegalMove]) -> int:
     """The move whose kind has the best mean reward here (unseen kinds count 0; first wins)."""
-    here = situation(view)
+    here = situation(moves)
     values = [table.get(f"{here}|{kind(move.label)}", (0.0, 0))[0] for move in moves]
     return max(range(len(moves)), key=values.__getitem__)
 
 
 def train(
+    game: str,
     episodes: int | None = None,
     seconds: float | None = None,
     seed: int = 1,
     explore: float = 0.2,
 ) -> Table:
-    """Self-play for ``episodes`` matches or ``seconds`` (whichever ends first); the table."""
+    """Self-play of ``game`` for ``episodes`` matches or ``seconds`` (whichever ends first);
+    the table."""
     from serai_client.envs.aec import pettingzoo_env
 
     if episodes is None and seconds is None:
         raise ValueError("give episodes, seconds or both")
     rng = random.Random(seed)
-    env = pettingzoo_env("jaipur", seed=seed)
+    env = pettingzoo_env(game, seed=seed)
     table: Table = {}
     deadline = None if seconds is None else time.monotonic() + seconds
     played = 0
@@ -92,7 +90,7 @@ def train(
                 index = rng.randrange(len(moves))
             else:
                 index = best_index(table, view, moves)
-            visited[agent].append(f"{situation(view)}|{kind(moves[index].label)}")
+            visited[agent].append(f"{situation(moves)}|{kind(moves[index].label)}")
             env.step(index)
         played += 1
     return table
@@ -117,15 +115,18 @@ class TabularPolicy:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="train the tabular Jaipur agent by self-play")
+    from serai_client.commands import add_game_argument
+
+    parser = argparse.ArgumentParser(description="train the tabular agent by self-play")
+    add_game_argument(parser)
     parser.add_argument("--seconds", type=float, help="train for this long")
     parser.add_argument("--episodes", type=int, help="train for this many matches")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default="jaipur-table.json", help="where to write the table")
+    parser.add_argument("--seed", type=int, default=1, help="the self-play seed (default: 1)")
+    parser.add_argument("--out", default="table.json", help="where to write the table")
     args = parser.parse_args(argv)
     if args.seconds is None and args.episodes is None:
         args.seconds = 180.0
-    table = train(args.episodes, args.seconds, args.seed)
+    table = train(args.game, args.episodes, args.seconds, args.seed)
     TabularPolicy(table).save(args.out)
     print(f"{len(table)} entries written to {args.out}")
     return 0

@@ -206,11 +206,14 @@ function table(matchId, spectate) {
     return null;
   }
 
-  function drawZones(presentation, viewer) {
+  function drawZones(presentation, viewer, players) {
     head.textContent = presentation.headline || "";
+    // A seat's zone carries its player's name: the presentation knows seats, the match names them.
+    const owned = (zone) => zone.owner === undefined ? zone.title
+      : `${zone.title} — ${players[zone.owner] || "seat " + zone.owner}`;
     zones.replaceChildren(...(presentation.zones || []).map((zone) => el("section",
       { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
-      el("h3", {}, zone.title),
+      el("h3", {}, owned(zone)),
       zone.note ? el("div", {}, zone.note) : null,
       el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty")))));
   }
@@ -233,7 +236,7 @@ function table(matchId, spectate) {
     seatsLine.replaceChildren(...names(match).map((name, i) =>
       el("span", { class: "item" + (toAct.includes(i) ? " score" : "") },
         `${i === viewer ? "▶ " : ""}${name}${toAct.includes(i) ? " — to play" : ""}`)));
-    if (snapshot.presentation) drawZones(snapshot.presentation, viewer);
+    if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names(match));
     if (match.status === "MATCH_STATUS_OPEN") head.textContent = "Waiting for players to join… (share this page's address)";
     outcome.replaceChildren(...(snapshot.outcome ? [el("div", { class: "outcome" }, "Match over: " + (snapshot.outcome.summary || ""))] : []));
     drawMoves();

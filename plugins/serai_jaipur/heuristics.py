@@ -1,9 +1,10 @@
-"""Jaipur judgement in numbers: what a move is worth now, and what a position is worth.
+"""Jaipur judgement in numbers: what a move is worth now, and what a position is worth; the
+``greedy`` bot and the search's evaluation that :class:`~serai_jaipur.JaipurGame` declares.
 
 Both are in rupees, from one seat's side, and read only what that seat may know (its own hand,
-the public table) — the greedy bot uses :func:`move_value` on the view alone; the search bot uses
-:func:`position_value` on states it sampled with ``determinize``, through
-:class:`JaipurEvaluation`.
+the public table) — the greedy bot (:class:`GreedyStrategy`) uses :func:`move_value` on the
+view alone; the search bot uses :func:`position_value` on states it sampled with
+``determinize``, through :class:`JaipurEvaluation`.
 
 The ideas, each a term below:
 
@@ -19,21 +20,17 @@ The ideas, each a term below:
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 from functools import lru_cache
 
-from serai_jaipur import rules
-from serai_jaipur.cards import (
-    BONUS_KINDS,
-    BONUS_TOKENS,
-    GOODS,
-    GOODS_TOKENS,
-    PRECIOUS,
-    Good,
-)
-from serai_jaipur.moves import Exchange, Move, Sell, TakeCamels, TakeGood
-from serai_jaipur.state import Counts, State
+from serai.evaluation import Evaluation
 
-from serai_client.bots.ismcts import Evaluation
+from . import rules
+from .cards import BONUS_KINDS, BONUS_TOKENS, GOODS, GOODS_TOKENS, PRECIOUS, Good
+from .moves import Exchange, Move, Sell, TakeCamels, TakeGood
+from .state import Counts, State
+from .views import JaipurView
 
 HOLD = 0.62  # cards in hand count this much of their sale value
 REFILL = 0.9  # each card the market refills from the deck is a gift to the next player
@@ -273,3 +270,40 @@ class JaipurEvaluation(Evaluation):
 
     def value(self, start: State, state: State, seat: int) -> float:
         return position_value(state, seat, start.seals)
+
+
+class GreedyStrategy:
+    """The ``greedy`` bot: the move with the best immediate value by :func:`move_value`, judged
+    on the seat's own view (sell timing, bonus sizes, camel control). No lookahead and no
+    sampling; ties go to ``rng``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: JaipurView, seat: int, moves: Sequence[Move]) -> Move:
+        scored = score_moves(view, seat, moves)
+        best = max(value for value, _ in scored)
+        return self.rng.choice([move for value, move in scored if value >= best - 1e-9])
+
+
+def score_moves(view: JaipurView, seat: int, moves: Sequence[Move]) -> list[tuple[float, Move]]:
+    """Each of ``moves`` with its heuristic value for ``seat``, from ``seat``'s view."""
+    me, other = view.players[seat], view.players[1 - seat]
+    if me.hand is None:
+        raise ValueError(f"the view holds no hand of seat {seat}: it is not that seat's view")
+    bonus = bonus_means(view.bonus_left, None)
+    return [
+        (
+            move_value(
+                move,
+                hand=me.hand,
+                herd=me.herd,
+                other_herd=other.herd,
+                market=view.market,
+                stacks=view.stacks,
+                bonus=bonus,
+            ),
+            move,
+        )
+        for move in moves
+    ]

@@ -1,10 +1,10 @@
-"""The client's proto -> JaipurView adapter is the exact inverse of the plugin's view_to_proto."""
+"""The plugin's view_from_proto (what bots decode their seat's view with) is the exact inverse of
+its view_to_proto."""
 
 from __future__ import annotations
 
 import random
 
-from serai_client.jaipur_view import view_from_proto
 from serai_jaipur import JaipurGame
 
 
@@ -17,7 +17,7 @@ def test_every_view_of_random_matches_reads_back_to_the_plugins_own_view():
         while True:
             for viewer in (0, 1, None):
                 view = game.view(state, viewer)
-                assert view_from_proto(game.view_to_proto(view)) == view
+                assert game.view_from_proto(game.view_to_proto(view)) == view
                 checked += 1
             if not game.to_act(state):
                 break

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from serai_sobek.cards import scarabs
-from serai_sobek.rules import round_points
-from serai_sobek.state import SobekState
+from serai.evaluation import Evaluation, margin_value, rank_value
 
-from serai_client.bots.ismcts import Evaluation, margin_value, rank_value
+from .cards import scarabs
+from .rules import round_points
+from .state import SobekState
 
 HAND = 1.0  # points per scarab in hand
 CORRUPTION = 1.5  # points lost per card in the corruption pile

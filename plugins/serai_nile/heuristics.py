@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from serai_nile.state import NileState
+from serai.evaluation import Evaluation, margin_value, rank_value
 
-from serai_client.bots.ismcts import Evaluation, margin_value, rank_value
+from .state import NileState
 
 FIELD = 0.6  # a card in a field, as a share of a card in the storehouse
 HAND = 0.25  # a crop card in hand
