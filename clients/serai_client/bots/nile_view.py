@@ -51,7 +51,7 @@ def view_from_proto(message: npb.View) -> NileView:
         discard=_cards(message.discard),
         fields=tuple(_counts(p.fields, crops) for p in players),
         speculations=tuple(tuple(card_from_proto(c) for c in p.speculations) for p in players),
-        hand_sizes=tuple(p.hand_size for p in players),
+        hand_sizes=tuple(p.hand_size if p.HasField("hand_size") else None for p in players),
         storehouse_sizes=tuple(p.storehouse_size for p in players),
         hand=_cards(message.hand),
         storehouses=tuple(
