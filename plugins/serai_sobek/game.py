@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from google.protobuf.message import Message
 from serai.game import Game, GameInfo, OptionSpec, OptionValue, Outcome, Presentation, Seat
 
-from serai_sobek import protocol, rules, sobek_pb2, views
+from serai_sobek import house_rules, protocol, rules, sobek_pb2, views
 from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
 from serai_sobek.present import move_steps, present_view
@@ -31,10 +31,11 @@ OPTIONS = (
     ),
     OptionSpec(
         "corruption_counts",
-        "whether everyone is shown how many cards each corruption pile holds ('public', as on "
-        "the table) or only its owner is ('hidden', as Yucata's original-rules variant: not a "
-        "secret, since each card is seen to go there, but left to the players' memory)",
-        "public",
+        "whether only its owner is shown how many cards a corruption pile holds ('hidden', the "
+        "default: the original rules hide the count under the corruption tile, as Yucata's "
+        "note says) or everyone is ('public', a variant). Not a secret: each card is seen to "
+        "go there, so it is left to the players' memory",
+        "hidden",
         choices=("public", "hidden"),
     ),
     OptionSpec(
@@ -59,20 +60,24 @@ of the game: 635 bytes for the largest set imaginable, and 1 KiB leaves a margin
 
 
 class SobekGame(Game[SobekState, Move, SobekView]):
+    legal_moves_in_steps = 256
+    """The training environments' action space (serai_client.envs). The rules bound no number
+    of legal moves: there is no hand limit, and a set is any sub-multiset of the hand that fits
+    one goods type (amulets wild), so a position listing more than 256 is chosen in steps."""
+
     info = GameInfo(
         name="sobek",
         title="Sobek",
         min_players=2,
         max_players=4,
-        version="1.2.0",
+        version="1.3.0",
         summary=(
             "Merchants of the temple of Sobek buy goods from a market row over three rounds: take "
             "one of the first four cards (the ones skipped become your corruption), play a "
             "character for its power, or lay a set of three or more goods of one kind (amulets "
             "are wild) and pick an event token. A set scores its scarabs times its cards; the "
             "most corrupt player loses ground on the guild track at each round's end, and 100 "
-            "points after the second round wins at once. The character powers and the event "
-            "token effects are house rules until the publisher's text is added."
+            "points after the second round wins at once. " + house_rules.summary()
         ),
         options=OPTIONS,
         max_move_bytes=MAX_MOVE_BYTES,
