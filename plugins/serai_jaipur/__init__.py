@@ -68,6 +68,11 @@ fields unpacked): a fourfold margin over the canonical form."""
 class JaipurGame(Game[State, Move, JaipurView]):
     """The Jaipur plugin: two merchants, goods and camels, first to two Seals of Excellence."""
 
+    max_legal_moves = 167
+    """Exact: the most legal moves of any (market, hand, camels that may be given) there is,
+    found by listing the moves of all 462 markets x 1,716 hands x 8 camel counts (``legal``).
+    The training environments' action space (serai_client.envs)."""
+
     info = GameInfo(
         name="jaipur",
         title="Jaipur",

@@ -1,4 +1,4 @@
-"""What every research bridge shares, with no research library imported: the action bound of
+"""What every research bridge shares, with no research library imported: the action space of
 each game, rank-based rewards, and a seat's decision in the shapes a policy function receives.
 
 The bridges (:mod:`~serai_client.envs.aec` for PettingZoo, :mod:`~serai_client.envs.spiel` for
@@ -10,6 +10,7 @@ that it meets on the server.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import any_pb2
@@ -22,23 +23,10 @@ from serai_client.types import LegalMove
 
 AnyGame = Game[Any, Any, Any]
 
-MAX_ACTIONS: Mapping[str, int] = {
-    # Exact: the most legal moves of any (market, hand, camels that may be given) there is, found
-    # by listing the moves of all 462 markets x 1,716 hands x 8 camel counts (serai_jaipur.legal).
-    "jaipur": 167,
-    # Nile's plants are every sub-multiset of the hand over the crops grown, so a hoarded hand of
-    # twenty cards could list thousands; random play (40 matches at each of 2 to 5 players) never
-    # passed 101. A bound with room, not a proof: see ``cut`` below.
-    "nile": 256,
-    # Sobek's sets and characters: random play (40 matches at each of 2 to 4 players) never
-    # passed 94. Also a bound with room.
-    "sobek": 256,
-}
-"""The size of each game's action space: index ``i`` is the ``i``-th legal move, in the game's own
-order (the order the server lists, ids "0", "1", ...). A game may declare its own bound as a
-``max_legal_moves`` attribute; an unknown game without one needs ``max_actions=`` given. Where a
-position lists more moves than the bound, the moves past it are not offered (the agent still plays
-only legal moves) and the environment says how many it cut (``info["moves_cut"]``)."""
+
+class ActionBoundError(ValueError):
+    """A decision with more choices than the action space: the environment refuses to go on
+    rather than leave legal moves out."""
 
 
 def load_game(name: str) -> AnyGame:
@@ -50,15 +38,88 @@ def load_game(name: str) -> AnyGame:
         raise ValueError(error.args[0]) from None
 
 
-def max_actions(game: AnyGame, given: int | None = None) -> int:
-    """The action-space size of ``game``: ``given``, its own bound, or :data:`MAX_ACTIONS`."""
-    bound = given or getattr(game, "max_legal_moves", None) or MAX_ACTIONS.get(game.info.name)
-    if not bound or bound < 1:
+@dataclass(frozen=True)
+class ActionSpace:
+    """A game's action space: ``size`` actions; ``stepped`` when a choice among more legal moves
+    than that is made in steps (see :func:`choices`), else such a position is refused."""
+
+    size: int
+    stepped: bool
+
+
+def action_space(game: AnyGame, given: int | None = None) -> ActionSpace:
+    """The action space of ``game``, from what its class declares:
+
+    - ``max_legal_moves``: the most legal moves one position can list, derived from the rules
+      (Jaipur: 167, exact). Action ``i`` is the ``i``-th legal move; a position listing more
+      raises :class:`ActionBoundError` (the declaration was wrong), it is never cut.
+    - ``legal_moves_in_steps``: for games whose rules bound no such number (Nile and Sobek have
+      no hand limit, so a hoarded hand lists thousands of plants or sets): the action-space
+      size, a choice among more moves being made in steps, so every legal move stays playable.
+
+    ``given`` (an environment's ``max_actions=``) replaces the size; a game that declares neither
+    is played in steps of ``given``.
+    """
+    exact = getattr(game, "max_legal_moves", None)
+    stepped = getattr(game, "legal_moves_in_steps", None)
+    size = given or exact or stepped
+    if not size or size < 2:
         raise ValueError(
-            f"no action bound is known for {game.info.name!r}: pass max_actions=N (the most "
-            "legal moves a position can list)"
+            f"no action space is declared for {game.info.name!r}: pass max_actions=N (2 or "
+            "more); choices among more legal moves are then made in steps"
         )
-    return int(bound)
+    return ActionSpace(int(size), stepped=not exact or (given is not None and given < exact))
+
+
+def max_actions(game: AnyGame, given: int | None = None) -> int:
+    """The action-space size of ``game`` (see :func:`action_space`)."""
+    return action_space(game, given).size
+
+
+Span = tuple[int, int]
+"""A run ``[first, end)`` of a seat's legal-move list still open to its choice."""
+
+
+def choices(span: Span, space: ActionSpace, game: str = "the game") -> list[Span]:
+    """The options of one decision over the moves ``span``, at most ``space.size`` of them.
+
+    Where the moves fit, an option is one move (``(i, i + 1)``), so action ``i`` is the ``i``-th
+    legal move, the server's order and ids. Where there are more and the space is ``stepped``,
+    the list is cut into at most ``size`` consecutive runs of equal size (a power of ``size``):
+    one run is chosen, then a move within it (or a smaller run), so that every legal move can be
+    played. Otherwise :class:`ActionBoundError`: a legal move is never left out::
+
+        >>> choices((0, 3), ActionSpace(4, stepped=True))
+        [(0, 1), (1, 2), (2, 3)]
+        >>> choices((0, 10), ActionSpace(4, stepped=True))
+        [(0, 4), (4, 8), (8, 10)]
+    """
+    first, end = span
+    bound = space.size
+    if end - first > bound and not space.stepped:
+        raise ActionBoundError(
+            f"{game} lists {end - first} legal moves here, more than its declared bound of "
+            f"{bound} (max_legal_moves): the bound is wrong; refusing to leave moves out"
+        )
+    size = 1
+    while size * bound < end - first:
+        size *= bound
+    return [(start, min(start + size, end)) for start in range(first, end, size)]
+
+
+def path_to(index: int, count: int, space: ActionSpace) -> list[int]:
+    """The actions that play move ``index`` of ``count`` legal moves: ``[index]`` where they
+    fit in one decision, else one action per step (see :func:`choices`)."""
+    if not 0 <= index < count:
+        raise ValueError(f"move {index} is not one of the {count} legal moves")
+    span, path = (0, count), []
+    while True:
+        options = choices(span, space)
+        action = next(i for i, (first, end) in enumerate(options) if first <= index < end)
+        path.append(action)
+        span = options[action]
+        if span[1] - span[0] == 1:
+            return path
 
 
 def rank_rewards(outcome: Outcome) -> tuple[float, ...]:
