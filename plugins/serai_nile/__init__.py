@@ -13,11 +13,17 @@ So ``to_act`` is always the active seat, and ``setup`` already holds seat 0's fi
 Readings chosen where the rules leave room (each has a test in ``tests/nile``):
 
 - **A trade's cards are the trader's secret** (as on Board Game Arena, where the others see only
-  "X used the market"; a storehouse is hidden: "Le contenu de votre stock n'est pas visible des
-  autres joueurs", seed 004). The move names storehouse cards by crop, but its public label says
-  only how many cards left the hand and the storehouse ("market: discard 1 card from hand + 1
-  from storehouse"). Views show the discard pile's size and the cards everyone saw go there;
-  each seat's trade discards are counted, and named to that seat only (see :mod:`.views`).
+  "X used the market" or "X made an offering"; a storehouse is hidden: "Le contenu de votre stock
+  n'est pas visible des autres joueurs", seed 004). The move names storehouse cards by crop, but
+  its public label says only how many cards left the hand and the storehouse ("market: discard 1
+  card from hand + 1 from storehouse"): that split is serai's reading of the physical table,
+  where everyone sees which pile a card leaves; Board Game Arena does not announce it. Views show
+  the discard pile's size and the cards everyone saw go there; each seat's trade discards are
+  counted, and named to that seat only (see :mod:`.views`).
+- **Hand sizes hidden by default** (option ``hand_sizes``), as on Board Game Arena, whose option
+  100 "Show count of cards in hand" is off by default: we follow the implementation players
+  know, and the count is a display, not a secret (every draw is announced, there as here), so
+  "public" (as at the table) stays one option away. See :mod:`.views`.
 - **A trade never ends the trade phase**, and there is no separate "end trading" move: plant,
   speculate and pass are offered alongside trades and end the turn.
 - **Plant forms** (BGA's check): every card goes into a field you already have (form c, any
@@ -36,11 +42,12 @@ Readings chosen where the rules leave room (each has a test in ``tests/nile``):
   as the flood card floods nothing: no payout, locusts or harvest. A payout that takes the last
   card ends the payouts there, and no locusts or harvest follow. A plague that is the last card
   is discarded and destroys nothing.
-- **Speculation payouts**: every speculation card on the table is discarded first, so a
-  reshuffle that a payout triggers takes them (as on Board Game Arena); then 3 cards per winning
-  card, seat by seat from the active seat clockwise (our order: Board Game Arena pays in
-  player-list order; the two differ only when the deck runs short), a plague among them resolved
-  after all payouts and before the harvest.
+- **Speculation payouts, as on Board Game Arena** (``aknile.game.php``, ``stFlood``): seat by
+  seat from the active seat clockwise, a seat's winning cards are discarded and it draws 3 cards
+  per winning card; the losing cards are discarded after all payouts. So a reshuffle that a
+  payout triggers takes the winning cards of the seats paid so far, never a losing card. The
+  order is ours (Board Game Arena pays in player-list order; the two differ only when the deck
+  runs short). A plague among the payouts is resolved after all payouts, before the harvest.
 - **A plague as the flood card** is discarded and resolved, then the next card is revealed: that
   card's crops are flooded and it resolves the speculation cards.
 - **The plague never sits in a hand**, so where it is (deck or discard) is public.
@@ -104,11 +111,11 @@ MAX_MOVE_BYTES = 256
 speculation of two cards 18; 256 leaves room for a plant sent as one entry per card (6 bytes
 each) of a 42-card hand."""
 
-MAX_LEGAL_MOVES = 256
-"""Plants are every sub-multiset of the hand over the crops grown, so a hoarded hand of twenty
-cards could list thousands; random play (40 matches at each of 2 to 5 players) never passed 101.
-A bound with room, not a proof: an environment offers the first this many (and says how many it
-cut)."""
+LEGAL_MOVES_IN_STEPS = 256
+"""The training environments' action space (serai_client.envs). The rules bound no number of
+legal moves: there is no hand limit, and planting into fields you have is every sub-multiset of
+your hand over your crops (up to 16^5 - 1 plants), so a position listing more than 256 is chosen
+in steps. Random and heuristic play rarely pass 256 (tests/envs)."""
 
 
 class NileGame(Game[NileState, NileMove, NileView]):
@@ -117,7 +124,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
         title="Nile",
         min_players=2,
         max_players=5,
-        version="1.2.0",
+        version="1.3.0",
         summary=(
             "Farmers on the banks of the Nile plant papyrus, wheat, lettuce, castor and flax. "
             "Each turn a flood card decides which crops every player harvests into a hidden "
@@ -134,9 +141,18 @@ class NileGame(Game[NileState, NileMove, NileView]):
                 "stones or seasons",
                 False,
             ),
+            OptionSpec(
+                "hand_sizes",
+                "whether the others are shown how many cards each seat holds in hand: 'hidden' "
+                "(the default, as on Board Game Arena, where showing them is an option) or "
+                "'public' (as at the table). Not a secret: every draw is announced, so players "
+                "who follow the match can count",
+                "hidden",
+                choices=("hidden", "public"),
+            ),
         ),
         max_move_bytes=MAX_MOVE_BYTES,
-        max_legal_moves=MAX_LEGAL_MOVES,
+        legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
         provides=Provides(determinize=True, evaluation=True, present=True),
     )
 
@@ -144,17 +160,20 @@ class NileGame(Game[NileState, NileMove, NileView]):
 
     def setup(self, players: int, seed: int, options: Mapping[str, OptionValue]) -> NileState:
         resolved = self.resolve_options(options)
+        hide = resolved["hand_sizes"] == "hidden"
         if resolved["deluxor"]:
             if not 2 <= players <= DELUXOR_MAX_PLAYERS:
                 raise InvalidOptions(f"Nile DeLuxor is played by 2 to 6 players, not {players}")
-            return rules.setup(players, seed, deluxor_crops(players), DELUXOR_COPIES_PER_CROP)
+            return rules.setup(
+                players, seed, deluxor_crops(players), DELUXOR_COPIES_PER_CROP, hide_hand_sizes=hide
+            )
         else:
             self.check_players(players)
             if players > self.info.max_players:
                 raise InvalidOptions(
                     f"Nile is played by 2 to 5 players, not {players}; 6 with deluxor=true"
                 )
-            return rules.setup(players, seed, base_crops())
+            return rules.setup(players, seed, base_crops(), hide_hand_sizes=hide)
 
     def check_players(self, players: int) -> None:
         """2 to 6: the count alone cannot tell, since 6 seats are legal with DeLuxor only.

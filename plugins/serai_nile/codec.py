@@ -57,6 +57,7 @@ def encode_state(state: NileState) -> bytes:
         "events": list(state.events),
         "traded_hand": [_codes(cards) for cards in state.traded_hand],
         "traded_storehouse": [_codes(cards) for cards in state.traded_storehouse],
+        "hand_sizes": "hidden" if state.hide_hand_sizes else "public",
     }
     if state.copies_per_crop != COPIES_PER_CROP:  # absent for base Nile, as before DeLuxor's 14
         data["copies"] = state.copies_per_crop
@@ -101,6 +102,8 @@ def _decode_state(data: bytes) -> NileState:
         traded_storehouse=tuple(_cards(cards) for cards in raw.get("traded_storehouse", ())),
         copies_per_crop=raw.get("copies", COPIES_PER_CROP),
         plague_drawn_by=tuple(raw.get("plague_drawn_by", ())),
+        # Absent in states stored before the option: hand sizes were public then.
+        hide_hand_sizes=raw.get("hand_sizes", "public") == "hidden",
     )
 
 
@@ -225,7 +228,7 @@ def view_to_proto(view: NileView) -> pb.View:
         players.append(
             pb.PlayerView(
                 seat=seat,
-                hand_size=view.hand_sizes[seat],
+                hand_size=view.hand_sizes[seat],  # None leaves it absent
                 storehouse_size=view.storehouse_sizes[seat],
                 fields=_crop_counts(view.fields[seat], view.crops),
                 speculations=[card_to_proto(card) for card in view.speculations[seat]],
@@ -299,7 +302,7 @@ def view_from_proto(message: Any) -> NileView:
         discard=_cards_from_proto(message.discard),
         fields=tuple(_counts_from_proto(p.fields, crops) for p in players),
         speculations=tuple(tuple(card_from_proto(c) for c in p.speculations) for p in players),
-        hand_sizes=tuple(p.hand_size for p in players),
+        hand_sizes=tuple(p.hand_size if p.HasField("hand_size") else None for p in players),
         storehouse_sizes=tuple(p.storehouse_size for p in players),
         hand=_cards_from_proto(message.hand),
         storehouses=tuple(

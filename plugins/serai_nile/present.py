@@ -55,7 +55,7 @@ def present_view(view: pb.View) -> Presentation:
         items.extend(
             Item(_card(c), 1, value="speculation", kind="card") for c in player.speculations
         )
-        if seat != own:
+        if seat != own and player.HasField("hand_size"):  # absent: hidden (option hand_sizes)
             items.append(Item("cards in hand", player.hand_size, hidden=True))
         if player.storehouse_known:
             items.extend(

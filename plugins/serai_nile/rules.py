@@ -39,10 +39,16 @@ DRAW_AT_END_OF_TURN = 2
 
 
 def setup(
-    players: int, seed: int, crops: tuple[Crop, ...], copies: int = COPIES_PER_CROP
+    players: int,
+    seed: int,
+    crops: tuple[Crop, ...],
+    copies: int = COPIES_PER_CROP,
+    *,
+    hide_hand_sizes: bool = True,
 ) -> NileState:
     """Deal 5 cards each with the plague set aside, shuffle it into the rest, flood for seat 0.
-    ``copies`` is the number of cards of each crop: 16, or 14 with DeLuxor."""
+    ``copies`` is the number of cards of each crop: 16, or 14 with DeLuxor; ``hide_hand_sizes``
+    is the option ``hand_sizes`` (see :class:`~serai_nile.state.NileState`)."""
     cards = [card for card in build_deck(crops, copies) if not card.is_plague]
     seeded_rng(seed, "deal").shuffle(cards)
     hands = tuple(
@@ -68,6 +74,7 @@ def setup(
         fields=(empty_counts,) * players,
         speculations=((),) * players,
         copies_per_crop=copies,
+        hide_hand_sizes=hide_hand_sizes,
     )
     table = _Table(state)
     table.note(f"{players} players, {players} passes through the deck; seat 0 begins")
@@ -333,6 +340,7 @@ class _Table:
             events=tuple(self.events),
             plague_drawn_by=tuple(self.plague_drawn_by),
             copies_per_crop=s.copies_per_crop,
+            hide_hand_sizes=s.hide_hand_sizes,
             traded_hand=tuple(multiset(cards) for cards in self.traded_hand),
             traded_storehouse=tuple(multiset(cards) for cards in self.traded_storehouse),
         )
@@ -403,27 +411,35 @@ class _Table:
             return
 
     def resolve_speculation(self) -> int:
-        """Discard every speculation card on the table, then pay 3 cards per winning card, seats
-        from the active one clockwise. Returns plagues drawn during payouts.
+        """Pay 3 cards per winning speculation card, seats from the active one clockwise, then
+        discard the losing cards. Returns plagues drawn during payouts.
 
-        The cards are discarded first (as on Board Game Arena), so a reshuffle that a payout
-        triggers takes them. The payout order is ours (BGA pays in player-list order); it
-        matters only when the deck runs short.
+        As on Board Game Arena (``aknile.game.php``, ``stFlood``): each seat's winning cards go
+        to the discard just before that seat draws its payout, and the losing cards only after
+        all payouts. So a reshuffle that a payout triggers takes the winning cards of the seats
+        paid so far, and neither the losing cards nor the winning cards of seats still to be
+        paid. The payout order is ours (BGA pays in player-list order); it matters only when
+        the deck runs short.
         """
         flooded = set(self.flooded)
         players = self.state.players
         order = [(self.active + offset) % players for offset in range(players)]
-        won = [0] * players
+        plagues = 0
+        for seat in order:
+            won = [card for card in self.speculations[seat] if flooded & set(card.crops)]
+            if not won:
+                continue
+            for card in won:
+                self.note(f"seat {seat}'s speculation on {card.name} wins")
+                self.speculations[seat].remove(card)
+            self.discard += won
+            plagues += self.draw(seat, SPECULATION_PAYOUT * len(won))
         for seat in order:
             for card in self.speculations[seat]:
-                if flooded & set(card.crops):
-                    won[seat] += 1
-                    self.note(f"seat {seat}'s speculation on {card.name} wins")
-                else:
-                    self.note(f"seat {seat}'s speculation on {card.name} fails")
+                self.note(f"seat {seat}'s speculation on {card.name} fails")
             self.discard += self.speculations[seat]
             self.speculations[seat] = []
-        return sum(self.draw(seat, SPECULATION_PAYOUT * won[seat]) for seat in order if won[seat])
+        return plagues
 
     def harvest(self) -> None:
         if self.exhausted:

@@ -7,8 +7,12 @@ tuples; fields and storehouses, which only ever hold crop cards, as counts index
 
 ``traded_hand`` and ``traded_storehouse`` say, per seat, which of the cards in the discard pile
 that seat discarded in trades since the last reshuffle, from its hand and from its storehouse.
-Only the trader knows them (Board Game Arena tells the others only that a seat traded and how
-many cards left its hand and storehouse), so views show the others only their counts.
+Only the trader knows which cards (Board Game Arena announces only "X used the market" or "X
+made an offering"), so views show the others only how many came from each place, as at the
+table, where everyone sees whether a card leaves a hand or a storehouse pile.
+
+``hide_hand_sizes`` is the match option ``hand_sizes`` ("hidden", the default, as on Board Game
+Arena): whether views leave out how many cards the other seats hold in hand.
 
 ``plague_drawn_by`` says who drew the plague of locusts in the step that led here (a seat, or
 ``FLOOD`` for the flood card), in order: public at the table, and gone from every other zone by the
@@ -55,6 +59,7 @@ class NileState:
     traded_hand: tuple[tuple[Card, ...], ...] = ()  # per seat; () is read as none for all
     traded_storehouse: tuple[tuple[Card, ...], ...] = ()
     plague_drawn_by: tuple[int, ...] = ()  # this step's: seats, or FLOOD
+    hide_hand_sizes: bool = True  # option hand_sizes
 
     def __post_init__(self) -> None:
         # One canonical form, so that equal situations stay equal states and equal bytes.

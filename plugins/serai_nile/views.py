@@ -1,15 +1,24 @@
 """What a seat may know, and a full state sampled from it for search bots.
 
 Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn,
-deck size, pass number, the active seat, each seat's hand size and storehouse size, and of the
-discard pile its size and the cards everyone saw go there (fields lost to locusts or taken over,
-speculation cards, the plague), and who drew the plague in the last step (a seat or the flood).
-Cards discarded in trades are the trader's secret (Board Game
-Arena tells the others only how many left the hand and the storehouse): each seat sees the
-counts of the others' and the faces of its own, until a reshuffle takes them. A seat also sees
-its own hand and its own storehouse. Storehouses are turned over for scoring, so once the match is
-over every storehouse is public. Nothing else: no deck order, no seed (the seed would replay the
-deal), no other hand or storehouse, not even derived from them.
+deck size, pass number, the active seat, each seat's storehouse size (and, with the option
+``hand_sizes`` "public", its hand size), and of the discard pile its size and the cards everyone
+saw go there (fields lost to locusts or taken over, speculation cards, the plague), and who drew
+the plague in the last step (a seat or the flood). Which cards a trade discarded is the trader's
+secret (Board Game Arena announces only "X used the market" or "X made an offering", never the
+cards): each seat sees the faces of its own, and of the others' only how many came from the hand
+and how many from the storehouse, as anyone at the table sees which pile a card leaves (serai's
+reading; Board Game Arena does not tell the split, nor show storehouse sizes), until a reshuffle
+takes them. A seat also sees its own hand and its own storehouse. Storehouses are turned over for
+scoring, so once the match is over every storehouse is public. Nothing else: no deck order, no
+seed (the seed would replay the deal), no other hand or storehouse, not even derived from them.
+
+Hand sizes (option ``hand_sizes``): "hidden", the default, as on Board Game Arena (its option 100,
+"Show count of cards in hand", is off by default): a view holds only its own seat's hand size.
+As there, this is a matter of display, not a secret: every draw, plant, speculation and trade is
+announced with its card counts (BGA too says "X drew 2 card(s)"), so a seat that follows the
+match can count the others' hands, and with two players one view's public counts (deck, discard,
+storehouses, fields) give it. "public" shows every hand size, as at the table.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ class NileView:
     copies_per_crop: int
     fields: tuple[tuple[int, ...], ...]
     speculations: tuple[tuple[Card, ...], ...]
-    hand_sizes: tuple[int, ...]
+    hand_sizes: tuple[int | None, ...]  # None: hidden (option hand_sizes)
     storehouse_sizes: tuple[int, ...]
     hand: tuple[Card, ...]
     storehouses: tuple[tuple[int, ...] | None, ...]
@@ -86,7 +95,10 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         copies_per_crop=state.copies_per_crop,
         fields=state.fields,
         speculations=state.speculations,
-        hand_sizes=tuple(len(hand) for hand in state.hands),
+        hand_sizes=tuple(
+            None if state.hide_hand_sizes and other != seat else len(hand)
+            for other, hand in enumerate(state.hands)
+        ),
         storehouse_sizes=tuple(sum(counts) for counts in state.storehouses),
         hand=() if seat is None else state.hands[seat],
         storehouses=tuple(known(other) for other in range(state.players)),
@@ -107,7 +119,9 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
     seats discarded from them in trades, are filled from the unknown crop cards first; the plague
     goes to the deck, and the rest are shuffled into the other seats' trade discards from hand,
     the other hands and the deck. The true state is one such deal, so a deal always exists. The
-    seed is drawn from ``rng`` too: the real one is secret (it would replay the deal).
+    seed is drawn from ``rng`` too: the real one is secret (it would replay the deal). Where hand
+    sizes are hidden, the cards the deck does not take go to the other seats' hands, each card to
+    one of them at random.
     """
     unknown = Counter(build_deck(view.crops, view.copies_per_crop))
     seen: Counter[Card] = Counter(view.flood_pile)
@@ -155,14 +169,21 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
             traded_hand.append(multiset(pool[:count]))
             del pool[:count]
 
+    hidden = [seat for seat, size in enumerate(view.hand_sizes) if size is None]
+    sizes = [
+        0 if size is None or seat == view.seat else size
+        for seat, size in enumerate(view.hand_sizes)
+    ]
+    in_hidden_hands = len(pool) - (view.deck_size - plague) - sum(sizes)
+    for _ in range(in_hidden_hands if hidden else 0):
+        sizes[rng.choice(hidden)] += 1
     hands: list[tuple[Card, ...]] = []
     for seat in range(view.players):
         if seat == view.seat:
             hands.append(view.hand)
             continue
-        size = view.hand_sizes[seat]
-        hands.append(multiset(pool[:size]))
-        del pool[:size]
+        hands.append(multiset(pool[: sizes[seat]]))
+        del pool[: sizes[seat]]
     deck = pool
     if plague:
         deck.insert(rng.randrange(len(deck) + 1), PLAGUE)
@@ -195,4 +216,5 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
         traded_hand=tuple(traded_hand),
         traded_storehouse=tuple(traded_storehouse),
         plague_drawn_by=view.plague_drawn_by,
+        hide_hand_sizes=bool(hidden),
     )

@@ -47,7 +47,9 @@ FROM SOURCES (implemented as stated)
   points, one of them will be selected at random for choosing the starting player of the next
   round." (Before 1.1.0 the player furthest behind simply began.)
 
-GUESSES (marked in the code; change them when the rulebook's last page is found)
+GUESSES (marked in the code, and where players see them: :mod:`serai_sobek.house_rules` feeds
+the rules summary and a "House rules" zone of every presentation, and tags guessed cards and
+tokens "house rule"; change them when the rulebook's last page is found)
 - Character powers and names beyond Scribe, Thief, Vizier, Queen, High Priest: see
   :mod:`serai_sobek.powers` for the table. Which goods family each character has: ``cards``.
 - Event token effects, and which 3 of the 9 kinds come twice: see :mod:`serai_sobek.events`;
@@ -64,8 +66,9 @@ GUESSES (marked in the code; change them when the rulebook's last page is found)
   corrupt when no one has a corruption card. The track never goes below 0. Ties at the end share
   the win. The first round is started by seat 0.
 - Views: each seat sees its own corruption pile; whether everyone sees the pile sizes is option
-  ``corruption_counts`` (Yucata's original-rules mode hides them). Goods skipped face up into a
-  corruption pile are not shown to the others afterwards (they saw them go; a client may keep
+  ``corruption_counts``: hidden by default, as the original rules have it (Yucata's note: the
+  cards lie under the player's corruption tile); "public" is the variant. Goods skipped face up
+  into a corruption pile are not shown to the others afterwards (they saw them go; a client may keep
   its own memory). "hidden" is a matter of display, not a secret, as at the table: every card
   that enters a pile is seen to go (the move's label says how many), and every other count is
   shown, so a seat that follows the match can work the sizes out (exactly, with two players).

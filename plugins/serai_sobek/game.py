@@ -17,7 +17,7 @@ from serai.game import (
     Seat,
 )
 
-from serai_sobek import heuristics, protocol, rules, sobek_pb2, views
+from serai_sobek import heuristics, house_rules, protocol, rules, sobek_pb2, views
 from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
 from serai_sobek.present import move_steps, present_view
@@ -40,10 +40,11 @@ OPTIONS = (
     ),
     OptionSpec(
         "corruption_counts",
-        "whether everyone is shown how many cards each corruption pile holds ('public', as on "
-        "the table) or only its owner is ('hidden', as Yucata's original-rules variant: not a "
-        "secret, since each card is seen to go there, but left to the players' memory)",
-        "public",
+        "whether only its owner is shown how many cards a corruption pile holds ('hidden', the "
+        "default: the original rules hide the count under the corruption tile, as Yucata's "
+        "note says) or everyone is ('public', a variant). Not a secret: each card is seen to "
+        "go there, so it is left to the players' memory",
+        "hidden",
         choices=("public", "hidden"),
     ),
     OptionSpec(
@@ -66,10 +67,10 @@ MAX_MOVE_BYTES = 1024
 """A card is at most 10 bytes (a character's four fields), and a move names at most the 63 cards
 of the game: 635 bytes for the largest set imaginable, and 1 KiB leaves a margin."""
 
-MAX_LEGAL_MOVES = 256
-"""Sets and characters: random play (40 matches at each of 2 to 4 players) never passed 94. A
-bound with room, not a proof: an environment offers the first this many (and says how many it
-cut)."""
+LEGAL_MOVES_IN_STEPS = 256
+"""The training environments' action space (serai_client.envs). The rules bound no number of
+legal moves: there is no hand limit, and a set is any sub-multiset of the hand that fits one
+goods type (amulets wild), so a position listing more than 256 is chosen in steps."""
 
 
 class SobekGame(Game[SobekState, Move, SobekView]):
@@ -78,19 +79,18 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         title="Sobek",
         min_players=2,
         max_players=4,
-        version="1.2.0",
+        version="1.3.0",
         summary=(
             "Merchants of the temple of Sobek buy goods from a market row over three rounds: take "
             "one of the first four cards (the ones skipped become your corruption), play a "
             "character for its power, or lay a set of three or more goods of one kind (amulets "
             "are wild) and pick an event token. A set scores its scarabs times its cards; the "
             "most corrupt player loses ground on the guild track at each round's end, and 100 "
-            "points after the second round wins at once. The character powers and the event "
-            "token effects are house rules until the publisher's text is added."
+            "points after the second round wins at once. " + house_rules.summary()
         ),
         options=OPTIONS,
         max_move_bytes=MAX_MOVE_BYTES,
-        max_legal_moves=MAX_LEGAL_MOVES,
+        legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
         provides=Provides(determinize=True, evaluation=True, present=True),
     )
 

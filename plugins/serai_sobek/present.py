@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from serai.game import Item, Presentation, Zone
 
 from serai_sobek import sobek_pb2 as pb
+from serai_sobek.house_rules import HOUSE_RULES, TAG, card_tag
 from serai_sobek.moves import (
     AddToSet,
     ChooseEvent,
@@ -22,13 +23,14 @@ from serai_sobek.moves import (
     Take,
     label,
 )
+from serai_sobek.protocol import card_from_proto
 
 
 def present_view(view: pb.View) -> Presentation:
     row = tuple(
         Item("character", 1, hidden=True)
         if slot.face_down
-        else Item(_card(slot.card), 1, value=f"position {i + 1}")
+        else Item(_card(slot.card), 1, value=_tagged(f"position {i + 1}", slot.card))
         for i, slot in enumerate(view.row)
     )
     zones = [
@@ -43,11 +45,11 @@ def present_view(view: pb.View) -> Presentation:
                 *_counted(view.discard, "discarded "),
                 Item("event tokens left", view.tokens_left, hidden=True, kind="token"),
                 *(
-                    Item(_enum(pb.Event, e), 1, value="seen", kind="token")
+                    Item(_enum(pb.Event, e), 1, value=f"seen · {TAG}: effect", kind="token")
                     for e in view.tokens_seen
                 ),
                 *(
-                    Item(_enum(pb.Event, e), 1, value="used", kind="token")
+                    Item(_enum(pb.Event, e), 1, value=f"used · {TAG}: effect", kind="token")
                     for e in view.used_tokens
                 ),
             ),
@@ -70,11 +72,13 @@ def present_view(view: pb.View) -> Presentation:
         for table_set in seat.sets:
             faces = ", ".join(_card(card) for card in table_set.cards)
             lay = " (final)" if table_set.horizontal else ""
+            guessed = any(card_tag(card_from_proto(card)) for card in table_set.cards)
             items.append(
                 Item(
                     f"{_enum(pb.Goods, table_set.goods)} set{lay}",
                     len(table_set.cards),
-                    value=f"{table_set.points} pts: {faces}",
+                    value=f"{table_set.points} pts: {faces}"
+                    + (f" · {TAG}: scarabs or characters" if guessed else ""),
                     kind="set",
                 )
             )
@@ -97,6 +101,18 @@ def present_view(view: pb.View) -> Presentation:
                 ),
             )
         )
+    zones.append(
+        Zone(
+            "house_rules",
+            "House rules (guesses: not in the sources)",
+            tuple(
+                Item(rule.topic, 0, value=rule.text, kind="text")
+                for rule in HOUSE_RULES
+                if rule.topic != "two players" or len(view.seats) == 2
+            ),
+            note="marked '" + TAG + "' where they show on the table",
+        )
+    )
     phase = _enum(pb.Phase, view.phase)
     acting = ", ".join(str(s) for s in view.to_act)
     headline = (
@@ -146,6 +162,12 @@ def _card(card: pb.Card) -> str:
     return goods + scarabs
 
 
+def _tagged(value: str, card: pb.Card) -> str:
+    """``value`` with the card's house-rule tag, if anything on it is guessed."""
+    tag = card_tag(card_from_proto(card))
+    return f"{value} · {tag}" if value and tag else value or tag
+
+
 def _counted(cards: Iterable[pb.Card], prefix: str) -> list[Item]:
-    counts = Counter(_card(card) for card in cards)
-    return [Item(prefix + text, n) for text, n in sorted(counts.items())]
+    counts = Counter((_card(card), _tagged("", card)) for card in cards)
+    return [Item(prefix + text, n, value=tag) for (text, tag), n in sorted(counts.items())]

@@ -2,12 +2,13 @@
 
 A seat sees: its own hand and its own corruption pile; the market row with goods face up and
 characters face down; every set on the table; played characters; used event tokens; scores and
-each seat's event points; how many cards each hand holds, and (option ``corruption_counts``,
-default public) how many cards each corruption pile holds. While a seat is picking an event token
-it sees the faces of the tokens left, as the rules let the picker look at them all. A spectator
-(``None``) sees the public part only. Nobody sees the deck order, the unused green cards, the
-market cards set aside at two players, the cards discarded from corruption piles, or the other
-face-down tokens.
+each seat's event points; how many cards each hand holds, and (option ``corruption_counts``
+"public", a variant) how many cards each corruption pile holds: by default ("hidden") only its
+owner is shown that, as the original rules keep the count under the corruption tile. While a
+seat is picking an event token it sees the faces of the tokens left, as the rules let the picker
+look at them all. A spectator (``None``) sees the public part only. Nobody sees the deck order,
+the unused green cards, the market cards set aside at two players, the cards discarded from
+corruption piles, or the other face-down tokens.
 """
 
 from __future__ import annotations

@@ -122,9 +122,13 @@ class GameInfo:
     constant amount of work. Declare the largest encoded legal move the rules allow, with a
     margin for encodings other than the canonical one; the default suits small moves.
 
-    ``max_legal_moves`` is the most legal moves one position can list (None: not known): the
-    size of the action space of the training environments (OpenSpiel's ``num_distinct_actions``),
-    which need it given otherwise. ``provides`` declares what the plugin offers beyond the rules.
+    ``max_legal_moves`` is the most legal moves one position can list, derived from the rules
+    (None: not known): the size of the action space of the training environments (OpenSpiel's
+    ``num_distinct_actions``), which refuse a position listing more rather than cut moves.
+    ``legal_moves_in_steps`` is for games whose rules bound no such number (no hand limit): the
+    action-space size, a choice among more legal moves being made in steps, so that every legal
+    move stays playable. The environments need one of them (or ``max_actions=``) given.
+    ``provides`` declares what the plugin offers beyond the rules.
     """
 
     name: str
@@ -137,6 +141,7 @@ class GameInfo:
     options: tuple[OptionSpec, ...] = ()
     max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES
     max_legal_moves: int | None = None
+    legal_moves_in_steps: int | None = None
     provides: Provides = Provides()
 
     def __post_init__(self) -> None:
@@ -149,6 +154,12 @@ class GameInfo:
         if moves is not None and (type(moves) is not int or moves < 1):
             raise ValueError(
                 f"{self.name}: max_legal_moves must be a whole number >= 1 or None, not {moves!r}"
+            )
+        steps = self.legal_moves_in_steps
+        if steps is not None and (type(steps) is not int or steps < 2):
+            raise ValueError(
+                f"{self.name}: legal_moves_in_steps must be a whole number >= 2 or None, not "
+                f"{steps!r}"
             )
 
 

@@ -71,7 +71,7 @@ def test_actions_index_the_legal_moves_and_the_mask_says_which():
     assert mask.shape == (env.game.info.max_legal_moves,) and int(mask.sum()) == len(moves)
     assert not env.observe(other)["action_mask"].any()
     assert env.observe(agent)["observation"].shape == (49,)
-    with pytest.raises(ValueError, match="legal moves"):
+    with pytest.raises(ValueError, match="options"):
         env.step(len(moves))
 
 
@@ -125,7 +125,7 @@ def test_an_episode_is_the_served_match(service, game, players, seed):
             assert [m.label for m in legal.moves] == [m.label for m in moves]
             index = rng.randrange(len(moves))
             client.submit(seats[seat], legal.moves[index].id, expected_version=legal.version)
-            env.step(index)
+            env.play(index)
         assert client.get_match(match.match_id).finished
 
 

@@ -56,6 +56,7 @@ def table(
     pass_number: int = 1,
     passes: int | None = None,
     seed: int = 1,
+    hand_sizes: str = "hidden",
 ) -> NileState:
     crops = base_crops()
     if flooded is None:
@@ -76,6 +77,7 @@ def table(
         storehouses=tuple(counts(s, crops) for s in (storehouses or [{}] * players)),
         fields=tuple(counts(f, crops) for f in (fields or [{}] * players)),
         speculations=tuple(tuple(sorted(cards(s))) for s in (speculations or [[]] * players)),
+        hide_hand_sizes=hand_sizes == "hidden",
     )
 
 

@@ -107,7 +107,7 @@ def test_without_deluxor_every_crop_has_16_cards():
 
 
 def test_the_deluxor_options_description_says_14_per_crop_at_every_player_count():
-    (spec,) = GAME.info.options
+    (spec,) = [option for option in GAME.info.options if option.name == "deluxor"]
     assert "14 cards of each crop at every player count" in spec.description
 
 

@@ -64,3 +64,29 @@ def test_a_seat_plants_or_speculates_never_both():
     after = GAME.apply(before, 0, speculate("wheat/flax"))
     with pytest.raises(IllegalMove, match="seat 1's turn"):
         GAME.apply(after, 0, Plant((card("castor").crops[0],) * 2))
+
+
+def test_a_payout_reshuffle_takes_the_winning_cards_but_not_the_losing_ones():
+    """Board Game Arena discards a seat's winning speculation cards before it draws its payout
+    and the losing ones after all payouts, so a reshuffle that the payout starts holds the
+    winners only. The deck here holds the flood card and one more: the payout empties it."""
+    before = table(
+        hands=[["castor", "castor"], []],
+        flood_pile=["lettuce"],
+        speculations=[[], ["papyrus/wheat", "lettuce/flax"]],
+        deck=["lettuce", "lettuce", "wheat", "papyrus", "papyrus"],
+        discard=["castor"] * 4,
+        passes=2,
+    )
+    # Seat 0 plants and draws 2 lettuce; seat 1's flood is wheat; its payout of 3 takes the two
+    # papyrus left and then draws from the reshuffled deck.
+    after = GAME.apply(before, 0, Plant((card("castor").crops[0],) * 2))
+    assert "seat 1's speculation on papyrus/wheat wins" in after.events
+    assert "seat 1's speculation on lettuce/flax fails" in after.events
+    assert any("reshuffled for pass 2" in event for event in after.events)
+    everything_reshuffled = [c.name for c in after.deck] + [
+        c.name for hand in after.hands for c in hand
+    ]
+    assert "papyrus/wheat" in everything_reshuffled, "the winner went in before the reshuffle"
+    assert "lettuce/flax" not in everything_reshuffled, "the loser waits for all payouts"
+    assert [c.name for c in after.discard] == ["lettuce/flax"]

@@ -60,7 +60,10 @@ def test_a_seat_sees_its_own_hand_and_storehouse_and_only_sizes_of_the_others():
     mine, theirs = message.players_view
     assert mine.storehouse_known and [(e.crop, e.count) for e in mine.storehouse] == [(5, 2)]
     assert not theirs.storehouse_known and not theirs.storehouse
-    assert (theirs.hand_size, theirs.storehouse_size) == (3, 2)
+    assert not theirs.HasField("hand_size") and theirs.storehouse_size == 2
+    assert mine.HasField("hand_size") and mine.hand_size == 2
+    shown = GAME.view_to_proto(GAME.view(replace(state, hide_hand_sizes=False), 0))
+    assert (shown.players_view[1].hand_size, shown.players_view[1].storehouse_size) == (3, 2)
     assert [(e.crop, e.count) for e in mine.fields] == [(3, 2)]
 
 

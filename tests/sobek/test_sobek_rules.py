@@ -388,11 +388,3 @@ def test_stored_bytes_round_trip_and_equal_states_give_equal_bytes():
     assert GAME.decode_state(data) == state
     assert GAME.encode_state(GAME.setup(3, seed=9, options={})) == data
     assert replace(state, turn=1) != state
-
-
-def test_the_summary_says_powers_and_event_effects_are_house_rules():
-    """Shown by ListGames, `serai games` and the web lobby until the publisher's text is added."""
-    assert (
-        "character powers and the event token effects are house rules until the publisher's "
-        "text is added" in GAME.info.summary
-    )

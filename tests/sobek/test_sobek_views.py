@@ -139,6 +139,7 @@ def test_a_view_shows_its_own_hand_and_pile_but_only_counts_of_others():
         hands={0: [goods(Goods.IVORY)], 1: [goods(Goods.FISH), AMULET]},
         corruption={0: [goods(Goods.WHEAT)], 1: [goods(Goods.EBONY)]},
         row=[char(Character.THIEF), goods(Goods.MARBLE)],
+        options={"corruption_counts": "public"},
     )
     mine = GAME.view(state, 0)
     assert mine.seats[0].hand == (goods(Goods.IVORY),)
@@ -150,8 +151,8 @@ def test_a_view_shows_its_own_hand_and_pile_but_only_counts_of_others():
     assert all(s.hand == () and s.corruption == () for s in spectator.seats)
 
 
-def test_corruption_counts_can_be_hidden_from_other_seats():
-    state = build(corruption={1: [goods(Goods.EBONY)]}, options={"corruption_counts": "hidden"})
+def test_corruption_counts_are_hidden_from_other_seats_by_default():
+    state = build(corruption={1: [goods(Goods.EBONY)]})
     message = GAME.view_to_proto(GAME.view(state, 0))
     assert not message.seats[1].HasField("corruption_count")
     assert GAME.view(state, 1).seats[1].corruption_count == 1

@@ -9,15 +9,21 @@ Observation of ``agent`` (a dict, only ever from that seat's own view):
 
 - ``view``: the serialized view bytes (``game.view_bytes``), byte for byte what the server sends
   that seat, as a ``uint8`` array of varying length;
-- ``observation``: the game's fixed-length ``view_tensor`` as ``float32``, where the game
-  declares one (``Provides.view_tensor``), absent otherwise;
-- ``action_mask``: 1 for each index that is a legal move of this seat now (all 0 when it is not
-  this seat's turn), of the game's fixed size (its ``GameInfo.max_legal_moves``, see
-  :func:`~serai_client.envs.core.max_actions`).
+- ``observation``: the game's fixed-length ``view_tensor`` as ``float32``, where the game declares
+  one (``Provides.view_tensor``), absent otherwise;
+- ``action_mask``: 1 for each action open to this seat now (all 0 when it is not this seat's
+  turn), of the game's fixed size (:func:`~serai_client.envs.core.action_space`);
+- ``choosing``: ``[first, end)``, the run of the seat's legal-move list its decision is among
+  (``[0, n)`` at the start of a turn; ``[0, 0]`` when it is not this seat's turn).
 
 An action is the index of a move in the seat's legal-move list, in the game's order (the order
-the server lists them). Rewards come at the end only, from the ranks
-(:func:`~serai_client.envs.core.rank_rewards`: +1 win, -1 loss, 0 shared). ``reset(seed=s)`` plays
+the server lists them). Where a position lists more moves than the action space (Nile and Sobek
+have no hand limit) the choice is made in steps, the same agent acting again until a move is
+chosen (see :func:`~serai_client.envs.core.choices`); :meth:`SeraiAECEnv.play` plays a move by
+its index in the full list. A game with an exact bound never needs steps, and a position
+past it is refused (``ActionBoundError``): no legal move is ever left out. Rewards come at the
+end only, from the ranks (:func:`~serai_client.envs.core.rank_rewards`: +1 win, -1 loss, 0
+shared). ``reset(seed=s)`` plays
 the match of seed ``s`` (the same deal the server gives a match created with seed ``s``); a
 ``reset()`` with no seed takes the seed given to the constructor, then seeds drawn from it.
 
@@ -73,7 +79,8 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         self.match_options = dict(self.game.resolve_options(dict(options or {})))
         self.metadata = {**self.metadata, "name": f"serai_{game}_v0"}
         self.players = players
-        self.max_actions = core.max_actions(self.game, max_actions)
+        self.space = core.action_space(self.game, max_actions)
+        self.max_actions = self.space.size
         self.max_moves = max_moves
         self.render_mode = render_mode
         self.possible_agents = [agent_name(seat) for seat in range(players)]
@@ -84,6 +91,7 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         shape: dict[str, spaces.Space[Any]] = {
             "view": spaces.Sequence(spaces.Discrete(256), stack=True),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
+            "choosing": spaces.Box(0, np.iinfo(np.int64).max, (2,), np.int64),
         }
         if self.tensor_size is not None:
             shape["observation"] = spaces.Box(-np.inf, np.inf, (self.tensor_size,), np.float32)
@@ -95,6 +103,8 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         self.match_seed = 0
         self.moves_played = 0
         self._moves: list[Any] = []
+        self._span: core.Span = (0, 0)
+        self._options: list[core.Span] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -129,15 +139,22 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < len(self._moves):
+        if action is None or not 0 <= int(action) < len(self._options):
             raise ValueError(
-                f"{agent} must play an index of its {len(self._moves)} legal moves, not {action!r}"
+                f"{agent} must choose an index of its {len(self._options)} options (its legal "
+                f"moves {self._span[0]} to {self._span[1] - 1}), not {action!r}"
             )
-        seat = self._seat(agent)
-        self.state_value = self.game.apply(self.state_value, seat, self._moves[int(action)])
-        self.moves_played += 1
+        first, end = self._options[int(action)]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: 0.0 for name in self.agents}
+        if end - first > 1:  # a step of a choice: the same agent chooses again, among fewer
+            self._span = (first, end)
+            self._options = core.choices(self._span, self.space, self.game.info.name)
+            self._accumulate_rewards()
+            return
+        seat = self._seat(agent)
+        self.state_value = self.game.apply(self.state_value, seat, self._moves[first])
+        self.moves_played += 1
         outcome = self.game.outcome(self.state_value)
         if outcome is not None:
             for name, reward in zip(self.possible_agents, core.rank_rewards(outcome), strict=True):
@@ -155,13 +172,16 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         seat = self._seat(agent)
         view = self.game.view(self.state_value, seat)
         mask = np.zeros(self.max_actions, np.int8)
+        choosing = np.zeros(2, np.int64)
         if agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)
         ):
-            mask[: len(self._moves)] = 1
+            mask[: len(self._options)] = 1
+            choosing[:] = self._span
         observation = {
             "view": np.frombuffer(self.game.view_bytes(view), np.uint8).copy(),
             "action_mask": mask,
+            "choosing": choosing,
         }
         if self.tensor_size is not None:
             observation["observation"] = np.asarray(self.game.view_tensor(view), np.float32)
@@ -183,11 +203,19 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
     # --- for policies and tests -----------------------------------------------------------------
 
     def policy_inputs(self, agent: str) -> tuple[Any, tuple[LegalMove, ...]]:
-        """``agent``'s view message and legal moves, as a policy function gets them on the
-        server (so ``serai bot --policy`` functions run here unchanged)."""
+        """``agent``'s view message and all its legal moves, as a policy function gets them on
+        the server (so ``serai bot --policy`` functions run here unchanged; see :meth:`play`)."""
         seat = self._seat(agent)
-        moves = core.legal_moves(self.game, self.state_value, seat)[: self.max_actions]
+        moves = core.legal_moves(self.game, self.state_value, seat)
         return core.view_message(self.game, self.state_value, seat), moves
+
+    def play(self, index: int) -> None:
+        """Play the selected agent's legal move ``index`` (of the full list, as a policy function
+        answers), in as many steps as the action space needs, from the start of its decision."""
+        if self._span[0] != 0 or self._span[1] != len(self._moves):
+            raise ValueError("play starts a decision; this agent is in the middle of one")
+        for action in core.path_to(index, len(self._moves), self.space):
+            self.step(action)
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
@@ -197,17 +225,13 @@ class SeraiAECEnv(AECEnv[str, dict[str, Any], int | None]):
         finished = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
         if finished:
             self.agent_selection = finished[0]
-            self._moves = []
+            self._moves, self._span, self._options = [], (0, 0), []
             return
         seat = self.game.to_act(self.state_value)[0]
         self.agent_selection = agent_name(seat)
-        moves = list(self.game.legal_moves(self.state_value, seat))
-        cut = len(moves) - self.max_actions
-        self._moves = moves[: self.max_actions]
-        if cut > 0:
-            self.infos[self.agent_selection] = {"moves_cut": cut}
-        elif self.infos[self.agent_selection]:
-            self.infos[self.agent_selection] = {}
+        self._moves = list(self.game.legal_moves(self.state_value, seat))
+        self._span = (0, len(self._moves))
+        self._options = core.choices(self._span, self.space, self.game.info.name)
 
 
 def pettingzoo_env(

@@ -1,4 +1,4 @@
-"""What every research bridge shares, with no research library imported: the action bound of
+"""What every research bridge shares, with no research library imported: the action space of
 each game, rank-based rewards, and a seat's decision in the shapes a policy function receives.
 
 The bridges (:mod:`~serai_client.envs.aec` for PettingZoo, :mod:`~serai_client.envs.spiel` for
@@ -10,6 +10,7 @@ that it meets on the server.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import any_pb2
@@ -23,6 +24,11 @@ from serai_client.types import LegalMove
 AnyGame = Game[Any, Any, Any]
 
 
+class ActionBoundError(ValueError):
+    """A decision with more choices than the action space: the environment refuses to go on
+    rather than leave legal moves out."""
+
+
 def load_game(name: str) -> AnyGame:
     """The installed game called ``name`` (ValueError naming the installed ones otherwise)."""
     games = registry.load()
@@ -32,19 +38,42 @@ def load_game(name: str) -> AnyGame:
         raise ValueError(error.args[0]) from None
 
 
-def max_actions(game: AnyGame, given: int | None = None) -> int:
-    """The size of ``game``'s action space: ``given``, else the bound the game declares
-    (``GameInfo.max_legal_moves``). Index ``i`` is the ``i``-th legal move, in the game's own
-    order (the order the server lists, ids "0", "1", ...). Where a position lists more moves
-    than the bound, the moves past it are not offered (the agent still plays only legal moves)
-    and the environment says how many it cut (``info["moves_cut"]``)."""
-    bound = given or game.info.max_legal_moves
-    if not bound or bound < 1:
+@dataclass(frozen=True)
+class ActionSpace:
+    """A game's action space: ``size`` actions; ``stepped`` when a choice among more legal moves
+    than that is made in steps (see :func:`choices`), else such a position is refused."""
+
+    size: int
+    stepped: bool
+
+
+def action_space(game: AnyGame, given: int | None = None) -> ActionSpace:
+    """The action space of ``game``, from what its :class:`~serai.game.GameInfo` declares:
+
+    - ``max_legal_moves``: the most legal moves one position can list, derived from the rules
+      (Jaipur: 167, exact). Action ``i`` is the ``i``-th legal move; a position listing more
+      raises :class:`ActionBoundError` (the declaration was wrong), it is never cut.
+    - ``legal_moves_in_steps``: for games whose rules bound no such number (Nile and Sobek have
+      no hand limit, so a hoarded hand lists thousands of plants or sets): the action-space
+      size, a choice among more moves being made in steps, so every legal move stays playable.
+
+    ``given`` (an environment's ``max_actions=``) replaces the size; a game that declares neither
+    is played in steps of ``given``.
+    """
+    exact = game.info.max_legal_moves
+    stepped = game.info.legal_moves_in_steps
+    size = given or exact or stepped
+    if not size or size < 2:
         raise ValueError(
-            f"{game.info.name} declares no max_legal_moves in its GameInfo: pass max_actions=N "
-            "(the most legal moves a position can list)"
+            f"no action space is declared for {game.info.name!r}: pass max_actions=N (2 or "
+            "more); choices among more legal moves are then made in steps"
         )
-    return int(bound)
+    return ActionSpace(int(size), stepped=not exact or (given is not None and given < exact))
+
+
+def max_actions(game: AnyGame, given: int | None = None) -> int:
+    """The action-space size of ``game`` (see :func:`action_space`)."""
+    return action_space(game, given).size
 
 
 def tensor_size(game: AnyGame, players: int, options: Mapping[str, OptionValue]) -> int | None:
@@ -54,6 +83,52 @@ def tensor_size(game: AnyGame, players: int, options: Mapping[str, OptionValue])
     probe = start(game, players, 0, options)
     tensor = game.view_tensor(game.view(probe, 0))
     return None if tensor is None else len(tensor)
+
+
+Span = tuple[int, int]
+"""A run ``[first, end)`` of a seat's legal-move list still open to its choice."""
+
+
+def choices(span: Span, space: ActionSpace, game: str = "the game") -> list[Span]:
+    """The options of one decision over the moves ``span``, at most ``space.size`` of them.
+
+    Where the moves fit, an option is one move (``(i, i + 1)``), so action ``i`` is the ``i``-th
+    legal move, the server's order and ids. Where there are more and the space is ``stepped``,
+    the list is cut into at most ``size`` consecutive runs of equal size (a power of ``size``):
+    one run is chosen, then a move within it (or a smaller run), so that every legal move can be
+    played. Otherwise :class:`ActionBoundError`: a legal move is never left out::
+
+        >>> choices((0, 3), ActionSpace(4, stepped=True))
+        [(0, 1), (1, 2), (2, 3)]
+        >>> choices((0, 10), ActionSpace(4, stepped=True))
+        [(0, 4), (4, 8), (8, 10)]
+    """
+    first, end = span
+    bound = space.size
+    if end - first > bound and not space.stepped:
+        raise ActionBoundError(
+            f"{game} lists {end - first} legal moves here, more than its declared bound of "
+            f"{bound} (max_legal_moves): the bound is wrong; refusing to leave moves out"
+        )
+    size = 1
+    while size * bound < end - first:
+        size *= bound
+    return [(start, min(start + size, end)) for start in range(first, end, size)]
+
+
+def path_to(index: int, count: int, space: ActionSpace) -> list[int]:
+    """The actions that play move ``index`` of ``count`` legal moves: ``[index]`` where they
+    fit in one decision, else one action per step (see :func:`choices`)."""
+    if not 0 <= index < count:
+        raise ValueError(f"move {index} is not one of the {count} legal moves")
+    span, path = (0, count), []
+    while True:
+        options = choices(span, space)
+        action = next(i for i, (first, end) in enumerate(options) if first <= index < end)
+        path.append(action)
+        span = options[action]
+        if span[1] - span[0] == 1:
+            return path
 
 
 def rank_rewards(outcome: Outcome) -> tuple[float, ...]:

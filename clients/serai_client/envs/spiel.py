@@ -11,8 +11,11 @@
   parameter, default 65,536): a uniform sample of deals, not every deal there is. Chance
   outcome ``s`` is the match of seed ``s``, the one a server gives a match created with seed
   ``s``.
-- **Actions** are indices into the seat's legal-move list (the server's order), up to the game's
-  declared bound (``GameInfo.max_legal_moves``).
+- **Actions** are indices into the seat's legal-move list (the server's order), in the game's
+  action space (:func:`~serai_client.envs.core.action_space`). Where a position lists more moves
+  than that (Nile, Sobek: no hand limit), the seat chooses in steps, acting again at a node of
+  the same position until a move is chosen (:func:`~serai_client.envs.core.choices`); a game
+  with an exact bound refuses a position past it. No legal move is ever left out.
 - **Observation string**: the seat's view bytes (hex), exactly what the server sends it now; the
   observation tensor is the game's ``view_tensor`` where it declares one.
   **Information-state string**: a SHA-256 chain over the seat's view bytes after every move and
@@ -58,6 +61,7 @@ class _Node:
     actor: int | None = None
     action: int | None = None
     digests: dict[int, bytes] = field(default_factory=dict)
+    span: core.Span | None = None  # mid-choice: the run of legal moves still open (see core)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self
@@ -117,10 +121,16 @@ class SeraiSpielState(pyspiel.State):  # type: ignore[misc]
         deals = self._spiel_game.deals
         return [(seed, 1.0 / deals) for seed in range(deals)]
 
-    def _legal_actions(self, player: int) -> list[int]:
+    def _options(self, player: int) -> list[core.Span]:
         assert self._node is not None
-        moves = self._spiel_game.plugin.legal_moves(self._node.state, player)
-        return list(range(min(len(moves), self._spiel_game.max_actions)))
+        spiel_game = self._spiel_game
+        span = self._node.span
+        if span is None:
+            span = (0, len(spiel_game.plugin.legal_moves(self._node.state, player)))
+        return core.choices(span, spiel_game.space, spiel_game.plugin.info.name)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(range(len(self._options(player))))
 
     def _apply_action(self, action: int) -> None:
         spiel_game = self._spiel_game
@@ -130,7 +140,11 @@ class SeraiSpielState(pyspiel.State):  # type: ignore[misc]
             self._node = _Node(state)
             return
         seat = self.current_player()
-        move = plugin.legal_moves(self._node.state, seat)[action]
+        first, end = self._options(seat)[action]
+        if end - first > 1:  # a step of a choice: the same position, fewer moves open
+            self._node = _Node(self._node.state, self._node, seat, int(action), span=(first, end))
+            return
+        move = plugin.legal_moves(self._node.state, seat)[first]
         after = plugin.apply(self._node.state, seat, move)
         self._node = _Node(after, self._node, seat, int(action))
 
@@ -138,11 +152,16 @@ class SeraiSpielState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
         if self._node is not None and player == self.current_player():
-            moves = self._spiel_game.plugin.legal_moves(self._node.state, player)
-            if 0 <= action < len(moves):
+            plugin = self._spiel_game.plugin
+            moves = plugin.legal_moves(self._node.state, player)
+            options = self._options(player)
+            if 0 <= action < len(options):
+                first, end = options[action]
                 # Labels are for people and may repeat (Sobek: "pick 1 card" of two cards);
                 # OpenSpiel wants each action's string distinct, so the index leads.
-                return f"{action}: {self._spiel_game.plugin.label(moves[action])}"
+                if end - first == 1:
+                    return f"{action}: {plugin.label(moves[first])}"
+                return f"{action}: moves {first} to {end - 1}"
         return f"move {action}"
 
     def is_terminal(self) -> bool:
@@ -190,7 +209,10 @@ class SeraiSpielState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         plugin = self._spiel_game.plugin
         world = plugin.determinize(plugin.view(self._node.state, player), rng)
-        return self._spiel_game.state_at(world, {player: self.info_digest(player)})
+        resampled = self._spiel_game.state_at(world, {player: self.info_digest(player)})
+        assert resampled._node is not None
+        resampled._node.span = self._node.span  # mid-choice: its own moves are the same there
+        return resampled
 
 
 class SeraiObserver:
@@ -216,7 +238,10 @@ class SeraiObserver:
     def string_from(self, state: SeraiSpielState, player: int) -> str:
         if self.perfect_recall:
             return f"p{player} {state.info_digest(player).hex()}"
-        return f"p{player} {state.view_bytes(None if self.public_only else player).hex()}"
+        node = state._node
+        choosing = "" if node is None or node.span is None else f" choosing {node.span}"
+        viewer = None if self.public_only else player
+        return f"p{player} {state.view_bytes(viewer).hex()}{choosing}"
 
 
 class SeraiSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -231,7 +256,8 @@ class SeraiSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.players = int(params.get("players", self.plugin.info.min_players))
         self.deals = int(params.get("deals", DEFAULT_DEALS))
         self.match_options = self.plugin.resolve_options({})
-        self.max_actions = core.max_actions(self.plugin)
+        self.space = core.action_space(self.plugin)
+        self.max_actions = self.space.size
         self.tensor_size = core.tensor_size(self.plugin, self.players, self.match_options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.max_actions,
@@ -251,7 +277,7 @@ class SeraiSpielGame(pyspiel.Game):  # type: ignore[misc]
         """An OpenSpiel state at the plugin state ``state`` (after the chance node); ``digests``
         start the information-state chains of the seats named (the others start afresh)."""
         spiel_state = SeraiSpielState(self)
-        spiel_state._node = _Node(state)
+        spiel_state._node = _Node(state)  # at the start of a decision
         for player, digest in (digests or {}).items():
             spiel_state._node.digests[player] = digest
         return spiel_state
