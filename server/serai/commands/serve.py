@@ -36,6 +36,7 @@ import structlog
 
 from serai import config, registry
 from serai import logging as serai_logging
+from serai.archive import Archive, ArchiveError, open_archive
 from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
@@ -111,6 +112,9 @@ async def supervise(settings: config.Settings, count: int) -> int:
         await store.close()  # the workers open their own; this one only checked Redis answers
         place = {"SERAI_REDIS_CLUSTER": settings.redis_cluster or ""}
         place["SERAI_REDIS_URL"] = url or ""
+        # The archive: the same for every worker (the SQLite file of the supervisor's data folder)
+        place["SERAI_ARCHIVE_URL"] = settings.archive_url or ""
+        place["SERAI_DATA_DIR"] = str(settings.data_dir.resolve())
         redis_exit = embedded.exited if embedded is not None else None
         return await workers.supervise(settings, count, place, where, redis_exit)
     finally:
@@ -169,6 +173,12 @@ async def serve(
         if embedded is not None:
             embedded.stop()
         return 1
+    archive = await _open_archive(settings)
+    if archive is None:
+        await store.close()
+        if embedded is not None:
+            embedded.stop()
+        return 1
     try:
         games = games if games is not None else registry.load()
         for broken in games.broken:
@@ -188,6 +198,8 @@ async def serve(
             max_watches=settings.max_watches,
             max_watches_per_peer=settings.max_watches_per_peer,
             max_watches_per_match=settings.max_watches_per_match,
+            archive=archive,
+            keep_finished_seconds=settings.keep_finished,
         )
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
@@ -283,9 +295,27 @@ async def serve(
         log.info("stopped")
         return 1 if lost else 0
     finally:
+        await archive.close()
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+async def _open_archive(settings: config.Settings) -> Archive | None:
+    """The archive of finished matches, once it answers (its schema migrated); None (having
+    said why on stderr) if it cannot be used."""
+    try:
+        archive = open_archive(settings.archive_url, settings.data_dir)
+    except ValueError as error:
+        print(f"serai: --archive-url: {error}", file=sys.stderr)
+        return None
+    try:
+        await archive.get("")  # connects and migrates: fail now rather than at the first finish
+    except ArchiveError as error:
+        print(f"serai: the archive of finished matches: {error}", file=sys.stderr)
+        await archive.close()
+        return None
+    return archive
 
 
 async def _until_stopped(stop: asyncio.Event, embedded: EmbeddedRedis | None) -> str:
