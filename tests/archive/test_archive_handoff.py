@@ -65,6 +65,8 @@ def _read_back(redis_url: str, archive_url: str, match_id: str) -> Any:
         document = await matches.transcript(match_id)
         exported = await matches.export(match_id)
         report = await matches.replay(match_id)
+        watched = [batch async for batch in matches.watch(match_id)]
+        assert watched == []  # its events left with it: the watch ends at once, not waits
         return snapshot, document, exported, report
 
     return _with_matches(redis_url, archive_url, work)

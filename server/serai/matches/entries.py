@@ -84,16 +84,16 @@ class Entries:
             archived = await self.archive.get(match_id) if self.archive is not None else None
             if archived is None:
                 await self.raise_missing(match_id)
-            return self.remember(archived.record)
+            return self.remember(archived.record, archived=True)
         if record is UNCHANGED and cached is not None:
             return cached
         assert isinstance(record, MatchRecord)
         return self.remember(record)
 
-    def remember(self, record: MatchRecord) -> Entry:
-        """Decode the record's state and cache the entry."""
+    def remember(self, record: MatchRecord, *, archived: bool = False) -> Entry:
+        """Decode the record's state and cache the entry (``archived``: read from the archive)."""
         game = self.game(record.game)
-        entry = Entry(record, game, game.decode_state(record.state))
+        entry = Entry(record, game, game.decode_state(record.state), archived=archived)
         self.cache.put(entry)
         return entry
 
