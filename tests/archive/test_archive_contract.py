@@ -16,7 +16,13 @@ from serai.store import LogEntry, MatchRecord, SeatRecord
 T = TypeVar("T")
 
 
-def _match(match_id: str, created_ms: int, tenant: str = "", players: tuple[str, ...] = ()) -> Any:
+def _match(
+    match_id: str,
+    created_ms: int,
+    tenant: str = "",
+    players: tuple[str, ...] = (),
+    game: str = "jaipur",
+) -> Any:
     seats = tuple(
         SeatRecord(
             name=f"p{i}",
@@ -30,7 +36,7 @@ def _match(match_id: str, created_ms: int, tenant: str = "", players: tuple[str,
     )
     record = MatchRecord(
         match_id=match_id,
-        game="jaipur",
+        game=game,
         options={"rounds": "3"},
         seed=12345678901234,
         created_ms=created_ms,
@@ -133,6 +139,27 @@ def test_player_matches_are_the_players_own(archive_url: str) -> None:
     assert [r.match_id for r in alice] == ["c", "a"]
     assert [r.match_id for r in bob] == ["b"]
     assert [r.match_id for r in bob_rest] == ["a"]
+
+
+def test_listings_by_game(archive_url: str) -> None:
+    """With a game, only that game's matches, still newest first and paged."""
+
+    async def work(archive: Archive) -> Any:
+        await archive.put(_match("a", 1, tenant="acme", players=("alice",), game="jaipur"))
+        await archive.put(_match("b", 2, tenant="acme", players=("alice",), game="nile"))
+        await archive.put(_match("c", 3, tenant="acme", players=("alice",), game="jaipur"))
+        return (
+            await archive.tenant_matches("acme", 10, game="jaipur"),
+            await archive.tenant_matches("acme", 10, game="jaipur", after=(3, "c")),
+            await archive.player_matches("acme", "alice", 10, game="nile"),
+            await archive.player_matches("acme", "alice", 10, game="jaipur", after=(3, "c")),
+        )
+
+    jaipur, jaipur_rest, nile, alice_rest = _with(archive_url, work)
+    assert [r.match_id for r in jaipur] == ["c", "a"]
+    assert [r.match_id for r in jaipur_rest] == ["a"]
+    assert [r.match_id for r in nile] == ["b"]
+    assert [r.match_id for r in alice_rest] == ["a"]
 
 
 def test_stats_count_and_span(archive_url: str) -> None:

@@ -65,6 +65,9 @@ def _read_back(redis_url: str, archive_url: str, match_id: str) -> Any:
         document = await matches.transcript(match_id)
         exported = await matches.export(match_id)
         report = await matches.replay(match_id)
+        listed = await matches.list_page(status="finished")
+        assert [r.match_id for r in listed.matches] == [match_id]  # from the archive
+        assert [r.match_id for r in (await matches.list_page()).matches] == [match_id]
         watched = [batch async for batch in matches.watch(match_id)]
         assert watched == []  # its events left with it: the watch ends at once, not waits
         return snapshot, document, exported, report

@@ -72,13 +72,25 @@ class Archive(Protocol):
         """The archived match, or None if it was never archived."""
 
     async def tenant_matches(
-        self, tenant: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        """The archived matches of ``tenant`` ("": made without an API key), newest first by
-        (created_ms, match_id), without their state; with ``after`` only those after it."""
+        """The archived matches of ``tenant`` ("": made without an API key), of ``game`` when
+        not None, newest first by (created_ms, match_id), without their state; with ``after``
+        only those after it (as :meth:`serai.store.Store.list_matches` pages)."""
 
     async def player_matches(
-        self, tenant: str, player: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        player: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         """As :meth:`tenant_matches`, of the matches in which ``player`` (a player id's hash, see
         SeatRecord.player) of ``tenant`` held a seat."""

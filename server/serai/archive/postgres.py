@@ -114,19 +114,33 @@ class PostgresArchive:
         return codec.decode(rows[0]["body"], rows[0]["archived_ms"]) if rows else None
 
     async def tenant_matches(
-        self, tenant: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         query = "SELECT body, archived_ms FROM archived_matches WHERE tenant = $1"
         args: list[Any] = [tenant]
+        if game is not None:
+            args.append(game)
+            query += f" AND game = ${len(args)}"
         if after is not None:
-            query += " AND (created_ms, match_id) < ($2, $3)"
             args += after
+            query += f" AND (created_ms, match_id) < (${len(args) - 1}, ${len(args)})"
         query += f" ORDER BY created_ms DESC, match_id DESC LIMIT ${len(args) + 1}"
         rows = await self._fetch(query, *args, limit)
         return [codec.listed(row["body"], row["archived_ms"]) for row in rows]
 
     async def player_matches(
-        self, tenant: str, player: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        player: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         query = (
             "SELECT m.body, m.archived_ms FROM archived_seats s"
@@ -134,9 +148,12 @@ class PostgresArchive:
             " WHERE s.tenant = $1 AND s.player = $2"
         )
         args: list[Any] = [tenant, player]
+        if game is not None:
+            args.append(game)
+            query += f" AND m.game = ${len(args)}"
         if after is not None:
-            query += " AND (s.created_ms, s.match_id) < ($3, $4)"
             args += after
+            query += f" AND (s.created_ms, s.match_id) < (${len(args) - 1}, ${len(args)})"
         query += f" ORDER BY s.created_ms DESC, s.match_id DESC LIMIT ${len(args) + 1}"
         rows = await self._fetch(query, *args, limit)
         return [codec.listed(row["body"], row["archived_ms"]) for row in rows]

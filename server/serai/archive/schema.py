@@ -15,7 +15,8 @@ Tables::
     archived_matches   match_id (primary key: a put is idempotent on it), tenant, game,
                        created_ms, archived_ms, body (codec.py: the record and the move log)
                        indexed by (tenant, created_ms, match_id): "matches of a tenant by time",
-                       and by created_ms (the oldest and newest; retention)
+                       by (tenant, game, created_ms, match_id), and by created_ms (the oldest
+                       and newest; retention)
     archived_seats     (tenant, player, created_ms, match_id): "matches of a player", one row
                        per seat held by a player an app vouched for (SeatRecord.player)
 """
@@ -48,6 +49,8 @@ MIGRATIONS: list[tuple[int, dict[Dialect, list[str]]]] = [
                 f" body {blob} NOT NULL)",
                 "CREATE INDEX archived_matches_by_tenant"
                 " ON archived_matches (tenant, created_ms DESC, match_id DESC)",
+                "CREATE INDEX archived_matches_by_game"
+                " ON archived_matches (tenant, game, created_ms DESC, match_id DESC)",
                 "CREATE INDEX archived_matches_by_time ON archived_matches (created_ms)",
                 "CREATE TABLE archived_seats ("
                 " tenant TEXT NOT NULL,"

@@ -103,10 +103,18 @@ class SqliteArchive:
         return None if row is None else codec.decode(row[0], row[1])
 
     async def tenant_matches(
-        self, tenant: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         query = "SELECT body, archived_ms FROM archived_matches WHERE tenant = ?"
         args: list[Any] = [tenant]
+        if game is not None:
+            query += " AND game = ?"
+            args.append(game)
         if after is not None:
             query += " AND (created_ms, match_id) < (?, ?)"
             args += after
@@ -115,7 +123,13 @@ class SqliteArchive:
         return [codec.listed(body, at) for body, at in rows]
 
     async def player_matches(
-        self, tenant: str, player: str, limit: int, *, after: tuple[int, str] | None = None
+        self,
+        tenant: str,
+        player: str,
+        limit: int,
+        *,
+        game: str | None = None,
+        after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
         query = (
             "SELECT m.body, m.archived_ms FROM archived_seats s"
@@ -123,6 +137,9 @@ class SqliteArchive:
             " WHERE s.tenant = ? AND s.player = ?"
         )
         args: list[Any] = [tenant, player]
+        if game is not None:
+            query += " AND m.game = ?"
+            args.append(game)
         if after is not None:
             query += " AND (s.created_ms, s.match_id) < (?, ?)"
             args += after

@@ -114,7 +114,7 @@ class Matches:
         # The hot path is called straight, without a frame of the facade's own; the method
         # below says what it does and takes the same arguments.
         self.submit = play.submit  # type: ignore[method-assign]
-        self._reading = Reading(store, clocks)
+        self._reading = Reading(store, clocks, archive)
         self._polling = Polling(store, clocks, block_ms=watch_block_ms)
         self._watch_block_ms = watch_block_ms
         self._watch_queue = watch_queue
