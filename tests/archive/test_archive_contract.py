@@ -190,3 +190,24 @@ def test_a_damaged_body_is_an_archive_error(tmp_path: Path) -> None:
 def test_an_archive_url_of_another_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="postgresql://"):
         open_archive("mysql://host/db", Path("data"))
+
+
+def test_prune_deletes_what_is_older_of_one_tenant_or_all(archive_url: str) -> None:
+    """A retention: the matches created before the time (of that tenant only, when named) go,
+    their player rows with them; the rest stay."""
+
+    async def work(archive: Archive) -> Any:
+        await archive.put(_match("old-acme", 10, tenant="acme", players=("alice",)))
+        await archive.put(_match("new-acme", 30, tenant="acme", players=("alice",)))
+        await archive.put(_match("old-globex", 10, tenant="globex"))
+        first = await archive.prune(20, tenant="acme")
+        left = await archive.tenant_matches("acme", 10), await archive.tenant_matches("globex", 10)
+        alice = await archive.player_matches("acme", "alice", 10)
+        second = await archive.prune(20)
+        return first, left, alice, second, await archive.stats()
+
+    first, (acme, globex), alice, second, stats = _with(archive_url, work)
+    assert first == 1 and [r.match_id for r in acme] == ["new-acme"]
+    assert [r.match_id for r in globex] == ["old-globex"]
+    assert [r.match_id for r in alice] == ["new-acme"]
+    assert second == 1 and (stats.matches, stats.player_seats) == (1, 1)

@@ -95,6 +95,10 @@ class Archive(Protocol):
         """As :meth:`tenant_matches`, of the matches in which ``player`` (a player id's hash, see
         SeatRecord.player) of ``tenant`` held a seat."""
 
+    async def prune(self, created_before_ms: int, tenant: str | None = None) -> int:
+        """Delete the archived matches created before ``created_before_ms`` (of ``tenant`` only,
+        when not None): a retention, per tenant or for all; how many were deleted."""
+
     async def stats(self) -> ArchiveStats:
         """Counts, sizes and the time span of what is archived."""
 

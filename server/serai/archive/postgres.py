@@ -158,6 +158,15 @@ class PostgresArchive:
         rows = await self._fetch(query, *args, limit)
         return [codec.listed(row["body"], row["archived_ms"]) for row in rows]
 
+    async def prune(self, created_before_ms: int, tenant: str | None = None) -> int:
+        query = "DELETE FROM archived_matches WHERE created_ms < $1"
+        args: list[Any] = [created_before_ms]
+        if tenant is not None:
+            query += " AND tenant = $2"
+            args.append(tenant)
+        rows = await self._fetch(query + " RETURNING 1", *args)  # seats by ON DELETE CASCADE
+        return len(rows)
+
     async def stats(self) -> ArchiveStats:
         (row,) = await self._fetch(
             "SELECT count(*) AS matches, count(DISTINCT tenant) AS tenants,"

@@ -147,6 +147,25 @@ class SqliteArchive:
         rows = await self._call(lambda db: db.execute(query, [*args, limit]).fetchall())
         return [codec.listed(body, at) for body, at in rows]
 
+    async def prune(self, created_before_ms: int, tenant: str | None = None) -> int:
+        query = "DELETE FROM archived_matches WHERE created_ms < ?"
+        args: list[Any] = [created_before_ms]
+        if tenant is not None:
+            query += " AND tenant = ?"
+            args.append(tenant)
+
+        def delete(db: sqlite3.Connection) -> int:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                deleted = db.execute(query, args).rowcount  # their seats by ON DELETE CASCADE
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            return int(deleted)
+
+        return await self._call(delete)
+
     async def stats(self) -> ArchiveStats:
         def read(db: sqlite3.Connection) -> ArchiveStats:
             matches, tenants, body, oldest, newest = db.execute(
