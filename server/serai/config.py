@@ -58,7 +58,8 @@ class Settings:
     redis_fsync: str = "everysec"
     require_api_key: bool = False
     house_bots: int = 16
-    archive_url: str | None = None  # None: the SQLite file archive.sqlite3 in data_dir
+    # None: with the embedded Redis, the SQLite file archive.sqlite3 in data_dir; else none
+    archive_url: str | None = None
     keep_finished: float = 3600.0  # seconds a finished match stays in Redis once archived
 
 
@@ -267,9 +268,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--archive-url",
         "where finished matches are kept once they leave Redis: postgresql://user:password@host:"
-        "port/database (every replica shares it), or sqlite:///path/file; GetMatch, "
-        "GetTranscript, export and replay read it",
-        default_text="none: the SQLite file archive.sqlite3 in --data-dir",
+        "port/database (every replica shares it), or sqlite:///path/file (one host); GetMatch, "
+        "GetTranscript, ListMatches, export and replay read it",
+        default_text="with the embedded Redis, the SQLite file archive.sqlite3 in --data-dir; "
+        "with --redis-url or --redis-cluster, none: finished matches stay in Redis",
     )
     _setting(
         parser,

@@ -84,3 +84,33 @@ def test_serve_refuses_an_archive_url_of_another_kind(
 def test_keep_finished_refuses_what_is_no_duration() -> None:
     done = _serai("serve", "--keep-finished", "soon")
     assert done.returncode == 2 and "'soon': give a duration" in done.stderr
+
+
+def test_the_embedded_set_up_archives_in_the_data_folder(
+    start_serve: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``serai serve`` with no Redis URL nor archive URL (the README's set-up): finished matches
+    go to data/archive.sqlite3, made on its own."""
+    data = tmp_path / "data"
+    serve = start_serve("--data-dir", str(data), "--keep-finished", "2s")
+    with grpc.insecure_channel(serve.address) as channel:
+        stub = match_service_pb2_grpc.MatchServiceStub(channel)
+        match_id = _play_and_resign(stub, moves=2)
+        deadline = time.monotonic() + 60
+        while not _archived(data / "archive.sqlite3", match_id):
+            assert time.monotonic() < deadline, f"never archived:\n{serve.log()}"
+            time.sleep(0.1)
+        assert stub.GetTranscript(pb.GetTranscriptRequest(match_id=match_id)).transcript
+
+
+def _archived(path: Path, match_id: str) -> bool:
+    import sqlite3
+
+    if not path.exists():
+        return False
+    with sqlite3.connect(path) as db:
+        try:
+            query = "SELECT 1 FROM archived_matches WHERE match_id = ?"
+            return db.execute(query, (match_id,)).fetchone() is not None
+        except sqlite3.OperationalError:  # the schema not made yet
+            return False
