@@ -23,17 +23,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from serai.store import LogEntry, MatchRecord
+from serai.store import LogEntry, MatchRecord, StoreError, StoreUnavailable
 
 SQLITE_FILE = "archive.sqlite3"  # in the data folder
 
 
-class ArchiveError(Exception):
-    """The archive failed in a way the caller cannot fix (bad data, a schema it does not know)."""
+class ArchiveError(StoreError):
+    """The archive failed in a way the caller cannot fix (bad data, a schema it does not know).
+    A StoreError: to a caller, the archive is where the store keeps finished matches, and its
+    failures are answered as the store's are (one mapping to status codes)."""
 
 
-class ArchiveUnavailable(ArchiveError):
-    """The archive cannot be reached right now; retrying later may work."""
+class ArchiveUnavailable(ArchiveError, StoreUnavailable):
+    """The archive cannot be reached right now; retrying later may work (UNAVAILABLE)."""
 
 
 @dataclass(frozen=True)
