@@ -261,7 +261,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--idle-seconds",
         "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
-        "'expired'); finished ones are kept; 0: never",
+        "'expired'); finished ones stay until archived (see --keep-finished); 0: never",
         kind=values.at_least(0, int),
     )
     _setting(
