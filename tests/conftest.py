@@ -14,6 +14,9 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
   subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``,
   ``.http_address`` of its HTTP port, ``.stop()``, ``.log()``). Tests choose seeds to get known
   deals, so their servers allow it (None: as the server's default, which refuses).
+- ``postgres_server`` (session) / ``postgres_url``: a PostgreSQL of the tests' own (initdb and
+  pg_ctl in a temporary folder, see postgres_server.py) and a new database on it;
+  ``archive_url``: an empty archive of finished matches, once on SQLite and once on PostgreSQL.
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
 
@@ -25,6 +28,7 @@ the test), and the suite needs no extra dependency. The server's loop owns its R
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import re
 import signal
@@ -284,6 +288,45 @@ def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
     yield start
     for process in reversed(started):
         process.stop()
+
+
+# --- PostgreSQL, and an archive of each kind (tests/archive) --------------------------------------
+
+_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL of the tests' own (tests/postgres_server.py: initdb + pg_ctl from the
+    distribution's package, a unix socket in a temporary folder); skips, saying why, where
+    PostgreSQL is not installed (.ci/run installs it)."""
+    from postgres_server import PostgresServer, find_binaries
+
+    binaries = find_binaries()
+    if binaries is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb nor initdb on "
+            "PATH): apt-get install postgresql, as .ci/run does"
+        )
+    server = PostgresServer(binaries).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> str:
+    """A new empty database on the tests' PostgreSQL."""
+    return str(postgres_server.create_database(f"archive_{next(_databases)}"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def archive_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty archive of finished matches of each kind (``serve --archive-url``)."""
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path / 'archive.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
 
 
 # --- several replicas, and a Redis Cluster (tests/reliability) ------------------------------------

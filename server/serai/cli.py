@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "serai.commands.transcript",
     "serai.commands.check",
     "serai.commands.keys",
+    "serai.commands.archive",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

@@ -58,6 +58,9 @@ class Settings:
     redis_fsync: str = "everysec"
     require_api_key: bool = False
     house_bots: int = 16
+    # None: with the embedded Redis, the SQLite file archive.sqlite3 in data_dir; else none
+    archive_url: str | None = None
+    keep_finished: float = 3600.0  # seconds a finished match stays in Redis once archived
 
 
 def _setting(
@@ -258,8 +261,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--idle-seconds",
         "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
-        "'expired'); finished ones are kept; 0: never",
+        "'expired'); finished ones stay until archived (see --keep-finished); 0: never",
         kind=values.at_least(0, int),
+    )
+    _setting(
+        parser,
+        "--archive-url",
+        "where finished matches are kept once they leave Redis: postgresql://user:password@host:"
+        "port/database (every replica shares it), or sqlite:///path/file (one host); GetMatch, "
+        "GetTranscript, ListMatches, export and replay read it",
+        default_text="with the embedded Redis, the SQLite file archive.sqlite3 in --data-dir; "
+        "with --redis-url or --redis-cluster, none: finished matches stay in Redis",
+    )
+    _setting(
+        parser,
+        "--keep-finished",
+        "how long a finished match stays in Redis once the archive has it (then only the "
+        "archive has it): 90 (seconds), 2s, 30m, 1h, 7d; 0: it leaves at once",
+        kind=values.duration,
+        default_text="1h",
     )
     _setting(
         parser,
@@ -351,13 +371,16 @@ def from_args(args: argparse.Namespace) -> Settings:
         redis_fsync=args.redis_fsync,
         require_api_key=args.require_api_key,
         house_bots=args.house_bots,
+        archive_url=args.archive_url or None,
+        keep_finished=args.keep_finished,
     )
 
 
-# Where Redis is, where to listen and how many workers: the supervisor sets these itself (the
-# Redis URL in the environment, where ps cannot show a password).
+# Where Redis and the archive are, where to listen and how many workers: the supervisor sets
+# these itself (the URLs in the environment, where ps cannot show a password).
 _SET_BY_SUPERVISOR = frozenset(
     {"host", "port", "http_port", "redis_url", "redis_cluster", "data_dir", "workers"}
+    | {"archive_url"}
 )
 
 

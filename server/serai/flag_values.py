@@ -60,6 +60,25 @@ def memory_bytes(size: str) -> int | None:
     return int(number) * _SIZE_UNITS[unit]
 
 
+_DURATION_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(text: str) -> float:
+    """Seconds, given as a number (seconds) or with a unit: 90, 2s, 30m, 1h, 7d, 1.5h."""
+    value = text.strip().lower()
+    number = value.rstrip("smhd")
+    unit = value[len(number) :]
+    try:
+        seconds = float(number) * _DURATION_UNITS[unit]
+    except (ValueError, KeyError):
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a duration such as 90 (seconds), 2s, 30m, 1h or 7d"
+        )
+    return seconds
+
+
 def port(text: str) -> int:
     try:
         port = int(text)

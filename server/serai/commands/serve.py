@@ -36,6 +36,8 @@ import structlog
 
 from serai import config, registry
 from serai import logging as serai_logging
+from serai.archive import SQLITE_FILE, Archive, ArchiveError
+from serai.archive.opening import open_archive
 from serai.commands import workers
 from serai.matches import Matches
 from serai.registry import Registry
@@ -111,6 +113,12 @@ async def supervise(settings: config.Settings, count: int) -> int:
         await store.close()  # the workers open their own; this one only checked Redis answers
         place = {"SERAI_REDIS_CLUSTER": settings.redis_cluster or ""}
         place["SERAI_REDIS_URL"] = url or ""
+        # The archive: the same for every worker; with the embedded Redis, the SQLite file of the
+        # supervisor's data folder (the workers are given that Redis as a URL, so say it here).
+        archive_url = settings.archive_url or ""
+        if not archive_url and embedded is not None:
+            archive_url = f"sqlite://{(settings.data_dir / SQLITE_FILE).resolve()}"
+        place["SERAI_ARCHIVE_URL"] = archive_url
         redis_exit = embedded.exited if embedded is not None else None
         return await workers.supervise(settings, count, place, where, redis_exit)
     finally:
@@ -169,6 +177,12 @@ async def serve(
         if embedded is not None:
             embedded.stop()
         return 1
+    usable, archive = await _open_archive(settings, embedded is not None)
+    if not usable:
+        await store.close()
+        if embedded is not None:
+            embedded.stop()
+        return 1
     try:
         games = games if games is not None else registry.load()
         for broken in games.broken:
@@ -188,6 +202,8 @@ async def serve(
             max_watches=settings.max_watches,
             max_watches_per_peer=settings.max_watches_per_peer,
             max_watches_per_match=settings.max_watches_per_match,
+            archive=archive,
+            keep_finished_seconds=settings.keep_finished,
         )
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
@@ -283,9 +299,40 @@ async def serve(
         log.info("stopped")
         return 1 if lost else 0
     finally:
+        if archive is not None:
+            await archive.close()
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+async def _open_archive(
+    settings: config.Settings, embedded_redis: bool
+) -> tuple[bool, Archive | None]:
+    """(usable, the archive of finished matches once it answers, its schema migrated): with
+    --archive-url, that one; else, beside an embedded Redis, the SQLite file in the data folder;
+    else none (a Redis of the operator's keeps finished matches, as before the archive: its
+    replicas may be on several hosts, which one SQLite file cannot serve). Not usable (having
+    said why on stderr): serve stops."""
+    log = structlog.get_logger("serai.serve")
+    if settings.archive_url is None and not embedded_redis:
+        log.warning(
+            "no archive of finished matches: they stay in Redis; give --archive-url "
+            "(postgresql://..., or sqlite:///path on one host) to let them go"
+        )
+        return True, None
+    try:
+        archive = open_archive(settings.archive_url, settings.data_dir)
+    except ValueError as error:
+        print(f"serai: --archive-url: {error}", file=sys.stderr)
+        return False, None
+    try:
+        await archive.get("")  # connects and migrates: fail now rather than at the first finish
+    except ArchiveError as error:
+        print(f"serai: the archive of finished matches: {error}", file=sys.stderr)
+        await archive.close()
+        return False, None
+    return True, archive
 
 
 async def _until_stopped(stop: asyncio.Event, embedded: EmbeddedRedis | None) -> str:

@@ -1,11 +1,14 @@
 """Where a command finds the matches: ``--redis-url``, or the embedded Redis of ``--data-dir``,
-as ``serai serve`` keeps them (shared by replay, export and keys)."""
+as ``serai serve`` keeps them (shared by replay, export and keys); and the finished ones that
+left Redis: ``--archive-url``, or the SQLite archive of ``--data-dir``."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from serai.archive import SQLITE_FILE, Archive
+from serai.archive.opening import open_archive
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError, running_in
 
 
@@ -23,8 +26,31 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=Path,
         default=Path("data"),
-        help="the data folder of `serai serve`'s embedded Redis (default ./data)",
+        help="the data folder of `serai serve`'s embedded Redis and SQLite archive (default "
+        "./data)",
     )
+
+
+def add_archive_argument(parser: argparse.ArgumentParser) -> None:
+    """--archive-url: where `serai serve` keeps finished matches once they leave Redis."""
+    parser.add_argument(
+        "--archive-url",
+        help="the archive of finished matches `serai serve` uses (its --archive-url): "
+        "postgresql://user:password@host:port/database or sqlite:///path (default: the SQLite "
+        "archive in --data-dir, if there is one)",
+    )
+
+
+def archive_of(args: argparse.Namespace) -> Archive | None:
+    """The archive ``--archive-url`` names, else the SQLite archive in ``--data-dir`` when that
+    folder has one (None: none; a reading command makes no new file). ValueError for a URL of
+    another kind."""
+    url, data_dir = getattr(args, "archive_url", None), args.data_dir
+    if url:
+        return open_archive(url, data_dir or Path("data"))
+    if data_dir is not None and (data_dir / SQLITE_FILE).exists():
+        return open_archive(None, data_dir)
+    return None
 
 
 def store_url(

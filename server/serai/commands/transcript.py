@@ -1,8 +1,9 @@
 """``serai export MATCH_ID`` and ``serai verify FILE``: a match's transcript out of the store, and
 the offline check of one, so that a player can hold the server to the match it played.
 
-``serai export`` writes the transcript (JSON) of a finished match, or with ``--seat N`` what that
-seat saw of one still running, to standard output or ``-o FILE``. ``serai verify`` replays a
+``serai export`` writes the transcript (JSON) of a finished match (from the archive once it has
+left Redis), or with ``--seat N`` what that seat saw of one still running, to standard output or
+``-o FILE``. ``serai verify`` replays a
 finished match's transcript with the installed game plugin: the server seed opens the commitment
 published at the start, the seed is derived from it and every seat's entropy, each move is legal,
 and each state hash agrees; it names the first move where transcript and plugin disagree. Exit 0
@@ -20,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from serai import registry
-from serai.commands.store_access import add_store_arguments, store_url
+from serai.archive import Archive, ArchiveError
+from serai.commands.store_access import (
+    add_archive_argument,
+    add_store_arguments,
+    archive_of,
+    store_url,
+)
 from serai.matches import MatchError, Matches, transcripts
 from serai.registry import Registry
 from serai.store import StoreError
@@ -45,6 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "-o", "--output", type=Path, help="the file to write (default: standard output)"
     )
     add_store_arguments(export)
+    add_archive_argument(export)
     export.set_defaults(run=run_export)
 
     verify = subparsers.add_parser(
@@ -64,13 +72,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run_export(args: argparse.Namespace, games: Registry | None = None) -> int:
     """Export with the installed games (or ``games``, for tests); 0 when written."""
     try:
+        archive = archive_of(args)
         url, embedded = store_url(args, "export")
     except EmbeddedRedisError as error:
         print(error, file=sys.stderr)
         return 1
+    except ValueError as error:
+        print(f"serai export: --archive-url: {error}", file=sys.stderr)
+        return 1
     try:
-        document = asyncio.run(_export(url, args.match_id, args.seat, games or registry.load()))
-    except (MatchError, StoreError) as error:
+        games = games or registry.load()
+        document = asyncio.run(_export(url, args.match_id, args.seat, games, archive))
+    except (MatchError, StoreError, ArchiveError) as error:
         print(f"serai export: {error}", file=sys.stderr)
         return 1
     finally:
@@ -84,12 +97,16 @@ def run_export(args: argparse.Namespace, games: Registry | None = None) -> int:
     return 0
 
 
-async def _export(url: str, match_id: str, seat: int | None, games: Registry) -> dict[str, Any]:
+async def _export(
+    url: str, match_id: str, seat: int | None, games: Registry, archive: Archive | None
+) -> dict[str, Any]:
     store = open_store(url)
     try:
-        return await Matches(store, games, cache_size=0).export(match_id, seat)
+        return await Matches(store, games, cache_size=0, archive=archive).export(match_id, seat)
     finally:
         await store.close()
+        if archive is not None:
+            await archive.close()
 
 
 def run_verify(args: argparse.Namespace, games: Registry | None = None) -> int:

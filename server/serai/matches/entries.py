@@ -6,6 +6,10 @@ every commit names the version it was planned at, and the store refuses it (with
 record) when that version has moved on, so a stale entry costs one more round trip, never a
 wrong move. Every change is made through one such compare-and-set loop, :meth:`Entries.change`,
 which keeps the cache and the status indexes up after each commit.
+
+A finished match that has left the store is read from the archive, when there is one
+(:mod:`serai.archive`): :meth:`Entries.load` and :meth:`Entries.read_log` look there once the
+store no longer has it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, NoReturn, TypeVar
 
+from serai.archive import Archive
 from serai.game import Game, GameError, GameInfo
 from serai.matches import requests
 from serai.matches.cache import Cache, Entry
@@ -27,6 +32,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    LogEntry,
     MatchRecord,
     Store,
 )
@@ -45,8 +51,10 @@ class Entries:
         cache_size: int,
         max_retries: int,
         idle_seconds: int,
+        archive: Archive | None = None,
     ) -> None:
         self.store = store
+        self.archive = archive  # where finished matches are once the store let them go
         self.registry = registry
         self.cache = Cache(cache_size)
         self.max_retries = max_retries  # compare-and-set attempts per change
@@ -73,18 +81,31 @@ class Entries:
         cached = self.cache.get(match_id)
         record = await self.store.load(match_id, cached.record.version if cached else None)
         if record is None:
-            await self.raise_missing(match_id)
+            archived = await self.archive.get(match_id) if self.archive is not None else None
+            if archived is None:
+                await self.raise_missing(match_id)
+            return self.remember(archived.record, archived=True)
         if record is UNCHANGED and cached is not None:
             return cached
         assert isinstance(record, MatchRecord)
         return self.remember(record)
 
-    def remember(self, record: MatchRecord) -> Entry:
-        """Decode the record's state and cache the entry."""
+    def remember(self, record: MatchRecord, *, archived: bool = False) -> Entry:
+        """Decode the record's state and cache the entry (``archived``: read from the archive)."""
         game = self.game(record.game)
-        entry = Entry(record, game, game.decode_state(record.state))
+        entry = Entry(record, game, game.decode_state(record.state), archived=archived)
         self.cache.put(entry)
         return entry
+
+    async def read_log(self, record: MatchRecord) -> list[LogEntry]:
+        """The match's log entries up to ``record``'s version, oldest first (the log may have
+        grown since the record was read); a finished match's from the archive once the store
+        no longer has them."""
+        found = await self.store.read_log(record.match_id)
+        if not found and record.status == "finished" and self.archive is not None:
+            archived = await self.archive.get(record.match_id)
+            found = list(archived.log) if archived is not None else []
+        return [entry for entry in found if entry.version <= record.version]
 
     async def raise_missing(self, match_id: str) -> NoReturn:
         """Raise MatchExpired or MatchNotFound for a match the store does not have."""

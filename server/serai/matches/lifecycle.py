@@ -7,7 +7,7 @@ or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store k
 :mod:`.clocks` (turn clocks and the sweeper), :mod:`.seating` (create, join), :mod:`.play`
 (submit, resign), :mod:`.reading` (list, get, legal moves), :mod:`.watching` (watch) and
 :mod:`.replay` (rebuild from the log), :mod:`.fairness` (committed deals) and :mod:`.transcripts`
-(what ``serai verify`` checks).
+(what ``serai verify`` checks), :mod:`.archiving` (finished matches handed to the archive).
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
 (it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_quota``
@@ -15,9 +15,11 @@ bounds the unfinished matches one caller (the ``quota_key`` of :meth:`Matches.cr
 address) may have created, ``max_open_per_client`` those of one ``client_id`` (a label the
 client chooses, so no bound on a client that changes it), ``max_unfinished`` those of the whole
 store; ``max_watches`` the watches open at once, ``max_watches_per_peer`` those of one peer and
-``max_watches_per_match`` those of one match. 0 is no limit, for each. Watches read through
-:class:`.watching.Polling` (a read per watch) until :meth:`Matches.use_watch_hub` gives the
-process's shared hub (:mod:`.hub`).
+``max_watches_per_match`` those of one match. 0 is no limit, for each. With an ``archive``
+(:mod:`serai.archive`), finished matches are written there and expire from the store
+``keep_finished_seconds`` later; reads of a finished match find it there afterwards. Watches
+read through :class:`.watching.Polling` (a read per watch) until :meth:`Matches.use_watch_hub`
+gives the process's shared hub (:mod:`.hub`).
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
+from serai.archive import Archive
 from serai.game import Game, GameInfo, Seat
 from serai.matches import replay, transcripts
+from serai.matches.archiving import Archiving
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
@@ -75,15 +79,24 @@ class Matches:
         max_watches_per_peer: int = 0,
         max_watches_per_match: int = 0,
         watch_queue: int = 256,
+        archive: Archive | None = None,
+        keep_finished_seconds: float = 3600.0,
     ) -> None:
         self.store = store
         self.registry = registry
+        self.archive = archive
         self._entries = entries = Entries(
             store,
             registry,
             cache_size=cache_size,
             max_retries=max_retries,
             idle_seconds=idle_seconds,
+            archive=archive,
+        )
+        self._archiving = (
+            Archiving(store, archive, clock, keep_ms=int(keep_finished_seconds * 1000))
+            if archive is not None
+            else None
         )
         self._cache = entries.cache
         self._clocks = clocks = Clocks(
@@ -101,7 +114,7 @@ class Matches:
         # The hot path is called straight, without a frame of the facade's own; the method
         # below says what it does and takes the same arguments.
         self.submit = play.submit  # type: ignore[method-assign]
-        self._reading = Reading(store, clocks)
+        self._reading = Reading(store, clocks, archive)
         self._polling = Polling(store, clocks, block_ms=watch_block_ms)
         self._watch_block_ms = watch_block_ms
         self._watch_queue = watch_queue
@@ -122,6 +135,8 @@ class Matches:
     @closing.setter
     def closing(self, value: bool) -> None:
         self._clocks.closing = self._polling.closing = value
+        if self._archiving is not None:
+            self._archiving.closing = value
         if value and self._hub is not None:
             self._hub.closing = True
 
@@ -276,6 +291,18 @@ class Matches:
         """Take deadlines on the store's clock; see :meth:`.clocks.Clocks.follow_store_clock`."""
         return await self._clocks.follow_store_clock()
 
+    # archiving
+
+    async def archive_finished(self) -> int:
+        """Hand one batch of finished matches to the archive; see :mod:`.archiving` (nothing
+        without an archive). How many were archived."""
+        return await self._archiving.drain() if self._archiving is not None else 0
+
+    async def run_archiver(self) -> None:
+        """Archive finished matches until closing (returns at once without an archive)."""
+        if self._archiving is not None:
+            await self._archiving.run()
+
     # watching
 
     def watch(
@@ -327,4 +354,4 @@ class Matches:
 
     async def replay(self, match_id: str) -> ReplayReport:
         """Apply the stored log again from the seed and compare with the stored state."""
-        return await replay.audit(self.store, await self._clocks.current(match_id))
+        return await replay.audit(self._entries, await self._clocks.current(match_id))

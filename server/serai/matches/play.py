@@ -73,7 +73,7 @@ class Play:
         entry = await self.clocks.current(entry.record.match_id)
         await entries.index_again(entry.record)
         if entry.record.version != first.version:
-            log_entries = await replay.read_log(entries.store, entry.record.match_id)
+            log_entries = await entries.read_log(entry.record)
             state, _ = replay.rebuild(entry.record, entry.game, log_entries, first.version)
             outcome = entry.game.outcome(state)
             record = replace(

@@ -1,12 +1,14 @@
 """Looking at matches without changing them (though a read may enforce a clock that ran out:
 see :meth:`serai.matches.clocks.Clocks.current`): the list, one match as a seat or a spectator
-sees it, and a seat's legal moves with their ids."""
+sees it, and a seat's legal moves with their ids. Listings of finished matches (and of every
+status) include the archive's, once there is one."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from serai.archive import Archive
 from serai.game import Seat
 from serai.matches import access, paging
 from serai.matches.cache import Entry
@@ -25,9 +27,10 @@ def snapshot(entry: Entry, seat: Seat | None) -> Snapshot:
 class Reading:
     """ListMatches, GetMatch and ListLegalMoves."""
 
-    def __init__(self, store: Store, clocks: Clocks) -> None:
+    def __init__(self, store: Store, clocks: Clocks, archive: Archive | None = None) -> None:
         self.store = store
         self.clocks = clocks
+        self.archive = archive
 
     async def list_matches(
         self, status: Status | None = None, game: str | None = None, limit: int = 50
@@ -61,11 +64,41 @@ class Reading:
             records = await self.store.list_matches(
                 status, game, size + 1, after=after, tenant=tenant
             )
+        if self.archive is not None and status in (None, "finished"):
+            records = await self._with_archived(records, tenant, player_id, game, size + 1, after)
         if len(records) <= size:
             return MatchPage(tuple(records), "")
         last = records[size - 1]
         token = paging.page_token(status, game, last.created_ms, last.match_id)
         return MatchPage(tuple(records[:size]), token)
+
+    async def _with_archived(
+        self,
+        records: list[MatchRecord],
+        tenant: str,
+        player_id: str,
+        game: str | None,
+        limit: int,
+        after: tuple[int, str] | None,
+    ) -> list[MatchRecord]:
+        """``records`` (the store's) merged with the archive's matches of the same listing: both
+        are ordered by (created_ms, match_id) descending and paged from the same position, so the
+        first ``limit`` of the merge are the page's; a match in both (archived, not expired yet)
+        once, as the store has it."""
+        assert self.archive is not None
+        if player_id:
+            player = access.player_key(player_id)
+            archived = await self.archive.player_matches(
+                tenant, player, limit, game=game, after=after
+            )
+        else:
+            archived = await self.archive.tenant_matches(tenant, limit, game=game, after=after)
+        if not archived:
+            return records
+        merged = {record.match_id: record for record in archived}
+        merged.update((record.match_id, record) for record in records)
+        ordered = sorted(merged.values(), key=lambda r: (r.created_ms, r.match_id), reverse=True)
+        return ordered[:limit]
 
     async def get(self, match_id: str, token: str = "", tenant: str | None = None) -> Snapshot:
         """The match as the token's seat sees it, or as a spectator without a token."""

@@ -13,8 +13,9 @@ from typing import Any
 from serai.game import Game, GameError, Seat
 from serai.matches import planning
 from serai.matches.cache import Entry
+from serai.matches.entries import Entries
 from serai.matches.values import ReplayReport
-from serai.store import LogEntry, MatchRecord, Store
+from serai.store import LogEntry, MatchRecord
 
 
 def rebuild(
@@ -38,16 +39,12 @@ def rebuild(
     return state, resigned
 
 
-async def read_log(store: Store, match_id: str) -> list[LogEntry]:
-    """The match's log entries, oldest first."""
-    return await store.read_log(match_id)
-
-
-async def audit(store: Store, entry: Entry) -> ReplayReport:
-    """Apply the stored log again from the seed and compare with the stored state."""
+async def audit(entries: Entries, entry: Entry) -> ReplayReport:
+    """Apply the stored log again from the seed and compare with the stored state (a finished
+    match's from the archive once the store let it go)."""
     record, game = entry.record, entry.game
     match_id = record.match_id
-    log_entries = await read_log(store, match_id)
+    log_entries = await entries.read_log(record)
     try:
         state, resigned = rebuild(record, game, log_entries, None)
     except GameError as error:

@@ -145,10 +145,7 @@ async def for_operator(entries: Entries, match_id: str, seat: Seat | None) -> di
 
 
 async def _built(entries: Entries, entry: Entry, seat: Seat | None) -> dict[str, Any]:
-    record = entry.record
-    # The log may have grown since the record was read: keep the moves up to its version.
-    log = [e for e in await entries.store.read_log(record.match_id) if e.version <= record.version]
-    return build(record, entry.game, log, seat)
+    return build(entry.record, entry.game, await entries.read_log(entry.record), seat)
 
 
 def _decode(game: Game[Any, Any, Any], data: bytes) -> Any:

@@ -215,9 +215,11 @@ class Watching:
 
         Each batch carries the match as the watcher may see it after the batch's last event.
         Ends once the match is finished and its last event delivered, or when the process is
-        closing. ``peer``: who is calling, in the transport's words (see :func:`peer_host`);
-        "" (a call from inside the process) is held to no per-peer limit. ``seat_required``:
-        a watch for a seat (the Play stream), Unauthenticated without a token."""
+        closing; at once for a finished match the store has let go to the archive (its events
+        are not kept: GetMatch and GetTranscript give it). ``peer``: who is calling, in the
+        transport's words (see :func:`peer_host`); "" (a call from inside the process) is held
+        to no per-peer limit. ``seat_required``: a watch for a seat (the Play stream),
+        Unauthenticated without a token."""
         requests.check_event_id(after_event_id)
         requests.check_match_id(match_id)
         host = peer_host(peer)
@@ -233,6 +235,8 @@ class Watching:
                 seat: Seat | None = access.require_seat(entry, token)
             else:
                 seat = access.authenticate(entry, token)
+            if entry.archived:  # its events left with it: nothing more will happen there
+                return
             batches = self.source.batches(entry, seat, after_event_id)
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:

@@ -101,7 +101,19 @@ class Store(Protocol):
         """Move the match between the status indexes (idempotent). For ``current`` "finished"
         (called once its last events are committed) the store may also compact the match: archive
         its events, log and remembered request answers; every read gives back the same after
-        that, request_answer included."""
+        that, request_answer included. A finished match is also queued for the archive
+        (:meth:`unarchived`) once compacted."""
+
+    async def unarchived(self, now_ms: int, lease_ms: int, limit: int) -> list[str]:
+        """Up to ``limit`` finished matches not archived yet, each leased to the caller: not
+        given to another caller for ``lease_ms`` (after that, to whoever asks: the caller may
+        have died). The store may also forget, here, the index entries of archived matches whose
+        keys have expired. See serai.matches.archiving for the handoff."""
+
+    async def archived(self, record: MatchRecord, keep_ms: int, now_ms: int) -> None:
+        """The archive holds ``record``'s match (finished): its keys expire ``keep_ms`` from now
+        (its index entries too, then), and it leaves :meth:`unarchived` (last, so that a crash
+        before leaves it there, to be archived again: archiving is idempotent)."""
 
     async def list_matches(
         self,

@@ -18,6 +18,7 @@ from serai.store.redis.errors import errors
 from serai.store.redis.folding import fold, joined, missing_pieces
 from serai.store.redis.keys import (
     CLOCKS_KEY,
+    UNARCHIVED_KEY,
     UNFINISHED_KEY,
     client_key,
     index_key,
@@ -116,6 +117,10 @@ class Indexes:
             if current == "finished" and replies[-1]:  # not folded yet
                 version, args = fold(replies[-1])
                 await self._run(FOLD_SCRIPT, keys, [version, *args])
+            if current == "finished":
+                # To the archive (expiry.py), once folded: a fold after the keys were given a TTL
+                # would write them anew, without one. NX: a drainer's lease stays.
+                await self._redis.zadd(UNARCHIVED_KEY, {record.match_id: 0}, nx=True)
 
     async def _index_in_one_step(self, record: MatchRecord, current: Status) -> None:
         """What index() does for an unfinished match, as one script where one Redis holds every

@@ -13,8 +13,10 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
     serai:{M}:archive    string  once finished and folded: events, log and answers (folding.py)
 
 A finished match keeps only its hash and its archive (older versions of serai kept more: see
-folding.py). Idle expiry: with ``idle_ms``, every key of an unfinished match gets that TTL,
-renewed by each commit; the commit that finishes a match removes it.
+folding.py), until the archive of finished matches (serai.archive) has it: then its keys expire
+after ``serve --keep-finished`` (expiry.py). Idle expiry: with ``idle_ms``, every key of an
+unfinished match gets that TTL, renewed by each commit; the commit that finishes a match removes
+it.
 
 Global indexes are sorted sets scored by creation time; they are updated with single-key commands
 after a commit and repaired when a reader finds them stale (indexes.py), so a cluster never needs
@@ -37,6 +39,10 @@ a cross-slot script::
     serai:t:<tenant>:player:<p>   the matches in which one player (``p``: a hash of the id an
                                   app's player token vouched for) holds a seat: "my matches";
                                   added by JoinMatch, pruned when a listing finds a match gone
+    serai:unarchived              finished matches not in the archive yet, scored by when one is
+                                  due (a drainer's lease pushes it on): see expiry.py
+    serai:expiring                archived matches whose keys expire at the score: a JSON list
+                                  [match id, the indexes to remove it from then] (expiry.py)
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ from __future__ import annotations
 from serai.store import Status
 
 CLOCKS_KEY = "serai:clocks"
+UNARCHIVED_KEY = "serai:unarchived"
+EXPIRING_KEY = "serai:expiring"
 UNFINISHED_KEY = "serai:unfinished"
 
 

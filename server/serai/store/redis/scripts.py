@@ -60,3 +60,8 @@ CLAIM_SCRIPT = _read("claim")
 # score, how many it leaves. Indexing an unfinished match in one round trip where every key is on
 # one Redis (a cluster indexes with single-key commands: the keys are on many slots).
 INDEX_SCRIPT = _read("index")
+
+# KEYS[1] the index of finished matches not archived yet (scored by when each is due). ARGV: now
+# (ms), the lease (ms), the most to take. Takes the due ones, each due again only after the lease
+# (a replica that died holding it), so that replicas draining together seldom take the same.
+LEASE_SCRIPT = _read("lease")

@@ -1,7 +1,8 @@
 """Where the :class:`serai.store.Store` protocol meets Redis: :class:`RedisStore` runs each
 operation on one match as one script or one pipelined round trip.
 
-Reading events (streams.py) and the global indexes (indexes.py) are its bases; keys.py says what
+Reading events (streams.py), the global indexes (indexes.py) and the handoff of finished matches
+to the archive (expiry.py) are its bases; keys.py says what
 is stored where, scripts.py how each change is made, connect.py how a URL becomes a store.
 """
 
@@ -52,6 +53,7 @@ from serai.store.redis.encoding import (
     unpack_log,
 )
 from serai.store.redis.errors import REDIS_ERRORS, errors, store_error
+from serai.store.redis.expiry import Expiry
 from serai.store.redis.folding import FOLDED, joined, unfold
 from serai.store.redis.indexes import Indexes
 from serai.store.redis.keys import match_keys
@@ -81,7 +83,7 @@ def open_store(
     )
 
 
-class RedisStore(EventReads, Indexes):
+class RedisStore(EventReads, Indexes, Expiry):
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
