@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -218,6 +218,19 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         For search bots that must not cheat. Optional: the default says it is not offered.
         """
         raise NotImplementedError(f"{self.info.name} offers no determinize")
+
+    def observation(self, state: StateT, seat: Seat | None) -> Hashable:
+        """What the rules show ``seat`` (``None``: a spectator) at this moment, as a plain
+        hashable value: its own cards, the cards face up, whose turn it is, the public part of
+        the last move, and what the last move showed it alone (the card a peek revealed).
+
+        No memory: ``serai check`` keeps the history of observations itself, and checks that
+        everything the seat receives (its view, labels, announcements, legal moves, error texts)
+        is the same in every world it deals where that history is the same. So the view may
+        remember anything observed, and nothing else. Optional: without it the check can only
+        take the view for what the seat observes, and cannot find a leak inside the view.
+        """
+        raise NotImplementedError(f"{self.info.name} declares no observation")
 
     def view_tensor(self, view: ViewT) -> Sequence[float] | None:
         """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.

@@ -66,9 +66,14 @@ def test_installed_game_passes_a_longer_run(name):
 
 
 def test_every_check_ran_on_a_game_with_determinize():
-    """No check of the report stays unexercised on Jaipur (a guard for the suite above)."""
+    """No check of the report but the re-deal ones stays unexercised on Jaipur (a guard for the
+    suite above). Worlds dealt by seed almost never match a Jaipur view (five cards in hand), so
+    the re-deal checks are exercised on the peek game (test_check_peek.py)."""
     report = check_game(registry.load().get("jaipur"), QUICK)
-    assert all(tally.runs for tally in report.tallies.values()), report.render()
+    unexercised = {name for name, tally in report.tallies.items() if not tally.runs}
+    assert unexercised <= {name for name in report.tallies if name.startswith("redeal.")}, (
+        report.render()
+    )
 
 
 def test_command_prints_the_report_and_exits_zero(capsys):
