@@ -295,7 +295,7 @@ class PeekGame(Game[State, Play, State]):
         values = json_format.MessageToDict(message)
         try:
             return Play(*(int(values.get(name, default)) for name, default in _MOVE_FIELDS))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise MalformedMove(
                 f"a move has whole numbers {[n for n, _ in _MOVE_FIELDS]}"
             ) from None

@@ -5,6 +5,7 @@ import functools
 
 import peek_game
 import pytest
+from google.protobuf import struct_pb2
 from serai.checking import Report, Settings, check_game
 from serai.game import Game
 
@@ -86,3 +87,21 @@ def test_a_game_without_observation_has_its_view_unchecked_and_a_note():
     assert report.tallies["redeal.view"].status == "skip"
     assert "redeal.errors" in failures(report), report.render()
     assert "a leak inside the view cannot be found" in report.render()
+
+
+def test_a_view_of_the_wrong_message_type_is_named_as_such():
+    """A view_to_proto giving another message than view_message is a contract.view finding
+    that says so, whatever else it breaks downstream."""
+
+    class WrongViewMessage(peek_game.PeekGame):
+        def view_to_proto(self, view):
+            return struct_pb2.ListValue(values=[struct_pb2.Value(number_value=len(view.log))])
+
+    report = check_game(WrongViewMessage(), Settings(seeds=1))
+    first = failures(report)["contract.view"]
+    assert first.startswith("peek, seed 0, 2 players, after 0 moves, as seat 0 sees it: "), first
+    cause = (
+        "view_to_proto gave seat 0 a google.protobuf.ListValue, not the game's view_message "
+        "google.protobuf.Struct"
+    )
+    assert cause in first, first
