@@ -96,6 +96,12 @@ def check_game(
                 f"{played}; {report.positions} positions so far, {failed} failures"
             )
     variation.conclude(report)
+    if not report.redealt:
+        report.note(
+            f"no world dealt from another seed matched what any observer of {game.info.name} had "
+            "observed, so the re-deal checks compared nothing (more --redeals, or a game that "
+            "shows each seat fewer cards)"
+        )
     if any(report.tallies[name].failures for name in ("secrecy.events", "secrecy.choice")):
         report.note(
             "the event checks compare what a watcher reads with its view after the move; where "
