@@ -1,8 +1,10 @@
 """The secrecy and contract check any game plugin gets for free (``serai check GAME``).
 
 Random playouts from many seeds visit positions; at each one the contract checks
-(:mod:`serai.checking.contract`) and the secrecy checks (:mod:`serai.checking.secrecy`) run, and
-a :class:`~serai.checking.report.Report` counts every check and keeps its first counterexample.
+(:mod:`serai.checking.contract`) and the secrecy checks on worlds the game's determinize samples
+(:mod:`serai.checking.secrecy`) run; after each playout, the re-deal checks
+(:mod:`serai.checking.redeal`) compare it with worlds the framework deals itself. A
+:class:`~serai.checking.report.Report` counts every check and keeps its first counterexample.
 It imports only the plugin contract, so it works on any installed game. Example::
 
     report = check_game(registry.load().get("jaipur"), Settings(seeds=3))

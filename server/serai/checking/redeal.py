@@ -22,6 +22,7 @@ itself unchecked (the report says so): labels, announcements, legal moves and er
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,17 @@ class Match:
         )
 
 
+Observe = Callable[[Any, Observer], Hashable]
+
+
+@dataclass(frozen=True)
+class World:
+    """A state of a world the check dealt, and the seed that dealt it (for a crash report)."""
+
+    seed: int
+    state: Any
+
+
 def check_playout(report: Report, match: Match, redeals: int) -> int:
     """Deal ``redeals`` other worlds and compare what each observer receives in those it cannot
     tell from the true match; return how many (world, observer, position) were compared."""
@@ -71,36 +83,55 @@ def check_playout(report: Report, match: Match, redeals: int) -> int:
     for _ in range(redeals):
         seed = rng.randrange(2**62)
         try:
-            dealt.append(game.setup(match.players, seed, match.options))
+            dealt.append(World(seed, game.setup(match.players, seed, match.options)))
         except Exception:  # a setup crash is the contract's finding, on the true seed
             continue
     probes = _probe_pool(game, truth, random.Random(f"serai check:{match.seed}:probes"))
     compared = 0
     for observer in (*range(match.players), None):
         seen = [observe(state, observer) for state in truth]
-        worlds = [world for world in dealt if _safe(observe, world, observer) == seen[0]]
+        worlds = [world for world in dealt if _safe(observe, world.state, observer) == seen[0]]
         for ply, state in enumerate(truth):
+            kept = []
             for world in worlds:
-                _compare(report, match, ply, observer, state, world, probes)
-            compared += len(worlds)
-            if ply == len(match.moves) or not worlds:
+                try:
+                    _compare(report, match, ply, observer, state, world.state, probes)
+                except Exception as error:  # a fault of the game in a world it could deal
+                    _crashed(report, match, ply, world, error)
+                else:
+                    kept.append(world)
+            compared += len(kept)
+            if ply == len(match.moves) or not kept:
                 break
-            worlds = [
-                after
-                for world in worlds
-                if (after := _replay(report, match, ply, observer, world, truth, seen, observe))
-                is not None
-            ]
+            worlds = []
+            for world in kept:
+                try:
+                    after = _replay(report, match, ply, observer, world.state, truth, seen, observe)
+                except Exception as error:
+                    _crashed(report, match, ply, world, error)
+                    continue
+                if after is not None:
+                    worlds.append(World(world.seed, after))
     return compared
 
 
-def _observer_function(game: AnyGame) -> Any:
+def _crashed(report: Report, match: Match, ply: int, world: World, error: Exception) -> None:
+    report.record(
+        "contract.crash",
+        False,
+        f"{match.game.info.name}, seed {world.seed} (dealt for the re-deal checks of seed "
+        f"{match.seed}), {match.players} players, after {ply} moves of seed {match.seed}'s playout",
+    )
+    report.explain("contract.crash", f"{type(error).__name__}: {error}")
+
+
+def _observer_function(game: AnyGame) -> Observe:
     if declares_observation(game):
         return game.observation
     return lambda state, observer: view_bytes(game, state, observer)
 
 
-def _safe(observe: Any, state: Any, observer: Observer) -> Any:
+def _safe(observe: Observe, state: Any, observer: Observer) -> Hashable:
     try:
         return observe(state, observer)
     except Exception as error:  # a crash in another world only ends that world
@@ -168,29 +199,26 @@ def _replay(
     world: Any,
     truth: list[Any],
     seen: list[Any],
-    observe: Any,
+    observe: Observe,
 ) -> Any | None:
     """``world`` after the move played at ``ply``, or one ``observer`` cannot tell from it; check
     what the observer reads of that move. None when no such move exists: the world ends."""
     game = match.game
     seat, move = match.moves[ply]
-    try:
-        if seat not in game.to_act(world):
-            return None
-        legal = list(game.legal_moves(world, seat))
-        choices = [move] if seat == observer else [move, *(m for m in legal if m != move)]
-        for choice in choices:
-            if choice not in legal:
-                continue
-            after = game.apply(world, seat, choice)
-            if _safe(observe, after, observer) == seen[ply + 1]:
-                break
-        else:
-            return None
-        news = (game.label(move), tuple(game.announcements(truth[ply], truth[ply + 1])))
-        news_there = (game.label(choice), tuple(game.announcements(world, after)))
-    except Exception:  # a crash in another world only ends that world; the contract reports it
+    if seat not in game.to_act(world):
         return None
+    legal = list(game.legal_moves(world, seat))
+    choices = [move] if seat == observer else [move, *(m for m in legal if m != move)]
+    for choice in choices:
+        if choice not in legal:
+            continue
+        after = game.apply(world, seat, choice)
+        if _safe(observe, after, observer) == seen[ply + 1]:
+            break
+    else:
+        return None
+    news = (game.label(move), tuple(game.announcements(truth[ply], truth[ply + 1])))
+    news_there = (game.label(choice), tuple(game.announcements(world, after)))
     where = f"{match.where(ply, observer)}, seat {seat} playing {news[0]!r}"
     if not report.record("redeal.events", news == news_there, where):
         field = "the label" if news[0] != news_there[0] else "the announcements"
