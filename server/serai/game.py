@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -95,7 +95,9 @@ class Provides:
     - ``view_tensor``: :meth:`Game.view_tensor`, a fixed-length encoding for learning agents;
     - ``present``: :meth:`Game.present`, the table drawn for people (else a generic table);
     - ``strategies``: the names :meth:`Game.strategy` builds (bots written for this game; they
-      read the decoded view, so a game naming any offers :meth:`Game.view_from_proto` too).
+      read the decoded view, so a game naming any offers :meth:`Game.view_from_proto` too);
+    - ``observation``: :meth:`Game.observation`, what the rules show a seat, so that ``serai
+      check`` can find a leak inside the view itself.
 
     Example: ``Provides(determinize=True, evaluation=True, strategies=("greedy",))``.
     """
@@ -105,6 +107,7 @@ class Provides:
     view_tensor: bool = False
     present: bool = False
     strategies: tuple[str, ...] = ()
+    observation: bool = False
 
 
 DEFAULT_MAX_MOVE_BYTES = 1024
@@ -292,6 +295,20 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         """The bot called ``name`` written for this game (one of ``Provides.strategies``),
         drawing any chance from ``rng``. Optional: the default offers none."""
         raise NotImplementedError(f"{self.info.name} offers no strategy {name!r}")
+
+    def observation(self, state: StateT, seat: Seat | None) -> Hashable:
+        """What the rules show ``seat`` (``None``: a spectator) at this moment, as a plain
+        hashable value: its own cards, the cards face up, whose turn it is, the public part of
+        the last move, and what the last move showed it alone (the card a peek revealed).
+
+        No memory: ``serai check`` keeps the history of observations itself, and checks that
+        everything the seat receives (its view, labels, announcements, legal moves, error texts)
+        is the same in every world it deals where that history is the same. So the view may
+        remember anything observed, and nothing else. Optional (declared by
+        ``Provides.observation``): without it the check can only take the view for what the
+        seat observes, and cannot find a leak inside the view.
+        """
+        raise NotImplementedError(f"{self.info.name} declares no observation")
 
     def view_tensor(self, view: ViewT) -> Sequence[float] | None:
         """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.

@@ -87,8 +87,9 @@ class ErrorNamesNextCard(JaipurGame):
 
 
 class WithoutDeterminize(JaipurGame):
-    """Jaipur as a plugin that offers no determinize: only the contract can be checked."""
+    """Jaipur as a plugin that declares no determinize: only the contract can be checked."""
 
+    info = replace(JaipurGame.info, provides=replace(JaipurGame.info.provides, determinize=False))
     determinize = Game.determinize  # type: ignore[assignment]
 
 

@@ -1,8 +1,10 @@
 """The secrecy and contract check any game plugin gets for free (``serai check GAME``).
 
 Random playouts from many seeds visit positions; at each one the contract checks
-(:mod:`serai.checking.contract`) and the secrecy checks (:mod:`serai.checking.secrecy`) run, and
-a :class:`~serai.checking.report.Report` counts every check and keeps its first counterexample.
+(:mod:`serai.checking.contract`) and the secrecy checks on worlds the game's determinize samples
+(:mod:`serai.checking.secrecy`) run; after each playout, the re-deal checks
+(:mod:`serai.checking.redeal`) compare it with worlds the framework deals itself. A
+:class:`~serai.checking.report.Report` counts every check and keeps its first counterexample.
 It imports only the plugin contract, so it works on any installed game. Example::
 
     report = check_game(registry.load().get("jaipur"), Settings(seeds=3))
@@ -18,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from serai.checking import contract, secrecy
+from serai.checking import contract, redeal, secrecy
 from serai.checking.position import AnyGame, Position
 from serai.checking.report import Report
 from serai.game import GameError, MalformedMove
@@ -44,6 +46,9 @@ class Settings:
     """Listed moves tried per acting seat and position."""
     every: int = 1
     """Check every n-th position of a playout (the playout itself visits them all)."""
+    redeals: int = 100
+    """Worlds the framework deals itself per playout (other seeds, the same moves replayed),
+    kept for each observer while its observations match the true match's."""
 
 
 def check_game(
@@ -59,8 +64,15 @@ def check_game(
             if name.startswith(("determinize.", "secrecy.")):
                 report.skip(name, "needs determinize")
         report.note(
-            f"{game.info.name} offers no determinize(view, rng), and the contract has no other "
-            "way to say what is hidden: the secrecy checks need determinize"
+            f"{game.info.name} offers no determinize(view, rng): the secrecy checks on worlds it "
+            "samples are skipped; the re-deal checks run without it"
+        )
+    if not redeal.declares_observation(game):
+        report.skip("redeal.view", "needs observation")
+        report.note(
+            f"{game.info.name} declares no observation(state, seat): re-dealt worlds are told "
+            "apart by the view itself, so a leak inside the view cannot be found, only in labels, "
+            "announcements, legal moves and error texts"
         )
     counts = range(game.info.min_players, game.info.max_players + 1)
     variation = secrecy.Variation()
@@ -70,7 +82,9 @@ def check_game(
         try:
             moves = _playout(report, game, seed, players, options, settings, variation)
         except Exception as error:  # a crash inside the game is a finding, not the end
-            report.record("contract.crash", False, f"seed {seed}, {players} players")
+            report.record(
+                "contract.crash", False, f"{game.info.name}, seed {seed}, {players} players"
+            )
             report.explain("contract.crash", f"{type(error).__name__}: {error}")
             moves = -1
         else:
@@ -84,6 +98,12 @@ def check_game(
                 f"{played}; {report.positions} positions so far, {failed} failures"
             )
     variation.conclude(report)
+    if not report.redealt:
+        report.note(
+            f"no world dealt from another seed matched what any observer of {game.info.name} had "
+            "observed, so the re-deal checks compared nothing (more --redeals, or a game that "
+            "shows each seat fewer cards)"
+        )
     if any(report.tallies[name].failures for name in ("secrecy.events", "secrecy.choice")):
         report.note(
             "the event checks compare what a watcher reads with its view after the move; where "
@@ -109,7 +129,7 @@ def _playout(
     if not report.record(
         "contract.seed",
         game.encode_state(again) == game.encode_state(state),
-        f"seed {seed}, {players} players",
+        f"{game.info.name}, seed {seed}, {players} players",
     ):
         report.explain("contract.seed", "two setups gave different bytes")
     rng = random.Random(f"serai check:{seed}:playout")
@@ -132,7 +152,9 @@ def _playout(
             break
         seat = rng.choice(acting)
         if not report.record(
-            "contract.end", bool(listed[seat]), f"seed {seed}, {players} players, after {ply} moves"
+            "contract.end",
+            bool(listed[seat]),
+            f"{game.info.name}, seed {seed}, {players} players, after {ply} moves",
         ):
             report.explain("contract.end", f"seat {seat} must act but has no legal move")
             break
@@ -142,6 +164,8 @@ def _playout(
         history.append(game.encode_state(state))
         probes = _default_moves(game) + [m for moves in listed.values() for m in moves[:12]]
     _check_replay(report, game, seed, players, options, played, history)
+    match = redeal.Match(game, seed, players, options, played)
+    report.redealt += redeal.check_playout(report, match, settings.redeals)
     return len(played)
 
 
@@ -161,7 +185,7 @@ def _check_replay(
         if not report.record(
             "contract.seed",
             game.encode_state(state) == history[ply],
-            f"seed {seed}, {players} players, after {ply} moves",
+            f"{game.info.name}, seed {seed}, {players} players, after {ply} moves",
         ):
             report.explain(
                 "contract.seed", "replaying the same moves from the same seed gave different bytes"

@@ -12,7 +12,8 @@ CHECKS: dict[str, str] = {
     "contract.moves": "legal_moves lists each move once, in the same order on every call",
     "contract.idle": "seats not to act have no legal moves and their moves are refused",
     "contract.proto": "moves round-trip through their protobuf bytes and fit max_move_bytes",
-    "contract.view": "views are deterministic and view_bytes is view_to_proto's bytes",
+    "contract.view": "views are deterministic, view_to_proto gives a view_message, and "
+    "view_bytes is its bytes",
     "contract.present": "present reads only the view bytes and move_steps only the move: both "
     "answer the same whenever asked",
     "contract.end": "a match with nobody to act has an outcome, and only then",
@@ -28,4 +29,12 @@ CHECKS: dict[str, str] = {
     "secrecy.events": "the same move gives the same label and announcements in both worlds",
     "secrecy.choice": "labels and announcements do not tell apart moves a watcher cannot see",
     "secrecy.errors": "probe moves get the same answer (accepted or the same error text)",
+    # --- re-dealt worlds: a seat receives nothing its own observations do not explain ----------
+    "redeal.view": "a seat's view is the same in re-dealt worlds where its observations so far "
+    "are the same",
+    "redeal.turn": "whose turn it is and the outcome are the same in those worlds",
+    "redeal.legal": "the seat's legal moves (labels, payload bytes) are the same there",
+    "redeal.events": "each move reads the same there (label, announcements), whatever the "
+    "mover chose unseen",
+    "redeal.errors": "probe moves get the same answer there (accepted or the same error text)",
 }

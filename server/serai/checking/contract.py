@@ -148,7 +148,17 @@ def _check_view(report: Report, position: Position, observer: int | None) -> Non
     game, state = position.game, position.state
     view = game.view(state, observer)
     sent = game.view_bytes(view)
-    written = game.view_to_proto(view).SerializeToString(deterministic=True)
+    message = game.view_to_proto(view)
+    expected = game.view_message
+    if not report.record("contract.view", isinstance(message, expected), position.where(observer)):
+        report.explain(
+            "contract.view",
+            f"view_to_proto gave {who(observer)} a {message.DESCRIPTOR.full_name}, not the game's "
+            f"view_message {expected.DESCRIPTOR.full_name}: clients would read its bytes as the "
+            "wrong message",
+        )
+        return
+    written = message.SerializeToString(deterministic=True)
     if not report.record(
         "contract.view",
         sent == written == view_bytes(game, state, observer),

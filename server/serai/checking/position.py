@@ -33,7 +33,10 @@ class Position:
 
     def where(self, observer: Observer = None, *, seat: Seat | None = None) -> str:
         """The position in words; with ``seat``, a seat's own move; else as ``observer`` sees it."""
-        text = f"seed {self.seed}, {self.players} players, after {self.ply} moves"
+        text = (
+            f"{self.game.info.name}, seed {self.seed}, {self.players} players, "
+            f"after {self.ply} moves"
+        )
         if seat is not None:
             return f"{text}, seat {seat} to move"
         return f"{text}, as {who(observer)} sees it"

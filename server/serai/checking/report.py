@@ -48,6 +48,7 @@ class Report:
     playouts: int = 0
     positions: int = 0
     worlds: int = 0
+    redealt: int = 0
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
@@ -86,7 +87,8 @@ class Report:
         """The report for a person: a header, one line per check, counterexamples indented."""
         lines = [
             f"serai check {self.game}: {_count(self.playouts, 'playout')}, "
-            f"{self.positions} positions, {self.worlds} sampled worlds, {self.seconds:.1f} s"
+            f"{self.positions} positions, {self.worlds} sampled worlds, "
+            f"{self.redealt} re-dealt positions, {self.seconds:.1f} s"
         ]
         for tally in self.tallies.values():
             counts = (

@@ -35,7 +35,6 @@ from serai.checking.position import (
     who,
 )
 from serai.checking.report import Report
-from serai.game import Game
 
 Reading = tuple[str, tuple[str, ...]]
 """What watchers read of a move: its label and the announcements it caused."""
@@ -70,8 +69,8 @@ class Variation:
 
 
 def offers_determinize(game: AnyGame) -> bool:
-    """Whether the game overrides :meth:`Game.determinize` (the default refuses)."""
-    return type(game).determinize is not Game.determinize
+    """Whether the game declares :meth:`Game.determinize` (``Provides.determinize``)."""
+    return game.info.provides.determinize
 
 
 def check_position(

@@ -10,7 +10,13 @@ apply, unlisted ones are refused with IllegalMove, apply never mutates its input
 round-trip through their bytes, the same seed gives the same bytes, legal moves are listed once
 each in a deterministic order, seats not to act have none, moves round-trip through protobuf.
 
-A game without determinize gets the contract checks only (the report says so). The report names
+The re-deal checks do not trust the view: the framework deals worlds itself, from other seeds with
+the same moves replayed, and keeps, for each seat and the spectator, those where what the rules
+showed it so far (the game's observation(state, seat), gathered move by move) is the same as in
+the true match; there its view, legal moves, whose turn it is, each move's label and
+announcements, and the error texts of probe moves must be byte-identical. A game that declares no
+observation has its view stand in for it, so a leak inside the view goes unseen (the report says
+so). A game without determinize gets the contract and re-deal checks only. The report names
 each check, passed or failed, with the first counterexample (seed, player count, moves played,
 observer); a developer's tool, it prints hidden state. Exit status 1 on any failure.
 """
@@ -80,6 +86,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"listed moves tried per acting seat and position (default {defaults.sample})",
     )
     parser.add_argument(
+        "--redeals",
+        type=_positive,
+        default=defaults.redeals,
+        help=f"worlds dealt from other seeds per playout, the playout's moves replayed in each, "
+        f"for the re-deal checks (default {defaults.redeals})",
+    )
+    parser.add_argument(
         "--every",
         type=_positive,
         default=defaults.every,
@@ -114,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         worlds=args.worlds,
         sample=args.sample,
         every=args.every,
+        redeals=args.redeals,
     )
     try:
         game.resolve_options(options)
