@@ -56,9 +56,11 @@ function seatNames(match) {
 // A game's words name seats by number ("Seat 0 wins the match", "seat 1 to play"); the table
 // says the players' names instead. No game code: any "seat N" in a game's text is replaced.
 function withNames(text, names) {
-  return (text || "").replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => {
-    const name = names[Number(n)];
-    return name && name !== `seat ${n}` ? name : whole;
+  return (text || "").replace(/\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)\b/g, (whole, list) => {
+    const seats = list.match(/\d+/g).map(Number);
+    if (seats.some((n) => !names[n] || names[n] === `seat ${n}`)) return whole;
+    const called = seats.map((n) => names[n]);
+    return called.length === 1 ? called[0] : called.slice(0, -1).join(", ") + " and " + called.at(-1);
   });
 }
 
@@ -236,10 +238,11 @@ function table(matchId, spectate) {
       { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
       el("h3", {}, withNames(zone.title, names)),
       zone.note ? el("div", {}, withNames(zone.note, names)) : null,
-      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty")))));
+      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map((item) => drawItem(item, names)) : el("span", { class: "value" }, "empty")))));
   }
 
-  function drawItem(item) {
+  function drawItem(item, names) {
+    item = { ...item, label: withNames(item.label, names), value: withNames(item.value, names) };
     const count = item.count || 0;
     const kind = item.kind || "card";
     const classes = ["item", kind, item.hidden ? "hidden" : ""].join(" ");
