@@ -47,9 +47,7 @@ def item_text(item: pb.Item) -> str:
     return f"{words} ({item.value})" if item.value else words
 
 
-def zone_lines(
-    zone: pb.Zone, width: int, max_lines: int, names: Sequence[str] = ()
-) -> list[str]:
+def zone_lines(zone: pb.Zone, width: int, max_lines: int, names: Sequence[str] = ()) -> list[str]:
     """The zone's items, comma separated, on at most ``max_lines`` lines of ``width`` cells;
     what does not fit ends as "+N more". ``names``: the seats' players, for "seat N"."""
     texts = [with_names(item_text(item), names) for item in zone.items] or ["—"]
