@@ -257,6 +257,7 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
         "[data-action=join-seat]", "buttons => buttons.map(b => b.dataset.seat)"
     ) == ["1"]
     bob.fill("#join-name", "bob")
+    _shot(bob, "jaipur-join-from-link")
     bob.click("[data-action=join-seat][data-seat='1']")
     bob.wait_for_selector("[data-zone=market]")
     assert "you are bob, seat 1" in bob.inner_text("#where")
