@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
 from serai.cli import main
 
@@ -37,3 +40,76 @@ def test_no_help_of_any_command_has_restructuredtext_markup(
         main([command, "--help"])
     text = capsys.readouterr().out
     assert "``" not in text and ":class:" not in text and ":func:" not in text, text
+
+
+def test_a_misspelt_game_is_named_not_blamed_on_the_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play", "jaipu", "--vs", "greedy"]) == 2
+    said = capsys.readouterr().err
+    assert "no game called 'jaipu'" in said and "jaipur" in said and "Jaipur only" not in said
+    assert main(["bot", "--game", "jaipu", "--strategy", "greedy", "--match", "x"]) == 2
+    assert "no game called 'jaipu'" in capsys.readouterr().err
+    assert main(["arena", "--game", "jaipu", "--bots", "greedy,random"]) == 2
+    assert "no game called 'jaipu'" in capsys.readouterr().err
+    assert main(["play", "jaipu", "--vs", "random"]) == 2  # random plays any game, but none here
+    assert "no game called 'jaipu'" in capsys.readouterr().err
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["bot", "--create"],
+        ["arena", "--bots", "random,random", "--quiet"],
+        ["play", "jaipur"],
+    ],
+)
+def test_a_client_gives_up_on_a_server_that_is_not_there(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--connect-timeout: a script's bot or arena ends, status 1, saying which server and why."""
+    target = f"127.0.0.1:{_free_port()}"
+    assert main([*command, "--server", target, "--connect-timeout", "1"]) == 1
+    said = capsys.readouterr().err
+    assert f"no answer from {target} for 1s, the --connect-timeout" in said, said
+    assert said.rstrip().count("\n") <= 2, said  # a countdown line or two, then the reason
+
+
+@pytest.mark.parametrize("command", ["bot", "arena", "play"])
+def test_connect_timeout_has_help_and_refuses_a_negative_number(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--connect-timeout" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--connect-timeout", "-1"])
+    assert exited.value.code == 2
+    assert "not a number of seconds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--port", "--http-port"])
+def test_serve_says_at_once_in_one_line_that_a_port_is_taken(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before Redis starts (no data folder is made) and before gRPC's own log line."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        ports = {"--port": str(_free_port()), "--http-port": str(_free_port())} | {flag: str(taken)}
+        data = tmp_path / "data"
+        argv = ["serve", "--host", "127.0.0.1", "--data-dir", str(data)]
+        assert main([*argv, *(part for pair in ports.items() for part in pair)]) == 1
+    said = capsys.readouterr().err.strip()
+    assert said == (
+        f"serai: port {taken} on 127.0.0.1 is taken (another serai serve?): stop what listens "
+        f"there, or choose another port with {flag}"
+    )
+    assert not data.exists()

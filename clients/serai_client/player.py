@@ -4,7 +4,10 @@ Each screen is laid out by :mod:`serai_client.table_screen` from the presentatio
 sends with the seat's snapshot (zones of labelled cards, counts and values), so every game is
 drawn without game code, and never shows more than the view (the opponent's hand is a count).
 A move is picked step by step from the paths of choices listed with the legal moves
-(:mod:`serai_client.step_picker`), with ``b`` to go back a step.
+(:mod:`serai_client.step_picker`), with ``b`` to go back a step; Enter alone or ``r`` redraws
+the screen and keeps the steps picked so far. Seats are called by their players' names. Until
+every seat is taken no table is drawn: the deal is made when the match starts, so a hand shown
+before would change under the person's eyes.
 
 The seat is played over one Play stream where the server has it: the events, the presented
 snapshots and, on the seat's turn, its legal moves arrive on it, and the moves (and a
@@ -48,14 +51,16 @@ from serai_client.types import (
     Snapshot,
     event_is_after,
 )
+from serai_client.words import seat_names, with_names
 
 SEED_WARNING = (
     "this match's seed was chosen by whoever created it, who can work out every hand: "
     "play only with someone you trust"
 )
-HELP = "a number picks; b back a step; m more; r redraw; q resign"
-RESIGN, REDRAW = "resign", "redraw"
-"""What a turn ends with besides a move: the person resigned (and confirmed), or asked for r."""
+HELP = "a number picks · b back · m more · r redraw · q resign"
+RESIGN = "resign"
+"""What a turn ends with besides a move: the person resigned (and confirmed)."""
+NOT_DEALT = "the cards are dealt once every seat is taken"
 
 
 class InputLayer(Protocol):
@@ -149,7 +154,9 @@ class TerminalPlayer:
         self.inputs = inputs
         self.display = display
         self.seed_is_yours = seed_is_yours
-        self.log: deque[str] = deque(maxlen=20)
+        # The log's lines, each with whether its "seat N" reads as the player's name when drawn
+        # (not a join's "as seat N": the name is already there).
+        self.log: deque[tuple[str, bool]] = deque(maxlen=20)
         self._last_event = ""
         self.message = ""
         self.connection = ""  # what the reachability watcher says, while it matters
@@ -202,9 +209,8 @@ class TerminalPlayer:
             return self._fetch()
         chosen = self._choose(snapshot, moves)
         if not isinstance(chosen, LegalMove):
-            if chosen == RESIGN:
-                self.client.resign(self.seat)
-            return self._fetch()  # resigned, or REDRAW
+            self.client.resign(self.seat)
+            return self._fetch()
         try:
             result = self.client.submit(self.seat, chosen.id, expected_version=moves.version)
         except StaleVersionError:
@@ -217,7 +223,7 @@ class TerminalPlayer:
         return self._fetch()
 
     def _choose(self, snapshot: Snapshot, moves: LegalMoves) -> LegalMove | str:
-        """The person's move, step by step; or RESIGN (confirmed) or REDRAW."""
+        """The person's move, step by step; or RESIGN (confirmed)."""
         picker = StepPicker(moves)
         page = 0
         while True:
@@ -229,7 +235,7 @@ class TerminalPlayer:
                     return RESIGN
                 continue
             if answer in ("r", ""):
-                return REDRAW
+                continue  # drawn again at the top, the steps picked so far kept
             if answer in ("b", "back"):
                 if not picker.back():
                     self.message = "nothing to go back to: this is the first step"
@@ -239,7 +245,8 @@ class TerminalPlayer:
                 page += 1
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
-                self.message = f"'{answer}' is not on the list: {HELP}"
+                said = answer if len(answer) <= 12 else answer[:11] + "…"
+                self.message = f"'{said}' is not on the list: {HELP}"
                 continue
             chosen = picker.pick(int(answer) - 1)
             page = 0
@@ -289,8 +296,14 @@ class TerminalPlayer:
 
     def _record(self, event: Event) -> None:
         self._last_event = event.id
-        if event.kind not in ("created", "started"):
-            self.log.append(event.describe())
+        if event.kind == "joined":
+            joined = event.proto.joined
+            name = joined.player_name or "someone"
+            self.log.append((f"{name} joined as seat {joined.seat}", False))
+        elif event.kind == "started":
+            self.log.append(("the match started: the cards are dealt", False))
+        elif event.kind != "created":
+            self.log.append((event.describe(), True))
 
     # --- over one Play stream --------------------------------------------------------------------
 
@@ -346,12 +359,10 @@ class TerminalPlayer:
         if not snapshot.acts(self.seat.seat) or not update.moves:
             self.draw(snapshot)
             return None
-        while True:
-            chosen = self._choose(snapshot, update.moves)
-            if chosen == RESIGN:
-                return session.resign()
-            if isinstance(chosen, LegalMove):
-                return session.move(chosen, expected_version=update.moves.version)
+        chosen = self._choose(snapshot, update.moves)
+        if isinstance(chosen, LegalMove):
+            return session.move(chosen, expected_version=update.moves.version)
+        return session.resign()
 
     def _answered(self, answer: PlayAnswer) -> bool:
         """Say how a move went; True when it was refused as illegal (the turn is offered again).
@@ -370,16 +381,21 @@ class TerminalPlayer:
     # --- the screen ------------------------------------------------------------------------------
 
     def draw(self, snapshot: Snapshot, *, picker: StepPicker | None = None, page: int = 0) -> None:
+        presented = snapshot.proto.presentation
+        if snapshot.proto.match.status == pb.MATCH_STATUS_OPEN:
+            presented = pb.Presentation(headline=NOT_DEALT)  # no placeholder deal
+        names = names_of(snapshot)
         frame = Frame(
             header=self.header(snapshot),
-            presentation=snapshot.proto.presentation,
+            presentation=presented,
             seat=self.seat.seat,
-            log=list(self.log),
+            names=names,
+            log=[with_names(line, names) if named else line for line, named in self.log],
             choices=picker.choices() if picker is not None else None,
             path=picker.path if picker is not None else (),
             page=page,
             status=self.connection or self.message or self._joining(snapshot),
-            outcome=result_line(snapshot, self.seat.seat),
+            outcome=result_line(snapshot, self.seat.seat, names),
             hints="b back · q resign" if picker is not None and picker.path else "q resign",
         )
         self.message = ""
@@ -397,33 +413,37 @@ class TerminalPlayer:
         return f"the others join with --match {snapshot.match_id}"
 
     def header(self, snapshot: Snapshot) -> str:
-        """Game, match, your seat, and whose turn (or who the match waits for)."""
+        """Game, match, you, and whose turn (or who the match waits for), by name."""
         match = snapshot.proto.match
-        you = f"seat {self.seat.seat} (you)"
+        names = names_of(snapshot)
+        seat = self.seat.seat
+        mine = names[seat] if seat < len(names) else f"seat {seat}"
+        you = f"{mine} (you)" if mine.startswith("seat ") else f"{mine} (you, seat {seat})"
         if snapshot.finished:
             turn = "match over"
         elif match.status == pb.MATCH_STATUS_OPEN:
             turn = "waiting for an opponent to join"
-        elif snapshot.acts(self.seat.seat):
+        elif snapshot.acts(seat):
             turn = "your turn"
         else:
-            turn = " and ".join(_seat_name(match, s) for s in snapshot.to_act) + " is thinking…"
+            acting = [names[s] if s < len(names) else f"seat {s}" for s in snapshot.to_act]
+            turn = " and ".join(acting) + (" are" if len(acting) > 1 else " is") + " thinking…"
         short = snapshot.match_id[:8]  # the whole id is on the status line while others join
         return f"{snapshot.game} · match {short} · {you} · {turn}"
 
 
-def _seat_name(match: pb.MatchSummary, seat: int) -> str:
-    for info in match.seats:
-        if info.seat == seat and info.player_name:
-            return f"seat {seat} ({info.player_name})"
-    return f"seat {seat}"
+def names_of(snapshot: Snapshot) -> list[str]:
+    """Each seat of the match by its player's name (see :func:`serai_client.words.seat_names`)."""
+    seats = sorted(snapshot.proto.match.seats, key=lambda info: info.seat)
+    return seat_names((info.player_name, info.joined) for info in seats)
 
 
-def result_line(snapshot: Snapshot, seat: int) -> str:
+def result_line(snapshot: Snapshot, seat: int, names: list[str] | None = None) -> str:
     outcome = snapshot.outcome
     if outcome is None:
         return ""
     verdict = "you win" if seat in outcome.winners else "you lose"
     if not outcome.winners:
         verdict = "nobody wins"
-    return f"{verdict} — {outcome.summary}"  # the verdict first: a long summary is cut
+    summary = with_names(outcome.summary, names or names_of(snapshot))
+    return f"{verdict} — {summary}"  # the verdict first: a long summary is cut

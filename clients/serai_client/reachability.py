@@ -5,7 +5,9 @@ The SDK retries a call that finds no server on its own, silently; a person at ``
 channel's connectivity instead and says what is wrong within a couple of seconds — "cannot reach
 HOST:PORT — is `serai serve` running? retrying in 3s…" with the seconds counting down — and
 "reconnected" once the server answers again; the SDK's own retries go on underneath, so a match
-resumes where it was.
+resumes where it was. With a ``connect_timeout`` (``--connect-timeout``: a script's ``serai bot``
+must not hang for ever) it gives up after that many seconds without a server, at the start or
+later, with UnavailableError.
 
 Example::
 
@@ -19,12 +21,14 @@ import contextlib
 import math
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import grpc
 
 from serai_client.client import SeraiClient
+from serai_client.errors import UnavailableError
 
 RETRY_EVERY = 3
 """Seconds between tries while the server cannot be reached."""
@@ -39,6 +43,10 @@ def unreachable_message(target: str, seconds: int) -> str:
 
 def reconnected_message(target: str) -> str:
     return f"reconnected to {target}"
+
+
+def gave_up_message(target: str, seconds: float) -> str:
+    return f"no answer from {target} for {seconds:g}s, the --connect-timeout"
 
 
 def open_channel(target: str) -> grpc.Channel:
@@ -62,6 +70,13 @@ class StatusLine:
         self.stream = stream or sys.stderr
         self.prefix = prefix
         self._open = False
+
+    def close(self) -> None:
+        """End a line being rewritten in place, so that what is printed next starts afresh."""
+        if self._open:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self._open = False
 
     def __call__(self, text: str) -> None:
         tty = self.stream.isatty()
@@ -110,11 +125,17 @@ class Reachability:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def wait_until_reachable(self) -> None:
-        """Return once the server answers; meanwhile say so, counting down to each retry."""
-        if not self._ready(FIRST_TRY) and self._count_down_until_ready():
+    def wait_until_reachable(self, timeout: float | None = None) -> bool:
+        """True once the server answers; meanwhile say so, counting down to each retry. False
+        when it has not answered within ``timeout`` seconds (None: wait for ever)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        first = FIRST_TRY if timeout is None else min(FIRST_TRY, timeout)
+        if not self._ready(first):
+            if not self._count_down_until_ready(deadline):
+                return False
             self.say(f"connected to {self.target}")
         self._watch()
+        return True
 
     def close(self) -> None:
         self._stopped.set()
@@ -148,12 +169,15 @@ class Reachability:
             if self._count_down_until_ready():
                 self.say(reconnected_message(self.target))
 
-    def _count_down_until_ready(self) -> bool:
-        """Count down to each try until one connects: True; False if closed meanwhile."""
+    def _count_down_until_ready(self, deadline: float | None = None) -> bool:
+        """Count down to each try until one connects: True; False if closed meanwhile, or once
+        ``deadline`` (time.monotonic) has passed."""
         while not self._stopped.is_set():
             for seconds in range(self.retry_every, 0, -1):
                 if self._state == grpc.ChannelConnectivity.READY:
                     return True
+                if deadline is not None and time.monotonic() >= deadline:
+                    return False
                 self.say(unreachable_message(self.target, seconds))
                 if self._stopped.wait(1.0):
                     return False
@@ -171,15 +195,27 @@ class Reachability:
 
 @contextlib.contextmanager
 def reachable_client(
-    target: str, say: Callable[[str], None], **options: Any
+    target: str,
+    say: Callable[[str], None],
+    *,
+    connect_timeout: float | None = None,
+    **options: Any,
 ) -> Iterator[SeraiClient]:
     """A client of ``target`` once the server answers; while it does not (at first or later),
-    ``say`` is told so with a countdown, and the client's calls wait rather than fail."""
+    ``say`` is told so with a countdown, and the client's calls wait rather than fail.
+
+    ``connect_timeout`` (seconds; None or 0: for ever): UnavailableError when the server has not
+    answered for that long, at the start (here) or after a drop (from the client's calls)."""
+    limit = connect_timeout or None
     channel = open_channel(target)
-    options.setdefault("unavailable_for", math.inf)
+    options.setdefault("unavailable_for", math.inf if limit is None else limit)
     with (
         SeraiClient(target, channel=channel, **options) as client,
         Reachability(target, channel, say) as reach,
     ):
-        reach.wait_until_reachable()
+        if not reach.wait_until_reachable(limit):
+            close = getattr(say, "close", None)
+            if close is not None:
+                close()
+            raise UnavailableError(gave_up_message(target, limit or 0))
         yield client

@@ -69,8 +69,12 @@ def test_every_screen_of_every_game_fits_80_by_24(service: Any, game: str) -> No
     assert final.finished
     text = display.text
     assert "{" not in text and "CROP_" not in text and "face_down" not in text
-    assert "seat 0 (you)" in display.screens[0][0]
+    assert "person (you, seat 0)" in display.screens[0][0]
     assert any("your turn" in screen[0] for screen in display.screens)
+    # players by name: a seat's number only beside your own name and in who joined where
+    named = re.sub(r"\(you, seat 0\)|joined as seat \d", "", text)
+    found = re.search(r"\b[Ss]eats? \d", named)
+    assert not found, named[found.start() - 200 : found.end() + 50]
     last = display.screens[-1]
     assert "match over" in last[0]
     assert any(re.match(r"(you win|you lose|nobody wins) — ", line) for line in last[-2:])
@@ -80,7 +84,7 @@ def test_every_screen_of_every_game_fits_80_by_24(service: Any, game: str) -> No
 def test_a_table_of_three_fits_too(service: Any, game: str) -> None:
     display, _final, _ = play_against_bot(service, ["1"] * 20 + ["q", "y"], game=game, seats=3)
     assert_fits(display)
-    assert any("Seat 2" in line for line in display.screens[0])
+    assert any(line.startswith("bot1") for line in display.screens[0])  # seat 2's zone
 
 
 def test_a_move_is_picked_a_step_at_a_time_and_b_goes_back(service: Any) -> None:
@@ -104,8 +108,8 @@ def test_the_last_moves_whose_turn_and_who_is_thinking(service: Any) -> None:
     played = re.findall(r"you played: (.+)", text)
     assert len(played) >= 2
     for label in played:  # each move shows up in the log as the server recorded it
-        assert f"· seat 0: {label}" in text
-    assert re.search(r"· seat 1: \w+", text)  # and the bot's moves too
+        assert f"· person: {label}" in text
+    assert re.search(r"· bot0: \w+", text)  # and the bot's moves too, by name
     assert any("your turn" in screen[0] for screen in display.screens)
 
 
@@ -118,7 +122,8 @@ def test_the_header_says_who_is_thinking(service: Any) -> None:
     player = TerminalPlayer(client, waiting, ScriptedInput([]), RecordingDisplay())
     header = player.header(client.get_match(waiting))
     name = ("ada", "bob")[acting]
-    assert f"seat {waiting.seat} (you) · seat {acting} ({name}) is thinking…" in header
+    mine = ("ada", "bob")[waiting.seat]
+    assert f"{mine} (you, seat {waiting.seat}) · {name} is thinking…" in header
     assert len(header) <= 80
     client.close()
 
@@ -126,10 +131,10 @@ def test_the_header_says_who_is_thinking(service: Any) -> None:
 def test_the_opponents_hand_is_never_shown(service: Any) -> None:
     """The opponent's hand line of every screen is a count: never a good's name."""
     display, _, _ = play_against_bot(service, ["1"] * 12 + ["q", "y"], seed=9)
-    hands = [line for s in display.screens for line in s if line.startswith("Seat 1: hand")]
+    hands = [line for s in display.screens for line in s if line.startswith("bot0: hand")]
     assert len(hands) == len(display.screens)
     for line in hands:
-        assert re.fullmatch(r"Seat 1: hand\s+\d+ cards? \(hidden\)", line), line
+        assert re.fullmatch(r"bot0: hand\s+\d+ cards? \(hidden\)", line), line
 
 
 def test_an_answer_that_is_no_choice_is_refused_with_help_and_asked_again(service: Any) -> None:
@@ -168,7 +173,11 @@ def test_the_seat_shows_while_waiting_for_an_opponent(service: Any) -> None:
                 break
             threading.Event().wait(0.05)
         header = display.screens[0][0]
-        assert "seat 0 (you)" in header and "waiting for an opponent to join" in header
+        assert "person (you, seat 0)" in header and "waiting for an opponent to join" in header
+        # no placeholder deal: the hand would change once "late" joins and the match starts
+        assert "dealt once every seat is taken" in display.screens[0][1]
+        assert not any(": hand" in line for line in display.screens[0]), display.screens[0]
+        assert "person joined as seat 0" in "\n".join(display.screens[0])
     finally:
         client.join(match.match_id, player_name="late")  # lets the player go on, then resign
         thread.join(30)
@@ -199,9 +208,9 @@ def test_two_people_play_one_match_from_two_terminals(service: Any) -> None:
     assert finals[0].finished and finals[1].finished
     ada, bob = displays[0].text, displays[1].text
     assert all("seed was chosen by whoever created it" in s for s in (ada, bob))  # seed=13
-    assert "seat 0 resigned" in bob and "you win" in bob
+    assert "ada resigned" in bob and "you win" in bob
     for label in re.findall(r"you played: (.+)", bob):
-        assert f"seat 1: {label}" in ada  # each sees the other's moves in the log
+        assert f"bob: {label}" in ada  # each sees the other's moves in the log
 
 
 class PlainJaipur(JaipurGame):
@@ -278,3 +287,16 @@ def test_the_vs_help_says_which_games_each_bot_plays(capsys: Any) -> None:
     said = " ".join(capsys.readouterr().out.split())
     assert "random plays any game" in said and "greedy plays Jaipur" in said
     assert "search plays any game that can deal the unseen cards (Jaipur, Nile, Sobek)" in said
+
+
+def test_enter_alone_redraws_and_keeps_the_steps_picked(service: Any) -> None:
+    display, _final, _ = play_against_bot(service, ["1", "", "r", "q", "y"], seed=4)
+    picked = [s for s in display.screens if any(line.startswith("choose > ") for line in s)]
+    assert len(picked) >= 3, display.text  # after "1", after Enter, after r: still mid-move
+
+
+def test_m_on_a_single_page_keeps_the_choices(service: Any) -> None:
+    display, _final, _ = play_against_bot(service, ["m", "q", "y"], seed=4)
+    first, after_m = display.screens[0], display.screens[1]
+    numbered = [line for line in first if re.match(r"\s*1\. ", line)]
+    assert numbered and numbered == [line for line in after_m if re.match(r"\s*1\. ", line)]

@@ -49,12 +49,12 @@ def test_a_terminal_match_runs_over_play(start_serve: Any, redis_url: str) -> No
     final = TerminalPlayer(client, person, answers, display).run()
     bot.join(30)
     client.close()
-    assert final.finished and "seat 0 resigned" in display.text
+    assert final.finished and "person resigned" in display.text
     assert_fits(display)
     played = re.findall(r"you played: (.+)", display.text)
     assert len(played) >= 2
     for label in played:
-        assert f"· seat 0: {label}" in display.text
+        assert f"· person: {label}" in display.text
     assert "match over" in display.screens[-1][0]
     assert any(line.startswith("you lose — ") for line in display.screens[-1][-2:])
     requests = requests_of(server, match.match_id, streams=2)
@@ -74,6 +74,6 @@ def test_the_player_watches_and_submits_where_play_is_unimplemented(
 
     monkeypatch.setattr(PlayStreams, "play", unimplemented)
     display, final, _ = play_against_bot(service, ["1"] * 8 + ["q", "y"], seed=4)
-    assert final.finished and "seat 0 resigned" in display.text
+    assert final.finished and "person resigned" in display.text
     assert_fits(display)
     assert len(re.findall(r"you played: (.+)", display.text)) >= 2

@@ -106,7 +106,18 @@ def test_serai_bot_waits_for_a_server_and_plays_once_one_starts(start_serve, red
     """No server: the bot says so, then creates its match as soon as one listens; --quiet
     prints the bare id first."""
     port = free_port()
-    bot = Command("bot", "--create", "--quiet", "--seed", "1", "--server", f"127.0.0.1:{port}")
+    # --connect-timeout 0: waits for as long as the test (a loaded machine starts serve slowly)
+    bot = Command(
+        "bot",
+        "--create",
+        "--quiet",
+        "--seed",
+        "1",
+        "--server",
+        f"127.0.0.1:{port}",
+        "--connect-timeout",
+        "0",
+    )
     try:
         bot.wait_for(unreachable(port), bot.err)
         start_serve("--port", str(port), "--redis-url", redis_url)
@@ -129,7 +140,9 @@ def test_serai_bot_says_so_when_the_server_drops_mid_match_and_resumes(
     server = start_serve("--port", str(port), "--redis-url", redis_url)
     with SeraiClient(server.address) as client:
         match = client.create_match("jaipur", seed=3)
-    bot = Command("bot", "--match", match.match_id, "--server", server.address)
+    bot = Command(
+        "bot", "--match", match.match_id, "--server", server.address, "--connect-timeout", "0"
+    )
     try:
         bot.wait_for("plays seat 0", bot.out)
         server.stop()
@@ -151,7 +164,7 @@ def test_arena_and_play_wait_for_a_server_too(start_serve, redis_url, command: s
     target = f"127.0.0.1:{port}"
     if command == "arena":
         args = ["arena", "--bots", "random,random", "--matches", "1", "--quiet"]
-        child = Command(*args, "--server", target)
+        child = Command(*args, "--server", target, "--connect-timeout", "0")
     else:
         child = Command("play", "jaipur", "--vs", "random", "--server", target, stdin="q\ny\n")
     try:

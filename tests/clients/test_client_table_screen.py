@@ -12,7 +12,7 @@ from serai.presentation import presentation
 from serai_client.step_picker import AS_IS, StepPicker
 from serai_client.table_screen import Frame, choice_grid, compose, item_text, zone_lines
 from serai_client.types import LegalMove, LegalMoves
-from serai_client.words import plural
+from serai_client.words import plural, seat_names
 
 
 def _screen(game, state, seat: int | None, width: int = 80, height: int = 24) -> list[str]:
@@ -112,3 +112,63 @@ def test_a_move_that_ends_where_others_go_on_is_a_choice_of_its_own() -> None:
     assert picker.choices() == [AS_IS, "2 flax"]
     chosen = picker.pick(0)
     assert chosen is not None and chosen.id == "1.0"
+
+
+def _plain(frame: Frame, width: int = 80, height: int = 24) -> list[str]:
+    return [line.plain for line in compose(frame, width, height)]
+
+
+def test_a_long_zone_wraps_onto_every_free_line_before_it_says_how_many_more() -> None:
+    items = [pb.Item(label=f"card{i}", count=1) for i in range(60)]
+    shown = pb.Presentation(zones=[pb.Zone(title="hand", items=items, owner=0)])
+    lines = _plain(Frame(header="h", presentation=shown, seat=0))
+    assert not any("more" in line for line in lines), lines  # 60 short cards fit in 7 lines
+    assert sum(line.count("card") for line in lines) == 60
+
+
+def test_lines_the_zones_leave_over_show_more_of_the_log() -> None:
+    shown = pb.Presentation(zones=[pb.Zone(title="market", items=[pb.Item(label="gold")])])
+    log = [f"{'abc'[i % 3]}: move {i}" for i in range(15)]
+    lines = _plain(Frame(header="h", presentation=shown, seat=0, log=log))
+    logged = [line for line in lines if line.startswith("· ")]
+    assert len(logged) == 15 and logged[-1] == "· c: move 14"
+
+
+def test_m_past_the_last_page_comes_back_to_the_first() -> None:
+    choices = [f"move {i}" for i in range(5)]
+    assert choice_grid(choices, 80, 4, 1) == choice_grid(choices, 80, 4, 0)
+    many = [f"move number {i}" for i in range(30)]
+    assert choice_grid(many, 80, 4, 3) == choice_grid(many, 80, 4, 0)
+
+
+def test_the_choices_help_is_never_cut() -> None:
+    shown = pb.Presentation(
+        zones=[pb.Zone(title=f"z{i}", items=[pb.Item(label="x")]) for i in "ab"]
+    )
+    frame = Frame(
+        header="h",
+        presentation=shown,
+        seat=0,
+        choices=[f"a rather long choice number {i}" for i in range(80)],
+        path=["exchange", "take 2 diamond and 1 gold", "give 3 camels"],
+        hints="b back · q resign",
+    )
+    lines = _plain(frame)
+    assert len(lines) <= 23 and all(len(line) <= 80 for line in lines)
+    helps = [line for line in lines if "q resign" in line]
+    assert helps and helps[0].endswith("more: m)"), lines
+
+
+def test_the_games_seat_numbers_read_as_the_players_names() -> None:
+    shown = pb.Presentation(
+        headline="Seat 0 wins the match",
+        zones=[pb.Zone(title="Seat 1: hand", items=[pb.Item(label="card", count=5, hidden=True)])],
+    )
+    lines = _plain(Frame(header="h", presentation=shown, seat=0, names=["ann", "seat 1"]))
+    assert lines[1] == "ann wins the match"
+    assert lines[2].startswith("Seat 1: hand")  # no name yet: the number stays
+    assert seat_names([("ann", True), ("ann", True), ("", False)]) == [
+        "ann (seat 0)",
+        "ann (seat 1)",
+        "seat 2",
+    ]

@@ -187,7 +187,7 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
         if played >= 20 and not reloaded:
             alice.reload()  # the seat token is in localStorage: the table comes back, seated
             alice.wait_for_selector("[data-zone=market]")
-            assert "you are seat 0" in alice.inner_text("#where")
+            assert "you are alice, seat 0" in alice.inner_text("#where")
             reloaded = True
         if not moved:
             alice.wait_for_timeout(200)
@@ -230,8 +230,51 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     _shot(page, game)
     page.reload()
     page.wait_for_selector(".zone")
-    assert "you are seat 0" in page.inner_text("#where")
+    assert "you are dana, seat 0" in page.inner_text("#where")
     assert not page.errors
+
+
+def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> None:
+    """The creator sends the table's address; the friend opens it, chooses the free seat and
+    plays, and both tables name the players, not seat numbers. No hand is shown before the deal."""
+    alice = _page(browser, site, "alice")
+    assert "null" not in alice.inner_text("main")
+    alice.click("[data-game=jaipur] [data-action=create]")
+    alice.wait_for_url("**#/m/**")
+    alice.wait_for_selector(".note")
+    assert "Waiting for players" in alice.inner_text(".headline")
+    assert not alice.locator(".zone").count()  # no placeholder deal
+    assert not alice.locator("[data-action=join-seat]").count()  # alice holds her seat
+    shared = alice.url
+
+    context = browser.new_context(viewport=PHONE)
+    bob = context.new_page()
+    bob.errors = []
+    bob.on("pageerror", lambda error: bob.errors.append(str(error)))
+    bob.goto(shared)
+    bob.wait_for_selector("[data-action=join-seat]", timeout=15_000)
+    assert bob.eval_on_selector_all(
+        "[data-action=join-seat]", "buttons => buttons.map(b => b.dataset.seat)"
+    ) == ["1"]
+    bob.fill("#join-name", "bob")
+    _shot(bob, "jaipur-join-from-link")
+    bob.click("[data-action=join-seat][data-seat='1']")
+    bob.wait_for_selector("[data-zone=market]")
+    assert "you are bob, seat 1" in bob.inner_text("#where")
+    assert not bob.locator("[data-action=join-seat]").count()
+
+    alice.wait_for_selector("[data-zone=market]")
+    seats_line = alice.inner_text(".seats")
+    assert "alice (you)" in seats_line and "bob" in seats_line
+    for page in (alice, bob):
+        text = page.inner_text(".headline") + " ".join(page.locator(".zone h3").all_inner_texts())
+        assert "Seat 0" not in text and "Seat 1" not in text and "seat 1 to" not in text, text
+        assert "bob" in text or "alice" in text, text
+    _shot(alice, "jaipur-friend-seated")
+    bob.reload()  # the seat is kept in bob's browser too
+    bob.wait_for_selector("[data-zone=market]")
+    assert "you are bob, seat 1" in bob.inner_text("#where")
+    assert not (alice.errors or bob.errors)
 
 
 def test_a_person_plays_jaipur_against_the_servers_greedy_bot(site: str, browser: Any) -> None:

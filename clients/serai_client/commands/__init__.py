@@ -54,3 +54,27 @@ def strategies_help() -> str:
     return "; ".join(
         f"{name} plays {', '.join(names) or 'no installed game'}" for name, names in plays.items()
     )
+
+
+def add_connect_timeout_argument(parser: argparse.ArgumentParser, default: float | None) -> None:
+    """``--connect-timeout SECONDS``: how long a command tries to reach the server (at its start,
+    or after a drop) before it gives up, exit status 1; 0: for ever."""
+    told = "for ever" if default is None else f"{default:g}"
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=default,
+        metavar="SECONDS",
+        help=f"give up (exit status 1) when the server cannot be reached for this long, at the "
+        f"start or after a drop; 0: keep trying (default: {told})",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:  # also NaN
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return seconds

@@ -25,13 +25,21 @@ from rich.table import Table
 from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
 from serai_client.bots import make_strategy, strategy_names
 from serai_client.client import SeraiClient
-from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
-from serai_client.commands.messages import error_text
+from serai_client.commands import (
+    add_api_key_argument,
+    add_connect_timeout_argument,
+    add_game_argument,
+    strategies_help,
+)
+from serai_client.commands.messages import error_text, unknown_game
 from serai_client.commands.play import server_target
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyFunction, load_policy
 from serai_client.reachability import StatusLine, reachable_client
 from serai_client.words import plural
+
+CONNECT_TIMEOUT = 60.0
+"""Seconds the arena tries to reach a --server before it gives up: a script must not hang."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,6 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     add_api_key_argument(parser)
+    add_connect_timeout_argument(parser, CONNECT_TIMEOUT)
     parser.add_argument("--seed", type=int, default=1, help="arena seed (default: 1)")
     parser.add_argument("--iterations", type=int, default=100, help="search: iterations per move")
     parser.add_argument(
@@ -89,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         for name in set(names):  # before any match: say so now, not after the first ones
             make_strategy(name, args.game)
     except ValueError as error:
-        print(f"serai arena: {error}", file=sys.stderr)
+        print(f"serai arena: {unknown_game(args.game) or error}", file=sys.stderr)
         return 2
     if args.matches < 1:
         print("serai arena: --matches must be 1 or more", file=sys.stderr)
@@ -110,7 +119,11 @@ def run(args: argparse.Namespace) -> int:
             target = stack.enter_context(server_target(args.server))
             if args.server:  # a server of someone else's: say so while it cannot be reached
                 say = StatusLine(prefix="serai arena: ")
-                client = stack.enter_context(reachable_client(target, say, api_key=args.api_key))
+                client = stack.enter_context(
+                    reachable_client(
+                        target, say, api_key=args.api_key, connect_timeout=args.connect_timeout
+                    )
+                )
             else:
                 client = stack.enter_context(SeraiClient(target, api_key=args.api_key))
             stack.enter_context(progress)

@@ -17,12 +17,20 @@ import argparse
 import sys
 
 from serai_client.bots import Strategy, make_strategy, play_seat, strategy_names
-from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
-from serai_client.commands.messages import error_text
+from serai_client.commands import (
+    add_api_key_argument,
+    add_connect_timeout_argument,
+    add_game_argument,
+    strategies_help,
+)
+from serai_client.commands.messages import error_text, unknown_game
 from serai_client.errors import SeraiError
 from serai_client.policy import PolicyStrategy, load_policy
 from serai_client.reachability import StatusLine, reachable_client
 from serai_client.types import Snapshot
+
+CONNECT_TIMEOUT = 60.0
+"""Seconds a bot tries to reach its server before it gives up: a script must not hang for ever."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--server", default="localhost:50051", help="HOST:PORT of the server (localhost:50051)"
     )
     add_api_key_argument(parser)
+    add_connect_timeout_argument(parser, CONNECT_TIMEOUT)
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--match", metavar="ID", help="join this match")
     where.add_argument("--create", action="store_true", help="create a new match and join it")
@@ -86,8 +95,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
     name = args.name or f"{policy.name if policy else args.strategy}-bot"
     say = StatusLine(prefix="serai bot: ")
-    with reachable_client(args.server, say, api_key=args.api_key) as client:
-        try:
+    try:
+        with reachable_client(
+            args.server, say, api_key=args.api_key, connect_timeout=args.connect_timeout
+        ) as client:
             # The strategy plays the match's game: a joined match's own, else --game.
             game = client.get_match(args.match).game if args.match else args.game
             try:
@@ -95,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                     args.strategy, game, args.seed, **strategy_options(args)
                 )
             except ValueError as error:
-                print(f"serai bot: {error}", file=sys.stderr)
+                print(f"serai bot: {unknown_game(game) or error}", file=sys.stderr)
                 return 2
             match_id = args.match
             if args.create:
@@ -112,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
                     print(f"  v{snapshot.version}: {label}", flush=True)
 
             final = play_seat(client, seat, strategy, poll=args.poll, on_move=report)
-        except SeraiError as error:
-            print(f"serai bot: {error_text(error)}", file=sys.stderr)
-            return 1
+    except SeraiError as error:
+        print(f"serai bot: {error_text(error)}", file=sys.stderr)
+        return 1
     outcome = final.outcome
     print(outcome.summary if outcome else "the match ended")
     return 0

@@ -42,3 +42,16 @@ def error_text(error: SeraiError) -> str:
     for said, meant in _HINTS:
         text = text.replace(said, meant)
     return text
+
+
+def unknown_game(game: str) -> str:
+    """ "no game called 'jaipu' (installed here: jaipur, nile, sobek): see `serai games`" when no
+    game installed here has that name; "" when one has. A bot refusing a game it does not play
+    would otherwise say "plays Jaipur only" to a typo."""
+    from serai import registry
+
+    installed = registry.load()
+    if game in installed:
+        return ""
+    known = ", ".join(sorted(installed.games)) or "none"
+    return f"no game called {game!r} (installed here: {known}): see `serai games`"

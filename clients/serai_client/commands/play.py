@@ -4,11 +4,15 @@
     serai play nile --vs random --seats 3         # two random bots at a table of three
     serai play jaipur --server HOST:PORT          # create a match, print its id, wait
     serai play jaipur --server HOST:PORT --match ID   # the second person joins it
+    serai play jaipur --server HOST:PORT --match ID --seat 1   # back to your seat after leaving
     serai play nile --vs search --option deluxor=true   # options: `serai games --json`
 
 Without `--server` a private server (with its own Redis) runs for the length of the match.
 The screen shows what your seat's view holds (the table, your hand, the others' public state),
 the last moves, and your choices, numbered: a move is picked a step at a time (b goes back).
+On a --server, your seat's token is kept in a file readable only by you ($SERAI_SEATS_DIR, else
+~/.local/state/serai/seats), so Ctrl-C leaves the match without losing the seat: --match ID
+(with --seat N) takes you back to it.
 """
 
 from __future__ import annotations
@@ -23,9 +27,15 @@ from rich.console import Console
 
 from serai_client.bots import Strategy, make_strategy, play_seat, strategy_names
 from serai_client.client import SeraiClient
-from serai_client.commands import add_api_key_argument, add_game_argument, strategies_help
-from serai_client.commands.messages import error_text
-from serai_client.errors import SeraiError
+from serai_client.commands import (
+    add_api_key_argument,
+    add_connect_timeout_argument,
+    add_game_argument,
+    strategies_help,
+)
+from serai_client.commands.messages import error_text, unknown_game
+from serai_client.errors import PermissionDeniedError, SeraiError
+from serai_client.kept_seats import KeptSeats
 from serai_client.player import ConsoleInput, TerminalDisplay, TerminalPlayer, result_line
 from serai_client.reachability import StatusLine, reachable_client
 from serai_client.types import SeatHandle
@@ -46,8 +56,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     add_api_key_argument(parser)
-    parser.add_argument("--match", metavar="ID", help="join this match instead of creating one")
-    parser.add_argument("--seat", type=int, help="the seat to claim (default: lowest free)")
+    add_connect_timeout_argument(parser, None)
+    parser.add_argument(
+        "--match",
+        metavar="ID",
+        help="join this match instead of creating one (or come back to your seat in it)",
+    )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        help="the seat to claim, or to come back to (default: the one you left, else the "
+        "lowest free)",
+    )
     parser.add_argument(
         "--seats", type=int, default=2, help="seats of a created match (default: 2)"
     )
@@ -96,6 +116,9 @@ class _Say:
         self.line = StatusLine(prefix="serai play: ")
         self.player: TerminalPlayer | None = None
 
+    def close(self) -> None:
+        self.line.close()
+
     def __call__(self, text: str) -> None:
         if self.player is not None:
             self.player.say(text)
@@ -122,15 +145,23 @@ def run(args: argparse.Namespace) -> int:
             for i in range(args.seats - 1 if args.vs else 0)
         ]
     except ValueError as error:
-        print(f"serai play: {error}", file=sys.stderr)
+        print(f"serai play: {unknown_game(args.game) or error}", file=sys.stderr)
+        return 2
+    if not args.server and unknown_game(args.game):  # the embedded server plays these games
+        print(f"serai play: {unknown_game(args.game)}", file=sys.stderr)
         return 2
     console = Console()
+    kept = KeptSeats() if args.server else None  # an embedded server's match ends with us
     say = _Say()
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(server_target(args.server))
         try:
             if args.server:
-                client = stack.enter_context(reachable_client(target, say, api_key=args.api_key))
+                client = stack.enter_context(
+                    reachable_client(
+                        target, say, api_key=args.api_key, connect_timeout=args.connect_timeout
+                    )
+                )
             else:
                 client = stack.enter_context(SeraiClient(target, api_key=args.api_key))
             match_id = args.match
@@ -142,12 +173,15 @@ def run(args: argparse.Namespace) -> int:
                 if not args.vs:
                     console.print(f"created match [bold]{match_id}[/]: the other player runs")
                     console.print(f"  serai play {args.game} --server {target} --match {match_id}")
-            seat = client.join(match_id, seat=args.seat, player_name=args.name)
+            seat = _take_seat(client, kept, target, match_id, args)
+            if kept is not None:
+                kept.save(target, seat)
             bot_seats = [client.join(match_id, player_name=f"{args.vs}-bot") for _ in bots]
         except SeraiError as error:
             print(f"serai play: {error_text(error)}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:
+            say.close()
             return 130
         for bot_seat, bot in zip(bot_seats, bots, strict=False):
             threading.Thread(
@@ -170,12 +204,49 @@ def run(args: argparse.Namespace) -> int:
             return 1
         except (EOFError, KeyboardInterrupt):
             console.set_alt_screen(False)
+            print(f"serai play: {left_message(args, target, seat)}", file=sys.stderr)
             return 130
         console.set_alt_screen(False)
         say.player = None
-        summary = result_line(final, seat.seat) or "you left the match; it goes on"
+        if final.finished and kept is not None:
+            kept.forget(target, seat.match_id, seat.seat)
+        summary = result_line(final, seat.seat) or left_message(args, target, seat)
         console.print(f"{final.game} match {final.match_id}: {summary}")
     return 0
+
+
+def _take_seat(
+    client: SeraiClient,
+    kept: KeptSeats | None,
+    target: str,
+    match_id: str,
+    args: argparse.Namespace,
+) -> SeatHandle:
+    """The seat this person left in the match (its kept token still works), else a new one."""
+    held = kept.find(target, match_id, args.seat) if kept is not None else None
+    if held is not None and kept is not None:
+        try:
+            client.get_match(held)
+        except PermissionDeniedError as error:
+            kept.forget(target, match_id, held.seat)
+            print(
+                f"serai play: the token kept for seat {held.seat} no longer works ({error}); "
+                "joining afresh",
+                file=sys.stderr,
+            )
+        else:
+            print(f"serai play: back to seat {held.seat} of match {match_id}", file=sys.stderr)
+            return held
+    return client.join(match_id, seat=args.seat, player_name=args.name)
+
+
+def left_message(args: argparse.Namespace, target: str, seat: SeatHandle) -> str:
+    """What leaving means: on a server, the seat is kept and how to come back; else the match
+    ends with this program, whose own server played it."""
+    if not args.server:
+        return "you left; the match ended with this program (it ran its own server)"
+    back = f"serai play {seat.game} --server {target} --match {seat.match_id} --seat {seat.seat}"
+    return f"you left the match; it goes on and your seat is kept: come back with\n  {back}"
 
 
 def _bot(target: str, api_key: str, seat: SeatHandle, strategy: Strategy) -> None:

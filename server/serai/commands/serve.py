@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import gc
 import os
 import signal
+import socket
 import sys
 from typing import Any
 
@@ -76,6 +78,11 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
         settings.log_level,
         fields={"worker": args.worker_index or 0} if is_worker else None,
     )
+    if not is_worker:
+        taken = taken_port_message(settings)
+        if taken:
+            print(taken, file=sys.stderr)
+            return 1
     if is_worker:
         worker = workers.Worker(args.worker_index or 0, args.ready_fd, args.supervisor_pid or 0)
         if not worker.watch_supervisor():
@@ -85,6 +92,44 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
     if count > 1:
         return asyncio.run(supervise(settings, count))
     return asyncio.run(serve(settings, games))
+
+
+def taken_port_message(settings: config.Settings) -> str:
+    """One line saying which of the ports serai would listen on is taken, or "" if none is.
+
+    Checked before Redis starts, so a second ``serai serve`` says so at once, in one line, rather
+    than after Redis is up and behind gRPC's own log line. (Another process may still take the
+    port meanwhile: listening reports that too, later.)"""
+    ports = [("--port", settings.port)]
+    if settings.http_port is not None:
+        ports.append(("--http-port", settings.http_port))
+    for flag, port in ports:
+        if port and not _can_listen(settings.host, port):
+            return (
+                f"serai: port {port} on {settings.host} is taken (another serai serve?): stop "
+                f"what listens there, or choose another port with {flag}"
+            )
+    return ""
+
+
+def _can_listen(host: str, port: int) -> bool:
+    """Whether a listening socket can be bound on ``host:port`` now (as servers bind it, with
+    SO_REUSEADDR, so a port in TIME_WAIT counts as free)."""
+    try:
+        addresses = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror:
+        return True  # an unknown host: listening says so, in its own words
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    return False
+    return True
 
 
 def _leave_on_sigterm_until_serving() -> None:

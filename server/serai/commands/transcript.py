@@ -128,6 +128,11 @@ def run_verify(args: argparse.Namespace, games: Registry | None = None) -> int:
             )
             return 1
     print(f"{args.file}: {verdict}")
+    if verdict.ok and args.commitment is None:
+        print(
+            "note: the seed commitment was not checked: give --commitment (the one shown when "
+            "the match started) to check that this transcript is the match you saw"
+        )
     return 0 if verdict.ok else 1
 
 

@@ -36,9 +36,32 @@ function playerName() {
   return localStorage.getItem("serai.name") || "guest";
 }
 
-async function join(matchId, name) {
-  const answer = await call("JoinMatch", { matchId, playerName: name, requestId: requestId() });
-  return { seat: answer.seat ?? 0, token: answer.seatToken };
+async function join(matchId, name, seat) {
+  const request = { matchId, playerName: name, requestId: requestId() };
+  if (seat !== undefined) request.seat = seat;
+  const answer = await call("JoinMatch", request);
+  return { seat: answer.seat ?? 0, token: answer.seatToken, name };
+}
+
+// Who sits where, as people read it: each seat's player name, with the seat's number beside it
+// where two seats share a name; "seat N" for a seat no one holds yet.
+function seatNames(match) {
+  const given = (match.seats || []).map((s) => (s.joined && s.playerName) || "");
+  return given.map((name, i) => {
+    if (!name) return `seat ${i}`;
+    return given.filter((other) => other === name).length > 1 ? `${name} (seat ${i})` : name;
+  });
+}
+
+// A game's words name seats by number ("Seat 0 wins the match", "seat 1 to play"); the table
+// says the players' names instead. No game code: any "seat N" in a game's text is replaced.
+function withNames(text, names) {
+  return (text || "").replace(/\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)\b/g, (whole, list) => {
+    const seats = list.match(/\d+/g).map(Number);
+    if (seats.some((n) => !names[n] || names[n] === `seat ${n}`)) return whole;
+    const called = seats.map((n) => names[n]);
+    return called.length === 1 ? called[0] : called.slice(0, -1).join(", ") + " and " + called.at(-1);
+  });
 }
 
 // --- the lobby --------------------------------------------------------------------------------
@@ -64,7 +87,7 @@ async function lobby() {
   const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
   const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
   nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
-  main.replaceChildren(
+  main.replaceChildren(...[
     el("p", {}, "Your name: ", nameInput,
       hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
     el("h2", {}, "Games"),
@@ -74,7 +97,7 @@ async function lobby() {
     matchList(open.matches || [], true),
     el("h2", {}, "Running matches"),
     matchList(running.matches || [], false),
-  );
+  ].filter((node) => node !== null));
   say("");
 }
 
@@ -148,7 +171,7 @@ function matchList(matches, joinable) {
     const taken = (m.seats || []).filter((s) => s.joined).map((s) => s.playerName || "?");
     const mine = seats.get(m.matchId);
     const actions = [];
-    if (mine) actions.push(el("button", { class: "primary", onclick: () => (location.hash = "#/m/" + m.matchId) }, `Resume (seat ${mine.seat})`));
+    if (mine) actions.push(el("button", { class: "primary", onclick: () => (location.hash = "#/m/" + m.matchId) }, `Resume (${mine.name ? mine.name + ", " : ""}seat ${mine.seat})`));
     else if (joinable) {
       actions.push(el("button", { class: "primary", "data-action": "join", onclick: async () => {
         try {
@@ -174,51 +197,58 @@ function table(matchId, spectate) {
   const controller = new AbortController();
   let closed = false;
   leaving = () => { closed = true; controller.abort(); leaving = () => {}; };
-  where.textContent = `match ${matchId.slice(0, 8)}` + (mine ? ` · you are seat ${mine.seat}` : " · watching");
+  where.textContent = `match ${matchId.slice(0, 8)} · `
+    + (mine ? `you are ${mine.name ? mine.name + ", " : ""}seat ${mine.seat}` : "watching");
 
   const head = el("div", { class: "headline" }, "Connecting…");
-  const seatsLine = el("div", {});
+  const seatsLine = el("div", { class: "seats" });
+  const joinBar = el("div", { class: "join", hidden: true });
   const zones = el("div", { class: "zones" });
   const moves = el("div", { class: "moves" });
   const outcome = el("div", {});
   const log = el("div", { class: "log" });
-  main.replaceChildren(head, seatsLine, outcome, moves, zones, el("h2", {}, "Moves"), log);
+  main.replaceChildren(head, seatsLine, joinBar, outcome, moves, zones, el("h2", {}, "Moves"), log);
 
   let lastEventId = "";
   let snapshot = null;
   let picking = [];
   let legal = null;
 
-  function names(match) {
-    return (match.seats || []).map((s, i) => s.playerName || `seat ${i}`);
-  }
-
   function logLine(event, match) {
-    const who = (seat) => `${names(match)[seat ?? 0] || "seat " + (seat ?? 0)} (seat ${seat ?? 0})`;
+    const names = seatNames(match);
+    // The log keeps the seat's number beside the name: it is what the transcript and bots say.
+    const who = (seat) => {
+      const name = (match.seats || [])[seat ?? 0]?.playerName;
+      return name ? `${name} (seat ${seat ?? 0})` : `seat ${seat ?? 0}`;
+    };
     if (event.created) return `match created: ${event.created.game}, ${plural(event.created.seats, "seat")}`;
     if (event.joined) return `${event.joined.playerName || "someone"} joined as seat ${event.joined.seat ?? 0}`;
-    if (event.started) return "the match started";
+    if (event.started) return "the match started: the cards are dealt";
     if (event.move) return `${who(event.move.seat)}: ${event.move.label}`;
-    if (event.announcement) return event.announcement.text;
+    if (event.announcement) return withNames(event.announcement.text, names);
     if (event.resigned) return `${who(event.resigned.seat)} resigned`;
-    if (event.finished) return `finished: ${event.finished.outcome.summary || ""}`;
+    if (event.finished) return `finished: ${withNames(event.finished.outcome.summary, names)}`;
     if (event.timedOut) return `${who(event.timedOut.seat)} ran out of time`;
     return null;
   }
 
-  function drawZones(presentation, viewer, players) {
-    head.textContent = presentation.headline || "";
+  function drawZones(presentation, viewer, names) {
+    head.textContent = withNames(presentation.headline, names);
     // A seat's zone carries its player's name: the presentation knows seats, the match names them.
-    const owned = (zone) => zone.owner === undefined ? zone.title
-      : `${zone.title} — ${players[zone.owner] || "seat " + zone.owner}`;
+    const title = (zone) => {
+      const named = withNames(zone.title, names);
+      if (zone.owner === undefined || named !== (zone.title || "")) return named;  // named already
+      return `${named} — ${names[zone.owner] || "seat " + zone.owner}`;
+    };
     zones.replaceChildren(...(presentation.zones || []).map((zone) => el("section",
       { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
-      el("h3", {}, owned(zone)),
-      zone.note ? el("div", {}, zone.note) : null,
-      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map(drawItem) : el("span", { class: "value" }, "empty")))));
+      el("h3", {}, title(zone)),
+      zone.note ? el("div", {}, withNames(zone.note, names)) : null,
+      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map((item) => drawItem(item, names)) : el("span", { class: "value" }, "empty")))));
   }
 
-  function drawItem(item) {
+  function drawItem(item, names) {
+    item = { ...item, label: withNames(item.label, names), value: withNames(item.value, names) };
     const count = item.count || 0;
     const kind = item.kind || "card";
     const classes = ["item", kind, item.hidden ? "hidden" : ""].join(" ");
@@ -233,13 +263,55 @@ function table(matchId, spectate) {
     const match = snapshot.match;
     const toAct = snapshot.toAct || [];
     const viewer = snapshot.viewerSeat;
-    seatsLine.replaceChildren(...names(match).map((name, i) =>
-      el("span", { class: "item" + (toAct.includes(i) ? " score" : "") },
-        `${i === viewer ? "▶ " : ""}${name}${toAct.includes(i) ? " — to play" : ""}`)));
-    if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names(match));
-    if (match.status === "MATCH_STATUS_OPEN") head.textContent = "Waiting for players to join… (share this page's address)";
-    outcome.replaceChildren(...(snapshot.outcome ? [el("div", { class: "outcome" }, "Match over: " + (snapshot.outcome.summary || ""))] : []));
+    const names = seatNames(match);
+    const open = match.status === "MATCH_STATUS_OPEN";
+    seatsLine.replaceChildren(...(match.seats || []).map((info, i) => {
+      const free = !info.joined;
+      const text = free ? `seat ${i}: free` : `${names[i]}${i === viewer ? " (you)" : ""}`;
+      return el("span", { class: "item" + (toAct.includes(i) ? " score" : "") + (free ? " free" : ""), "data-seat": i },
+        `${i === viewer ? "▶ " : ""}${text}${toAct.includes(i) ? " — to play" : ""}`);
+    }));
+    drawJoin(match);
+    if (open) {
+      // Until every seat is taken there is no deal: a placeholder hand would change under the
+      // player's eyes when the match starts, so none is shown.
+      head.textContent = mine ? "Waiting for players to join… (send this page's address to a friend)"
+        : "Waiting for players to join…";
+      zones.replaceChildren(el("p", { class: "note" }, "The cards are dealt once every seat is taken."));
+    } else if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names);
+    outcome.replaceChildren(...(snapshot.outcome
+      ? [el("div", { class: "outcome" }, "Match over: " + withNames(snapshot.outcome.summary, names))] : []));
     drawMoves();
+  }
+
+  function drawJoin(match) {
+    // A shared link (#/m/<id>) seats whoever opens it: they choose a free seat and join.
+    const free = (match.seats || []).map((info, i) => (info.joined ? null : i)).filter((i) => i !== null);
+    if (mine || spectate || match.status !== "MATCH_STATUS_OPEN" || !free.length) {
+      joinBar.hidden = true; joinBar.replaceChildren(); return;
+    }
+    if (!joinBar.hidden) return;  // already offered: keep what the person is typing
+    const nameInput = el("input", { id: "join-name", value: playerName(), size: 12, "aria-label": "your name" });
+    const take = async (seat) => {
+      const name = nameInput.value.trim() || "guest";
+      localStorage.setItem("serai.name", name);
+      try {
+        seats.set(matchId, await join(matchId, name, seat));
+        table(matchId, false);  // the same page, now seated
+      } catch (err) { say(describe(err)); joinBar.hidden = true; refreshJoin(); }
+    };
+    joinBar.hidden = false;
+    joinBar.replaceChildren(
+      el("span", {}, "Join this match as ", nameInput, " in "),
+      ...free.map((seat) => el("button", { class: "primary", "data-action": "join-seat", "data-seat": seat,
+        onclick: () => take(seat) }, `seat ${seat}`)));
+  }
+
+  async function refreshJoin() {
+    try {
+      const fresh = await call("GetMatch", { matchId });
+      if (!closed) drawJoin(fresh.match);
+    } catch { /* the watch says what is wrong */ }
   }
 
   function drawMoves() {
