@@ -33,8 +33,11 @@ from serai.store import (
     NewEvent,
     Unchanged,
 )
+from serai.store.redis.breaker import DEFAULT_PROBE_INTERVAL, Breaker
 from serai.store.redis.connect import (
+    DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT,
     client_for,
     cluster_client,
     sentinel_client,
@@ -51,7 +54,7 @@ from serai.store.redis.encoding import (
     text,
     unpack_log,
 )
-from serai.store.redis.errors import REDIS_ERRORS, errors, store_error
+from serai.store.redis.errors import REDIS_ERRORS, UNAVAILABLE, errors, store_error
 from serai.store.redis.folding import FOLDED, joined, unfold
 from serai.store.redis.indexes import Indexes
 from serai.store.redis.keys import match_keys
@@ -66,8 +69,10 @@ def open_store(
     url: str,
     *,
     cluster: str | None = None,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    probe_interval: float = DEFAULT_PROBE_INTERVAL,
 ) -> RedisStore:
     """A store on ``url`` (see :mod:`serai.store.redis.connect` for the forms), or on the Redis
     Cluster whose nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
@@ -75,17 +80,31 @@ def open_store(
     ``max_connections`` bounds this process's connections (per node of a cluster). Each request
     in flight and each Watch waiting for events holds one; with one Redis (not a Sentinel group
     nor a cluster), loads and commits share one more instead (see :mod:`.multiplexed`).
+    ``timeout`` and ``connect_timeout`` bound a command's reply and a new connection; the store's
+    :class:`~serai.store.redis.breaker.Breaker` pings every ``probe_interval`` s on a client of
+    its own (two connections at most), so that a full pool is not taken for Redis down.
     """
-    return RedisStore(
-        client_for(url, cluster=cluster, timeout=timeout, max_connections=max_connections)
-    )
+    timeouts = {"timeout": timeout, "connect_timeout": connect_timeout}
+    client = client_for(url, cluster=cluster, max_connections=max_connections, **timeouts)
+    probe = client_for(url, cluster=cluster, max_connections=2, **timeouts)
+    return RedisStore(client, Breaker(probe.ping, interval=probe_interval), closing=(probe,))
 
 
 class RedisStore(EventReads, Indexes):
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
-    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
+    def __init__(
+        self,
+        client: aioredis.Redis | RedisCluster,
+        breaker: Breaker | None = None,
+        *,
+        closing: Sequence[Any] = (),
+    ) -> None:
+        """``breaker``: whether Redis answers (None: one pinging on ``client``); ``closing``:
+        more clients to close with this store (the breaker's own)."""
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
+        self.breaker = breaker if breaker is not None else Breaker(client.ping)
+        self._closing = tuple(closing)
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -101,7 +120,10 @@ class RedisStore(EventReads, Indexes):
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
         failed-over server). The hot path of load and commit: redis-py's Script object costs a
         few microseconds a call more, and an ``async with errors()`` a generator. Each run is
-        timed, as the round trip of the script's name (see serai.metrics)."""
+        timed, as the round trip of the script's name (see serai.metrics). Not sent while
+        Redis is known down (see breaker.py)."""
+        if not self.breaker.up:
+            raise self.breaker.unavailable()
         start = perf_counter()
         try:
             try:
@@ -110,6 +132,8 @@ class RedisStore(EventReads, Indexes):
                 await self._load_script(script)
                 reply = await self._evalsha(script.sha, keys, args)
         except REDIS_ERRORS as error:
+            if isinstance(error, UNAVAILABLE):
+                self.breaker.suspect()
             raise store_error(error) from error
         observe_store(script.name, perf_counter() - start)
         return reply
@@ -134,11 +158,12 @@ class RedisStore(EventReads, Indexes):
         cls,
         url: str,
         *,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         **connection: Any,
     ) -> RedisStore:
-        """One Redis: see :func:`serai.store.redis.connect.url_client`."""
+        """One Redis: see :func:`serai.store.redis.connect.url_client` (its breaker pings on
+        the store's own pool; :func:`open_store` gives it a client of its own)."""
         return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
 
     @classmethod
@@ -147,7 +172,7 @@ class RedisStore(EventReads, Indexes):
         nodes: Sequence[tuple[str, int]],
         *,
         password: str | None = None,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
         """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
@@ -159,7 +184,11 @@ class RedisStore(EventReads, Indexes):
 
     @classmethod
     def for_sentinel(
-        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+        cls,
+        url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
         """A Sentinel group's master: see :func:`serai.store.redis.connect.sentinel_client`."""
         return cls(sentinel_client(url, timeout=timeout, max_connections=max_connections))
@@ -173,9 +202,12 @@ class RedisStore(EventReads, Indexes):
         return StreamFeed(self._redis)
 
     async def close(self) -> None:
+        await self.breaker.stop()
         if self._shared is not None:
             await self._shared.close()
         await self._redis.aclose()
+        for client in self._closing:
+            await client.aclose()
 
     async def ping(self) -> None:
         async with errors("ping"):
@@ -250,7 +282,7 @@ class RedisStore(EventReads, Indexes):
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
         keys = match_keys(match_id)
-        async with errors("request_answer"):
+        async with errors("request_answer", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             pipe.hmget(keys[3], slots)
             pipe.get(keys[4])
@@ -265,7 +297,7 @@ class RedisStore(EventReads, Indexes):
 
     async def read_log(self, match_id: str) -> list[LogEntry]:
         keys = match_keys(match_id)
-        async with errors("read_log"):
+        async with errors("read_log", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             pipe.lrange(keys[1], 0, -1)
             pipe.get(keys[4])
@@ -276,7 +308,7 @@ class RedisStore(EventReads, Indexes):
 
     async def memory_usage(self, match_id: str) -> int:
         total = 0
-        async with errors():
+        async with errors(breaker=self.breaker):
             for key in match_keys(match_id):
                 total += int(await self._redis.memory_usage(key, samples=0) or 0)
         return total
