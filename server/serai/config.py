@@ -52,6 +52,8 @@ class Settings:
     redis_timeout: float = 5.0
     redis_connect_timeout: float = 2.0
     redis_probe_seconds: float = 0.5
+    redis_wait_replicas: int = 0
+    redis_wait_ms: int = 500
     max_watches: int = 20_000
     max_watches_per_peer: int = 200
     max_watches_per_match: int = 2_000
@@ -170,6 +172,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "answered",
         kind=values.at_least(0.05, float),
         metavar="SECONDS",
+    )
+    _setting(
+        parser,
+        "--redis-wait-replicas",
+        "durability: acknowledge a move (or a new match) only once this many Redis replicas have "
+        "it (Redis WAIT); fewer within --redis-wait-ms: the call answers UNAVAILABLE, the move "
+        "applied on the primary but not acknowledged, and a resend with the same request_id "
+        "applies it once. 0: acknowledged when the primary has it, as Redis replicates, so a "
+        "failover may lose the last moves acknowledged (see deploy/README.md, Durability). "
+        "One Redis or a Sentinel group, not a cluster",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        parser,
+        "--redis-wait-ms",
+        "durability: how long a move waits for --redis-wait-replicas replicas",
+        kind=values.at_least(1, int),
+        metavar="MS",
     )
     _setting(
         parser,
@@ -375,6 +396,8 @@ def from_args(args: argparse.Namespace) -> Settings:
         redis_timeout=args.redis_timeout,
         redis_connect_timeout=args.redis_connect_timeout,
         redis_probe_seconds=args.redis_probe_seconds,
+        redis_wait_replicas=args.redis_wait_replicas,
+        redis_wait_ms=args.redis_wait_ms,
         max_watches=args.max_watches,
         max_watches_per_peer=args.max_watches_per_peer,
         max_watches_per_match=args.max_watches_per_match,

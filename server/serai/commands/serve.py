@@ -48,6 +48,7 @@ from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.api_keys import ApiKeys
+from serai.store.redis.replication import ReplicaWait
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -145,6 +146,11 @@ async def _connect(settings: config.Settings, url: str | None) -> Store | None:
             timeout=settings.redis_timeout,
             connect_timeout=settings.redis_connect_timeout,
             probe_interval=settings.redis_probe_seconds,
+            replica_wait=(
+                ReplicaWait(settings.redis_wait_replicas, settings.redis_wait_ms)
+                if settings.redis_wait_replicas
+                else None
+            ),
         )
     except ValueError as error:
         print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)

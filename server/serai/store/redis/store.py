@@ -60,6 +60,7 @@ from serai.store.redis.indexes import Indexes
 from serai.store.redis.keys import match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool
+from serai.store.redis.replication import RESEND, ReplicaWait, not_replicated, run_and_wait
 from serai.store.redis.scripts import COMMIT_SCRIPT, CREATE_SCRIPT, LOAD_SCRIPT, Script
 from serai.store.redis.streams import EventReads, StreamFeed
 from serai.store.redis.wire import packed
@@ -73,6 +74,7 @@ def open_store(
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     probe_interval: float = DEFAULT_PROBE_INTERVAL,
+    replica_wait: ReplicaWait | None = None,
 ) -> RedisStore:
     """A store on ``url`` (see :mod:`serai.store.redis.connect` for the forms), or on the Redis
     Cluster whose nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
@@ -83,11 +85,19 @@ def open_store(
     ``timeout`` and ``connect_timeout`` bound a command's reply and a new connection; the store's
     :class:`~serai.store.redis.breaker.Breaker` pings every ``probe_interval`` s on a client of
     its own (two connections at most), so that a full pool is not taken for Redis down.
+    ``replica_wait``: moves and new matches acknowledged only once that many replicas have them
+    (see :mod:`.replication`); one Redis or a Sentinel group, not a cluster.
     """
+    if replica_wait is not None and (cluster or url.startswith("redis+cluster://")):
+        raise ValueError(
+            "waiting for replicas (--redis-wait-replicas) needs one Redis or a Sentinel group, "
+            "not a Redis Cluster"
+        )
     timeouts = {"timeout": timeout, "connect_timeout": connect_timeout}
     client = client_for(url, cluster=cluster, max_connections=max_connections, **timeouts)
     probe = client_for(url, cluster=cluster, max_connections=2, **timeouts)
-    return RedisStore(client, Breaker(probe.ping, interval=probe_interval), closing=(probe,))
+    breaker = Breaker(probe.ping, interval=probe_interval)
+    return RedisStore(client, breaker, closing=(probe,), replica_wait=replica_wait)
 
 
 class RedisStore(EventReads, Indexes):
@@ -99,12 +109,15 @@ class RedisStore(EventReads, Indexes):
         breaker: Breaker | None = None,
         *,
         closing: Sequence[Any] = (),
+        replica_wait: ReplicaWait | None = None,
     ) -> None:
         """``breaker``: whether Redis answers (None: one pinging on ``client``); ``closing``:
-        more clients to close with this store (the breaker's own)."""
+        more clients to close with this store (the breaker's own); ``replica_wait``: see
+        :func:`open_store`."""
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
         self.breaker = breaker if breaker is not None else Breaker(client.ping)
         self._closing = tuple(closing)
+        self.replica_wait = replica_wait
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -137,6 +150,26 @@ class RedisStore(EventReads, Indexes):
             raise store_error(error) from error
         observe_store(script.name, perf_counter() - start)
         return reply
+
+    async def _run_replicated(
+        self, script: Script, keys: Sequence[str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        """:meth:`_run` of a script that writes, and how many replicas confirmed its write
+        (the replica wait's number when there is no wait: nothing is waited for)."""
+        wait = self.replica_wait
+        if wait is None:
+            return await self._run(script, keys, args), 0
+        self.breaker.check()
+        start = perf_counter()
+        try:
+            # on a pooled connection, not the shared one: WAIT blocks the connection it is on
+            done = await run_and_wait(self._redis, script.sha, script.text, [*keys], [*args], wait)
+        except REDIS_ERRORS as error:
+            if isinstance(error, UNAVAILABLE):
+                self.breaker.suspect()
+            raise store_error(error) from error
+        observe_store(script.name, perf_counter() - start)
+        return done
 
     async def _load_script(self, script: Script) -> None:
         shared, packer = self._shared, self._packer
@@ -222,9 +255,13 @@ class RedisStore(EventReads, Indexes):
         for name, value in fields.items():
             args += [name, value]
         args += event_args(events)
-        last = await self._run(CREATE_SCRIPT, (meta, stream), args)
+        last, confirmed = await self._run_replicated(CREATE_SCRIPT, (meta, stream), args)
         if last is None:
             raise MatchIdTaken(f"match id {record.match_id} is already taken")
+        wait = self.replica_wait
+        if wait is not None and confirmed < wait.replicas:
+            then = "it may still be found by ListMatches; else create it again"
+            raise not_replicated(f"match {record.match_id}", confirmed, wait, then)
         return text(last)
 
     async def load(
@@ -269,8 +306,12 @@ class RedisStore(EventReads, Indexes):
             args += [name, value]
         args += [pack_log(entry) for entry in commit.log]
         args += event_args(commit.events)
-        reply = await self._run(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
         tag = reply[0]
+        wait = self.replica_wait
+        if tag == b"ok" and wait is not None and confirmed < wait.replicas:
+            what = "the change (a move, a seat taken, a resignation)"
+            raise not_replicated(what, confirmed, wait, RESEND)
         if tag == b"ok":
             return Committed(int(reply[1]), tuple(text(i) for i in reply[2:]))
         if tag == b"duplicate":
