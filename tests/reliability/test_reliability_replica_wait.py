@@ -93,3 +93,19 @@ def test_a_cluster_cannot_wait_for_replicas():
 
     with pytest.raises(ValueError, match="not a Redis Cluster"):
         open_store("", cluster="127.0.0.1:7000", replica_wait=ReplicaWait(1, 100))
+
+
+def test_a_primary_refusing_writes_for_want_of_replicas_answers_unavailable(start_serve, tmp_path):
+    """min-replicas-to-write, the primary's own guard: its refusal passes, so UNAVAILABLE."""
+    primary = EmbeddedRedis(tmp_path / "primary", persistent=False, private=False).start()
+    try:
+        server = start_serve("--redis-url", primary.url)
+        redis_py.Redis(port=primary.port).config_set("min-replicas-to-write", 1)
+        with grpc.insecure_channel(server.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.CreateMatch(pb.CreateMatchRequest(game="jaipur"), timeout=10)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value.details()
+            assert "too few replicas" in refused.value.details()
+    finally:
+        primary.stop()

@@ -55,6 +55,11 @@ def store_error(error: Exception) -> StoreError:
     if isinstance(error, UNAVAILABLE):
         STORE_ERRORS.labels("unavailable").inc()
         return StoreUnavailable(f"Redis cannot be reached: {error}")
+    # A primary with min-replicas-to-write refuses writes while too few replicas keep up with
+    # it (cut off from them): a state that passes, as a failover or their return ends it.
+    if "NOREPLICAS" in str(error):
+        STORE_ERRORS.labels("unavailable").inc()
+        return StoreUnavailable(f"Redis refuses writes while too few replicas follow it: {error}")
     # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
     # state that passes, not a bug. A script's write refused says so inside its error's text.
     if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):
