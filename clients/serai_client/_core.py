@@ -310,11 +310,20 @@ class PlayBook:
 
     def update(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
         """The update as the SDK hands it over; None for an event delivered before (a new
-        stream's overlap) or the answer to a request already answered."""
+        stream's overlap) or the answer to a request already answered. A resumed stream's
+        restatement of its last event (no kind: :attr:`Event.kind` "") is handed over, for its
+        snapshot and moves, unless a request is still unanswered."""
         if proto.HasField("answer"):
             return self._answer(proto)
         event_proto = proto.event
-        if not event_is_after(event_proto.event_id, self.last):
+        # A resumed stream restates the event it resumed after (same id, no kind) with the
+        # snapshot and legal moves: where the match stands, for a seat that may be to act.
+        # Dropped while a request is unanswered: it was sent again on this stream, and its
+        # answer (with the events it causes) says what comes next.
+        restated = event_proto.event_id == self.last and not event_proto.WhichOneof("kind")
+        if restated and self.pending:
+            return None
+        if not restated and not event_is_after(event_proto.event_id, self.last):
             return None
         self.last = event_proto.event_id
         event = self.core.event(event_proto)

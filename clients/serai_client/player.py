@@ -289,7 +289,7 @@ class TerminalPlayer:
 
     def _record(self, event: Event) -> None:
         self._last_event = event.id
-        if event.kind not in ("created", "started"):
+        if event.kind not in ("", "created", "started"):  # "": a resumed stream's restatement
             self.log.append(event.describe())
 
     # --- over one Play stream --------------------------------------------------------------------

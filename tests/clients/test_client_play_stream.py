@@ -242,3 +242,22 @@ def test_a_session_without_a_token_is_refused_as_submit_is(service):
         nobody = SeatHandle(match.match_id, 0, "", "jaipur")
         with pytest.raises(UnauthenticatedError), client.open_play(nobody) as session:
             next(iter(session))
+
+
+def test_a_session_reopened_after_the_last_event_is_offered_its_moves_again(service):
+    """A player that comes back while it is to act, having seen every event (a new session
+    after the last event id it kept), is offered its moves again and can play."""
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=9)
+        handles = [client.join(match.match_id) for _ in range(2)]
+        to_act = client.get_match(match.match_id).to_act[0]
+        me = handles[to_act]
+        with client.open_play(me) as session:
+            offer = next(update for update in session if update.moves)
+        with client.open_play(me, offer.event.id) as session:
+            again = next(iter(session))
+            assert again.event.kind == "" and again.event.id == offer.event.id
+            assert again.moves is not None and again.moves.version == offer.moves.version
+            session.move(_pick(again.moves), expected_version=again.moves.version)
+            answer = next(update for update in session if update.answer is not None).answer
+            assert answer.error is None and answer.submitted is not None
