@@ -244,6 +244,9 @@ class PlayBook:
         self.keep_open = keep_open
         self.finished = False
         self.pending: OrderedDict[str, pb.PlayRequest] = OrderedDict()
+        # Requests answered UNAVAILABLE (the server's store did not answer): still pending, to be
+        # sent again on the stream (the same request id: applied once); see take_resends.
+        self.resends: list[pb.PlayRequest] = []
 
     def opening(self) -> list[pb.PlayRequest]:
         """A new stream's first requests: its ``open``, then every request still unanswered."""
@@ -338,9 +341,16 @@ class PlayBook:
             moves = LegalMoves(self.seat.seat, event_proto.snapshot.version, listed)
         return PlayUpdate(proto, event, moves)
 
+    def take_resends(self) -> list[pb.PlayRequest]:
+        """The requests to send again (answered UNAVAILABLE), once each; the session waits a
+        backoff before it sends them."""
+        resends, self.resends = self.resends, []
+        return resends
+
     def _answer(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
         given = proto.answer
-        if self.pending.pop(given.request_id, None) is None and given.request_id:
+        request = self.pending.pop(given.request_id, None)
+        if request is None and given.request_id:
             return None  # answered already, on a stream before this one
         which = given.WhichOneof("result")
         if which == "submitted":
@@ -351,6 +361,10 @@ class PlayBook:
             answer = PlayAnswer(given.request_id, resigned=self.core.snapshot(given.resigned))
         else:
             code = _STATUS_BY_NUMBER.get(given.error.code, grpc.StatusCode.UNKNOWN)
+            if code == grpc.StatusCode.UNAVAILABLE and request is not None:
+                self.pending[given.request_id] = request  # not an answer: it is sent again
+                self.resends.append(request)
+                return None
             answer = PlayAnswer(given.request_id, error=error_for(code, given.error.message))
         return PlayUpdate(proto, answer=answer)
 
