@@ -42,11 +42,11 @@ def _http(address: str, path: str) -> int:
         return int(error.code)
 
 
-def _code(call, request) -> tuple[grpc.StatusCode, str, float]:
+def _code(call, request, deadline: float = 2) -> tuple[grpc.StatusCode, str, float]:
     """The call's status with a 2 s deadline, its details and how long it took."""
     start = time.monotonic()
     try:
-        call(request, timeout=2)
+        call(request, timeout=deadline)
     except grpc.RpcError as error:
         return error.code(), error.details(), time.monotonic() - start
     return grpc.StatusCode.OK, "", time.monotonic() - start
@@ -101,6 +101,10 @@ def test_health_and_calls_follow_a_hung_then_resumed_redis(start_serve, redis):
         assert _http(server.http_address, "/readyz") == 200
 
         os.kill(redis.process.pid, signal.SIGSTOP)  # hung: connections open, no reply
+        # a call already waiting when the hang is noticed ends then, not at the read timeout
+        waiting = _code(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), deadline=10)
+        print(f"hang: a GetMatch sent at the hang answered {waiting[0].name} in {waiting[2]:.2f} s")
+        assert waiting[0] == grpc.StatusCode.UNAVAILABLE, waiting
         _until(lambda: _health(channel) == NOT_SERVING, "hang: gRPC health NOT_SERVING after")
         assert _http(server.http_address, "/readyz") == 503
         assert _http(server.http_address, "/healthz") == 200  # alive: no restart for this

@@ -128,6 +128,15 @@ class RedisStore(EventReads, Indexes):
             packer = pool.make_connection()  # never connected: it only packs commands
             if packer.retry.get_retries() == 0:
                 self._shared, self._packer = Multiplexed(pool), packer
+        if self._shared is not None:
+            self.breaker.on_change(self._store_changed)
+
+    def _store_changed(self, up: bool) -> None:
+        # The loads and commits waiting on a Redis that stopped answering fail now (UNAVAILABLE:
+        # a retry with the same request id is applied once), not at the read timeout.
+        if not up and self._shared is not None:
+            reason = f"Redis stopped answering ({self.breaker.reason})"
+            self._shared.drop(redis_errors.TimeoutError(reason))
 
     async def _run(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
