@@ -9,6 +9,7 @@ run with ``-s`` to see them. They are not asserted: timing is the benchmarks' jo
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -40,6 +41,17 @@ def _http(address: str, path: str) -> int:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
+
+
+def _connect_health(address: str) -> str:
+    """grpc.health.v1 over Connect (JSON) on the HTTP port: "SERVING" or "NOT_SERVING"."""
+    asked = urllib.request.Request(
+        f"http://{address}/grpc.health.v1.Health/Check",
+        data=b'{"service": "serai.v1.MatchService"}',
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(asked, timeout=5) as answer:
+        return str(json.loads(answer.read())["status"])
 
 
 def _code(call, request, deadline: float = 2) -> tuple[grpc.StatusCode, str, float]:
@@ -107,6 +119,7 @@ def test_health_and_calls_follow_a_hung_then_resumed_redis(start_serve, redis):
         assert waiting[0] == grpc.StatusCode.UNAVAILABLE, waiting
         _until(lambda: _health(channel) == NOT_SERVING, "hang: gRPC health NOT_SERVING after")
         assert _http(server.http_address, "/readyz") == 503
+        assert _connect_health(server.http_address) == "NOT_SERVING"
         assert _http(server.http_address, "/healthz") == 200  # alive: no restart for this
         for call, request in (
             (stub.GetMatch, pb.GetMatchRequest(match_id=match_id)),
@@ -120,6 +133,7 @@ def test_health_and_calls_follow_a_hung_then_resumed_redis(start_serve, redis):
         os.kill(redis.process.pid, signal.SIGCONT)
         _until(lambda: _health(channel) == SERVING, "hang: SERVING again after SIGCONT in")
         assert _http(server.http_address, "/readyz") == 200
+        assert _connect_health(server.http_address) == "SERVING"
         assert stub.SubmitMove(move, timeout=10).snapshot.version == move.expected_version + 1
 
 
