@@ -390,10 +390,11 @@ class PlaySession:
     """One seat's Play stream, reopened after a dropped connection (ABORTED, UNAVAILABLE, ...)
     after the last event it delivered, with the moves still unanswered sent again under their
     request ids (none lost, none played twice); a move answered UNAVAILABLE (the server's store
-    did not answer) is sent again after a backoff, not handed over, until ``unavailable_for``. Iterate it (once a match) for
-    :class:`PlayUpdate`; ``move`` and ``resign`` may be called from any thread. An iteration
-    ends after the match's last event (with ``keep_open``, once every move is answered too,
-    the stream kept for :meth:`follow`) or :meth:`close`; see :meth:`SeraiClient.open_play`."""
+    did not answer) is sent again after a backoff, not handed over, until ``unavailable_for``.
+    Iterate it (once a match) for :class:`PlayUpdate`; ``move`` and ``resign`` may be called
+    from any thread. An iteration ends after the match's last event (with ``keep_open``, once
+    every move is answered too, the stream kept for :meth:`follow`) or :meth:`close`; see
+    :meth:`SeraiClient.open_play`."""
 
     def __init__(
         self,

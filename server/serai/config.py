@@ -150,7 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "--redis-timeout",
         "tuning: longest wait for one Redis reply (or for a free connection) before the call "
-        "answers UNAVAILABLE, for every kind of --redis-url; more than 1.5 s, as a Watch's read "
+        "answers UNAVAILABLE, for every kind of --redis-url; 1.5 s or more, as a Watch's read "
         "blocks for 1 s. Calls arriving while Redis is known down (see --redis-probe-seconds) "
         "do not wait at all",
         kind=values.at_least(1.5, float),
