@@ -103,6 +103,13 @@ def test_compose_replicas_proxy_and_redis_agree():
     assert size >= args.max_message_bytes == DEFAULT_MAX_MESSAGE_BYTES
 
 
+def test_compose_replicas_are_ready_while_redis_answers():
+    services = _compose()["services"]
+    args = _serve_args(services["serai"]["command"])
+    check = " ".join(services["serai"]["healthcheck"]["test"])
+    assert f"127.0.0.1:{args.http_port}/readyz" in check
+
+
 def test_compose_restarts_what_exits():
     # serve exits non-zero when it cannot go on; without a policy the replica would stay down
     for name, service in _compose()["services"].items():
@@ -120,8 +127,11 @@ def test_kubernetes_ports_probes_services_and_redis_agree():
     args = _serve_args(container.get("command", []) + container.get("args", []))
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports["grpc"] == args.port
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert container[probe]["grpc"]["port"] == args.port, probe
+    # readiness follows Redis (/readyz), liveness does not (/healthz), both on the HTTP port
+    for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
+        asked = container[probe]["httpGet"]
+        assert asked["path"] == path, probe
+        assert asked["port"] in ("http", args.http_port), probe
     # SIGTERM lets in-flight moves finish: Kubernetes must wait longer than the server does
     assert pod["spec"]["terminationGracePeriodSeconds"] > args.grace_seconds
     service = _one(docs, "Service", "serai")

@@ -244,6 +244,9 @@ class PlayBook:
         self.keep_open = keep_open
         self.finished = False
         self.pending: OrderedDict[str, pb.PlayRequest] = OrderedDict()
+        # Requests answered UNAVAILABLE (the server's store did not answer): still pending, to be
+        # sent again on the stream (the same request id: applied once); see take_resends.
+        self.resends: list[pb.PlayRequest] = []
 
     def opening(self) -> list[pb.PlayRequest]:
         """A new stream's first requests: its ``open``, then every request still unanswered."""
@@ -310,11 +313,20 @@ class PlayBook:
 
     def update(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
         """The update as the SDK hands it over; None for an event delivered before (a new
-        stream's overlap) or the answer to a request already answered."""
+        stream's overlap) or the answer to a request already answered. A resumed stream's
+        restatement of its last event (no kind: :attr:`Event.kind` "") is handed over, for its
+        snapshot and moves, unless a request is still unanswered."""
         if proto.HasField("answer"):
             return self._answer(proto)
         event_proto = proto.event
-        if not event_is_after(event_proto.event_id, self.last):
+        # A resumed stream restates the event it resumed after (same id, no kind) with the
+        # snapshot and legal moves: where the match stands, for a seat that may be to act.
+        # Dropped while a request is unanswered: it was sent again on this stream, and its
+        # answer (with the events it causes) says what comes next.
+        restated = event_proto.event_id == self.last and not event_proto.WhichOneof("kind")
+        if restated and self.pending:
+            return None
+        if not restated and not event_is_after(event_proto.event_id, self.last):
             return None
         self.last = event_proto.event_id
         event = self.core.event(event_proto)
@@ -329,9 +341,16 @@ class PlayBook:
             moves = LegalMoves(self.seat.seat, event_proto.snapshot.version, listed)
         return PlayUpdate(proto, event, moves)
 
+    def take_resends(self) -> list[pb.PlayRequest]:
+        """The requests to send again (answered UNAVAILABLE), once each; the session waits a
+        backoff before it sends them."""
+        resends, self.resends = self.resends, []
+        return resends
+
     def _answer(self, proto: pb.PlayUpdate) -> PlayUpdate | None:
         given = proto.answer
-        if self.pending.pop(given.request_id, None) is None and given.request_id:
+        request = self.pending.pop(given.request_id, None)
+        if request is None and given.request_id:
             return None  # answered already, on a stream before this one
         which = given.WhichOneof("result")
         if which == "submitted":
@@ -342,6 +361,10 @@ class PlayBook:
             answer = PlayAnswer(given.request_id, resigned=self.core.snapshot(given.resigned))
         else:
             code = _STATUS_BY_NUMBER.get(given.error.code, grpc.StatusCode.UNKNOWN)
+            if code == grpc.StatusCode.UNAVAILABLE and request is not None:
+                self.pending[given.request_id] = request  # not an answer: it is sent again
+                self.resends.append(request)
+                return None
             answer = PlayAnswer(given.request_id, error=error_for(code, given.error.message))
         return PlayUpdate(proto, answer=answer)
 

@@ -434,6 +434,7 @@ class AsyncPlaySession:
     async def __aiter__(self) -> AsyncIterator[PlayUpdate]:
         client, book = self._client, self._book
         backoff = Backoff(give_up=client.unavailable_for)
+        retry = Backoff(give_up=client.unavailable_for)  # of moves answered UNAVAILABLE
         while not (self._closed or client._closed):
             call, outgoing = self._call, self._outgoing
             if call is None or outgoing is None:  # a new stream (else the one kept open)
@@ -449,6 +450,16 @@ class AsyncPlaySession:
                     if update is not None:
                         backoff.reset()
                         yield update
+                    resends = book.take_resends()
+                    if resends:  # answered UNAVAILABLE: sent again after a wait (applied once)
+                        wait = retry.delay()
+                        if wait is None:
+                            raise UnavailableError("the server's store stayed unavailable; gave up")
+                        await asyncio.sleep(wait)
+                        for request in resends:
+                            outgoing.put_nowait(request)
+                    elif update is not None and update.answer is not None:
+                        retry.reset()
                     if book.keep_open and book.done:
                         kept = True  # the stream stays for follow()
                         return

@@ -389,10 +389,12 @@ class SeraiClient:
 class PlaySession:
     """One seat's Play stream, reopened after a dropped connection (ABORTED, UNAVAILABLE, ...)
     after the last event it delivered, with the moves still unanswered sent again under their
-    request ids (none lost, none played twice). Iterate it (once a match) for
-    :class:`PlayUpdate`; ``move`` and ``resign`` may be called from any thread. An iteration
-    ends after the match's last event (with ``keep_open``, once every move is answered too,
-    the stream kept for :meth:`follow`) or :meth:`close`; see :meth:`SeraiClient.open_play`."""
+    request ids (none lost, none played twice); a move answered UNAVAILABLE (the server's store
+    did not answer) is sent again after a backoff, not handed over, until ``unavailable_for``.
+    Iterate it (once a match) for :class:`PlayUpdate`; ``move`` and ``resign`` may be called
+    from any thread. An iteration ends after the match's last event (with ``keep_open``, once
+    every move is answered too, the stream kept for :meth:`follow`) or :meth:`close`; see
+    :meth:`SeraiClient.open_play`."""
 
     def __init__(
         self,
@@ -473,6 +475,7 @@ class PlaySession:
     def __iter__(self) -> Iterator[PlayUpdate]:
         client, book = self._client, self._book
         backoff = Backoff(give_up=client.unavailable_for)
+        retry = Backoff(give_up=client.unavailable_for)  # of moves answered UNAVAILABLE
         while not (self._closed or client._closed):
             call, outgoing = self._call, self._outgoing
             if call is None or outgoing is None:  # a new stream (else the one kept open)
@@ -488,6 +491,16 @@ class PlaySession:
                     if update is not None:
                         backoff.reset()
                         yield update
+                    resends = book.take_resends()
+                    if resends:  # answered UNAVAILABLE: sent again after a wait (applied once)
+                        wait = retry.delay()
+                        if wait is None:
+                            raise UnavailableError("the server's store stayed unavailable; gave up")
+                        time.sleep(wait)
+                        for request in resends:
+                            outgoing.put(request)
+                    elif update is not None and update.answer is not None:
+                        retry.reset()
                     if book.keep_open and book.done:
                         kept = True  # the stream stays for follow()
                         return

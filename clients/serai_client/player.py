@@ -302,7 +302,7 @@ class TerminalPlayer:
             self.log.append((f"{name} joined as seat {joined.seat}", False))
         elif event.kind == "started":
             self.log.append(("the match started: the cards are dealt", False))
-        elif event.kind != "created":
+        elif event.kind not in ("", "created"):  # "": a resumed stream's restatement
             self.log.append((event.describe(), True))
 
     # --- over one Play stream --------------------------------------------------------------------

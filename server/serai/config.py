@@ -49,6 +49,11 @@ class Settings:
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
+    redis_timeout: float = 5.0
+    redis_connect_timeout: float = 2.0
+    redis_probe_seconds: float = 0.5
+    redis_wait_replicas: int = 0
+    redis_wait_ms: int = 500
     max_watches: int = 20_000
     max_watches_per_peer: int = 200
     max_watches_per_match: int = 2_000
@@ -143,6 +148,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "opens its own); each request in flight holds one, more wait for a free one (Watches "
         "share two per node, whatever their number)",
         kind=values.at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--redis-timeout",
+        "tuning: longest wait for one Redis reply (or for a free connection) before the call "
+        "answers UNAVAILABLE, for every kind of --redis-url; 1.5 s or more, as a Watch's read "
+        "blocks for 1 s. Calls arriving while Redis is known down (see --redis-probe-seconds) "
+        "do not wait at all",
+        kind=values.at_least(1.5, float),
+        metavar="SECONDS",
+    )
+    _setting(
+        parser,
+        "--redis-connect-timeout",
+        "tuning: longest wait for a new Redis connection (each node, sentinel or master)",
+        kind=values.at_least(0.1, float),
+        metavar="SECONDS",
+    )
+    _setting(
+        parser,
+        "--redis-probe-seconds",
+        "tuning: how often this process pings Redis; a ping refused, or not answered within "
+        "twice this, marks the store down: health says NOT_SERVING (grpc.health.v1, /readyz) "
+        "and calls answer UNAVAILABLE at once, until a ping (every fifth of this meanwhile) is "
+        "answered",
+        kind=values.at_least(0.05, float),
+        metavar="SECONDS",
+    )
+    _setting(
+        parser,
+        "--redis-wait-replicas",
+        "durability: acknowledge a move (or a new match) only once this many Redis replicas have "
+        "it (Redis WAIT); fewer within --redis-wait-ms: the call answers UNAVAILABLE, the move "
+        "applied on the primary but not acknowledged, and a resend with the same request_id "
+        "applies it once. 0: acknowledged when the primary has it, as Redis replicates, so a "
+        "failover may lose the last moves acknowledged (see deploy/README.md, Durability). "
+        "One Redis or a Sentinel group, not a cluster",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        parser,
+        "--redis-wait-ms",
+        "durability: how long a move waits for --redis-wait-replicas replicas",
+        kind=values.at_least(1, int),
+        metavar="MS",
     )
     _setting(
         parser,
@@ -362,6 +413,11 @@ def from_args(args: argparse.Namespace) -> Settings:
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,
+        redis_timeout=args.redis_timeout,
+        redis_connect_timeout=args.redis_connect_timeout,
+        redis_probe_seconds=args.redis_probe_seconds,
+        redis_wait_replicas=args.redis_wait_replicas,
+        redis_wait_ms=args.redis_wait_ms,
         max_watches=args.max_watches,
         max_watches_per_peer=args.max_watches_per_peer,
         max_watches_per_match=args.max_watches_per_match,

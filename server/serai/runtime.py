@@ -3,7 +3,10 @@
 Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the archiver of
 finished matches (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that
 reads every watched match through a few store connections (:mod:`serai.matches.hub`, on stores
-that offer ``event_feed()``), and the closing flag that ends every Watch when the process stops.
+that offer ``event_feed()``), the closing flag that ends every Watch when the process stops, and
+whether this process serves (:attr:`Runtime.serving`: not closing, and the store answers, as the
+store's breaker says, on stores that have one: see :mod:`serai.store.redis.breaker`), which
+every transport's health reports.
 ``serai serve`` starts one; a server built without one (tests, benchmarks) makes and runs its
 own. Example::
 
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
+from typing import Any
 
 from serai.matches import Matches
 from serai.matches.hub import WatchHub
@@ -37,10 +42,33 @@ class Runtime:
         self.hub: WatchHub | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._archiver: asyncio.Task[None] | None = None
+        # Whether the store answers (a RedisStore's); None: a store that is always taken as up.
+        self._breaker: Any = getattr(matches.store, "breaker", None)
+        self._listeners: list[Callable[[bool], None]] = []
+        if self._breaker is not None:
+            self._breaker.on_change(lambda _up: self._changed())
 
     @property
     def closing(self) -> bool:
         return self.matches.closing
+
+    @property
+    def store_up(self) -> bool:
+        return self._breaker is None or bool(self._breaker.up)
+
+    @property
+    def serving(self) -> bool:
+        """What health says: not closing, and the store answers."""
+        return not self.closing and self.store_up
+
+    def on_serving_change(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(serving)`` on the loop each time :attr:`serving` may have changed."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        serving = self.serving
+        for listener in self._listeners:
+            listener(serving)
 
     def start(self) -> None:
         """Start sweeping turn clocks (on the running loop); a second call does nothing."""
@@ -52,10 +80,16 @@ class Runtime:
             event_feed = getattr(self.matches.store, "event_feed", None)
             if self.watch_hub and event_feed is not None:
                 self.hub = self.matches.use_watch_hub(event_feed())
+            if self._breaker is not None:
+                self._breaker.start()
 
     async def close(self) -> None:
-        """Mark the process closing (open Watches end) and stop the sweeper and the archiver."""
+        """Mark the process closing (open Watches end); stop the sweeper, the archiver and the
+        store's probe."""
         self.matches.closing = True
+        self._changed()
+        if self._breaker is not None:
+            await self._breaker.stop()
         if self.hub is not None:
             await self.hub.close()
         for task in (self._sweeper, self._archiver):

@@ -242,3 +242,56 @@ def test_a_session_without_a_token_is_refused_as_submit_is(service):
         nobody = SeatHandle(match.match_id, 0, "", "jaipur")
         with pytest.raises(UnauthenticatedError), client.open_play(nobody) as session:
             next(iter(session))
+
+
+def test_a_session_reopened_after_the_last_event_is_offered_its_moves_again(service):
+    """A player that comes back while it is to act, having seen every event (a new session
+    after the last event id it kept), is offered its moves again and can play."""
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=9)
+        handles = [client.join(match.match_id) for _ in range(2)]
+        to_act = client.get_match(match.match_id).to_act[0]
+        me = handles[to_act]
+        with client.open_play(me) as session:
+            offer = next(update for update in session if update.moves)
+        with client.open_play(me, offer.event.id) as session:
+            again = next(iter(session))
+            assert again.event.kind == "" and again.event.id == offer.event.id
+            assert again.moves is not None and again.moves.version == offer.moves.version
+            session.move(_pick(again.moves), expected_version=again.moves.version)
+            answer = next(update for update in session if update.answer is not None).answer
+            assert answer.error is None and answer.submitted is not None
+
+
+def test_a_move_answered_unavailable_is_sent_again_and_played_once(service, monkeypatch):
+    """The store did not answer (UNAVAILABLE in the move's answer): the session sends the move
+    again with its request id after a wait, instead of handing the failure to the player."""
+    from serai.rpc.handlers import MatchHandlers
+    from serai.store import StoreUnavailable
+
+    original = MatchHandlers.submit
+    tried: list[str] = []
+
+    async def flaky(self: Any, *args: Any, **kwargs: Any) -> Any:
+        tried.append(kwargs["request_id"])
+        if len(tried) == 1:
+            raise StoreUnavailable("Redis cannot be reached: a test's hiccup")
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(MatchHandlers, "submit", flaky)
+    with SeraiClient(service.address) as client:
+        match = client.create_match("jaipur", seed=9)
+        handles = [client.join(match.match_id) for _ in range(2)]
+        me = handles[client.get_match(match.match_id).to_act[0]]
+        sent = ""
+        with client.open_play(me) as session:
+            for update in session:
+                if update.moves and not sent:
+                    sent = session.move(_pick(update.moves), expected_version=update.moves.version)
+                if update.answer is not None:
+                    answer = update.answer
+                    break
+        assert answer.request_id == sent and answer.error is None
+        assert answer.submitted is not None and not answer.submitted.replayed
+        assert tried == [sent, sent]
+        assert client.get_match(match.match_id).version == update.answer.submitted.snapshot.version

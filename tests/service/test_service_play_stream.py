@@ -161,8 +161,34 @@ def test_a_stream_cut_mid_match_resumes_without_loss_or_repeat(tiny):
 
     resumed = PlayStream(tiny.stub(), match_id, tokens[0], after=received[-1])
     _play_seat(resumed, 0, {})
-    received += [u.event.event_id for u in resumed.received if u.HasField("event")]
+    # a restatement of the event it resumed after (no kind) is where the match stands, not an event
+    received += [
+        u.event.event_id
+        for u in resumed.received
+        if u.HasField("event") and u.event.WhichOneof("kind")
+    ]
     assert received == [e.event_id for e in watch_all(stub, match_id)]
+
+
+def test_a_stream_resumed_after_the_last_event_offers_the_seat_its_moves_again(tiny):
+    """A client that reconnects while it is to act, having seen every event, is offered its
+    moves again (the watch alone would send nothing until someone moved), and can move."""
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    first = PlayStream(tiny.stub(), match_id, tokens[0])
+    offer = _offered(first)
+    first.close()
+
+    resumed = PlayStream(tiny.stub(), match_id, tokens[0], after=offer.event.event_id)
+    again = resumed.next()
+    assert again is not None and again.HasField("event")
+    assert again.event.event_id == offer.event.event_id
+    assert not again.event.WhichOneof("kind")  # a restatement, not a new event
+    assert again.event.snapshot.version == offer.event.snapshot.version
+    assert [m.id for m in again.legal_moves] == [m.id for m in offer.legal_moves]
+    resumed.move("after-resume", again.legal_moves[0].id, again.event.snapshot.version)
+    assert not resumed.answer().HasField("error")
+    resumed.close()
 
 
 def test_an_illegal_move_and_a_stale_version_are_answers_and_the_stream_goes_on(tiny):

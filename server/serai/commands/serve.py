@@ -51,6 +51,7 @@ from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.api_keys import ApiKeys
+from serai.store.redis.replication import ReplicaWait
 from serai.transports.grpc.server import build_server
 
 
@@ -192,7 +193,17 @@ async def _connect(settings: config.Settings, url: str | None) -> Store | None:
     """The store, once it answers; None (having said why on stderr) if it cannot be used."""
     try:
         store = open_store(
-            url or "", cluster=settings.redis_cluster, max_connections=settings.redis_connections
+            url or "",
+            cluster=settings.redis_cluster,
+            max_connections=settings.redis_connections,
+            timeout=settings.redis_timeout,
+            connect_timeout=settings.redis_connect_timeout,
+            probe_interval=settings.redis_probe_seconds,
+            replica_wait=(
+                ReplicaWait(settings.redis_wait_replicas, settings.redis_wait_ms)
+                if settings.redis_wait_replicas
+                else None
+            ),
         )
     except ValueError as error:
         print(f"serai: {error}; check --redis-url / --redis-cluster", file=sys.stderr)
@@ -253,7 +264,8 @@ async def serve(
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
         redis_client = store.client  # type: ignore[attr-defined]  # a RedisStore's
-        auth = Authenticator(ApiKeys(redis_client), required=settings.require_api_key)
+        keys = ApiKeys(redis_client, store.breaker)  # type: ignore[attr-defined]
+        auth = Authenticator(keys, required=settings.require_api_key)
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         # One set of handlers for both ports: a key's move rate, the list rate and the response

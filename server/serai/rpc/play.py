@@ -14,10 +14,12 @@ snapshot at most once; answers in the order their requests were sent (a stream's
 played one at a time); a move's answer and the events it caused may come in either order (they
 travel separate ways: the commit's reply, and the watch hub's read), so a client acts on the
 legal moves of events, never on an answer's snapshot. A move in progress when the match ends
-gets its answer before the stream ends. With ``PlayOpen.keep_open`` the stream outlives the
-match: a next ``open`` follows the next match (a session each), the requests read by one task
-for the stream's life (:class:`_Inbox`), so that a session can stop reading without closing the
-transport's iterator.
+gets its answer before the stream ends. A stream opened after the match's newest event (a
+client reconnecting) first gets that event restated (same id, no kind) with the seat's snapshot
+and legal moves, so a seat to act is offered its moves again. With ``PlayOpen.keep_open`` the
+stream outlives the match: a next ``open`` follows the next match (a session each), the requests
+read by one task for the stream's life (:class:`_Inbox`), so that a session can stop reading
+without closing the transport's iterator.
 
 Example (a transport's side)::
 
@@ -37,6 +39,7 @@ import structlog
 from serai.api import match_service_pb2 as pb
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
 from serai.matches import BadRequest
+from serai.matches.reading import snapshot
 from serai.matches.values import WatchBatch
 from serai.metrics import WATCHERS
 from serai.rpc.convert import fill_event
@@ -209,6 +212,8 @@ class _Session:
         """The watch's batches as updates; then the end (once no move is in progress)."""
         opened, ctx, out = self.opened, self.ctx, self.out
         try:
+            if opened.after_event_id:
+                await self._restate()
             batches = self.handlers.matches.watch(
                 opened.match_id,
                 opened.seat_token,
@@ -232,6 +237,27 @@ class _Session:
             raise
         except Exception as error:
             await out.put(_End(error))
+
+    async def _restate(self) -> None:
+        """A stream resumed after the match's newest event gets nothing from its watch until
+        the next one: a client that reconnected while it was to act would wait for ever. So it
+        is told where the match stands first: an update restating that event (its id and
+        version, no kind) with the seat's snapshot, and its legal moves when it is to act. A
+        stream resumed further back needs none: the events it missed end with all that."""
+        opened = self.opened
+        matches = self.handlers.matches
+        entry, seat = await matches.seated(opened.match_id, opened.seat_token, self.ctx.tenant)
+        if entry.record.last_event_id != opened.after_event_id:
+            return
+        update = pb.PlayUpdate()
+        message = update.event
+        message.event_id = opened.after_event_id
+        message.version = entry.record.version
+        snap = snapshot(entry, seat)
+        self.handlers.responses.fill_snapshot(message.snapshot, snap, presented=opened.presentation)
+        if seat in snap.to_act:
+            update.MergeFromString(self.handlers.seat_moves.field(entry, seat, opened.steps))
+        await self.out.put(update)
 
     def _updates(self, batch: WatchBatch) -> Iterator[pb.PlayUpdate]:
         """One update per event; the last with the snapshot, and the legal moves when the seat

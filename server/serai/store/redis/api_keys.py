@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from serai.store.redis.breaker import Breaker
 from serai.store.redis.encoding import text
 from serai.store.redis.errors import errors
 from serai.store.redis.keys import API_KEYS_KEY, api_key_key
@@ -105,10 +106,12 @@ class CreatedKey:
 
 class ApiKeys:
     """The API keys of one Redis (a redis-py client, plain or cluster: each call reads or writes
-    one key, or the set of names)."""
+    one key, or the set of names). With the store's ``breaker``, a key is not looked up while
+    Redis is known down: the call answers UNAVAILABLE at once (see breaker.py)."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, breaker: Breaker | None = None) -> None:
         self._redis = redis
+        self._breaker = breaker
 
     async def create(
         self,
@@ -172,7 +175,7 @@ class ApiKeys:
         return CreatedKey(updated, "", str(made_secret))
 
     async def get(self, name: str) -> ApiKey | None:
-        async with errors("api_key"):
+        async with errors("api_key", self._breaker):
             fields = await self._redis.hgetall(api_key_key(name))
         return _key(name, fields) if fields else None
 

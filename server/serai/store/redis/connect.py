@@ -23,18 +23,30 @@ from redis.backoff import ExponentialWithJitterBackoff
 from serai.store.redis.pools import BoundedPool, WaitingSentinelPool, lean_pool_fits
 
 DEFAULT_MAX_CONNECTIONS = 1000
+# How long a command may wait for its reply, and a new connection to be made (seconds). A read
+# must outlast the Watch hub's blocking XREAD (1 s); a Redis that is down is told apart sooner by
+# the store's probe (see breaker.py), so these bound only the calls already waiting on it.
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_CONNECT_TIMEOUT = 2.0
 
 
 def client_for(
     url: str,
     *,
     cluster: str | None = None,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> aioredis.Redis | RedisCluster:
     """A client of ``url`` (any of the forms above), or of the Redis Cluster whose nodes
-    ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored)."""
-    pool: dict[str, Any] = {"timeout": timeout, "max_connections": max_connections}
+    ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored). ``timeout`` bounds
+    each command's wait for its reply (and for a free connection), ``connect_timeout`` each new
+    connection's, whatever the form (a plain URL's own ``?socket_timeout=`` still wins there)."""
+    pool: dict[str, Any] = {
+        "timeout": timeout,
+        "connect_timeout": connect_timeout,
+        "max_connections": max_connections,
+    }
     if cluster:
         return cluster_client(_nodes(cluster), **pool)
     if url.startswith("redis+cluster://"):
@@ -48,7 +60,8 @@ def client_for(
 def url_client(
     url: str,
     *,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     **connection: Any,
 ) -> aioredis.Redis:
@@ -68,7 +81,7 @@ def url_client(
         "timeout": timeout,
         "decode_responses": False,
         "socket_timeout": timeout,
-        "socket_connect_timeout": min(timeout, 5.0),
+        "socket_connect_timeout": connect_timeout,
         **connection,
     }
     fits = lean_pool_fits({**options, **parse_url(url)})  # as from_url merges them
@@ -80,7 +93,8 @@ def cluster_client(
     nodes: Sequence[tuple[str, int]],
     *,
     password: str | None = None,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> RedisCluster:
     """A Redis Cluster, found from any of its ``nodes``. Each match lives in one slot (its
@@ -91,7 +105,7 @@ def cluster_client(
         max_connections=max_connections,
         decode_responses=False,
         socket_timeout=timeout,
-        socket_connect_timeout=min(timeout, 5.0),
+        socket_connect_timeout=connect_timeout,
         # A moved slot or a failover is retried briefly; a cluster that stays down answers
         # UNAVAILABLE within about a second instead of holding the request.
         retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2),
@@ -99,7 +113,11 @@ def cluster_client(
 
 
 def sentinel_client(
-    url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+    url: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> aioredis.Redis:
     """The master a Sentinel group names (``redis+sentinel://…``); a failover is followed:
     the next command after it goes to the new master. A command finding all
@@ -107,10 +125,14 @@ def sentinel_client(
     sentinels, service, db, password = parse_sentinel_url(url)
     sentinel = Sentinel(
         sentinels,
-        sentinel_kwargs={"password": password, "socket_timeout": min(timeout, 5.0)},
+        sentinel_kwargs={
+            "password": password,
+            "socket_timeout": min(timeout, 5.0),
+            "socket_connect_timeout": connect_timeout,
+        },
         password=password,
         socket_timeout=timeout,
-        socket_connect_timeout=min(timeout, 5.0),
+        socket_connect_timeout=connect_timeout,
     )
     return sentinel.master_for(
         service,

@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from redis import exceptions as redis_errors
 
 from serai.metrics import STORE_ERRORS, observe_store
 from serai.store import StoreError, StoreFull, StoreUnavailable
+
+if TYPE_CHECKING:
+    from serai.store.redis.breaker import Breaker
 
 # Failures that pass: a server down or loading, a cluster resharding or electing, a failover.
 UNAVAILABLE = (
@@ -27,13 +31,19 @@ REDIS_ERRORS = (*UNAVAILABLE, redis_errors.RedisError)
 
 
 @asynccontextmanager
-async def errors(op: str = "") -> AsyncIterator[None]:
+async def errors(op: str = "", breaker: Breaker | None = None) -> AsyncIterator[None]:
     """Raises the store's error for one of redis-py's raised inside. With ``op``, the block is
-    one round trip (a command or a pipeline) timed under that name (see serai.metrics)."""
+    one round trip (a command or a pipeline) timed under that name (see serai.metrics). With
+    ``breaker``, the block is not entered while Redis is known down (StoreUnavailable at once),
+    and a failure to reach Redis inside makes it ping now (see breaker.py)."""
+    if breaker is not None:
+        breaker.check()
     start = perf_counter()
     try:
         yield
     except REDIS_ERRORS as error:
+        if breaker is not None and isinstance(error, UNAVAILABLE):
+            breaker.suspect()
         raise store_error(error) from error
     if op:
         observe_store(op, perf_counter() - start)
@@ -45,6 +55,11 @@ def store_error(error: Exception) -> StoreError:
     if isinstance(error, UNAVAILABLE):
         STORE_ERRORS.labels("unavailable").inc()
         return StoreUnavailable(f"Redis cannot be reached: {error}")
+    # A primary with min-replicas-to-write refuses writes while too few replicas keep up with
+    # it (cut off from them): a state that passes, as a failover or their return ends it.
+    if "NOREPLICAS" in str(error):
+        STORE_ERRORS.labels("unavailable").inc()
+        return StoreUnavailable(f"Redis refuses writes while too few replicas follow it: {error}")
     # Full (maxmemory with noeviction): it refuses writes until memory is freed or added, a
     # state that passes, not a bug. A script's write refused says so inside its error's text.
     if isinstance(error, redis_errors.OutOfMemoryError) or "OOM command not allowed" in str(error):

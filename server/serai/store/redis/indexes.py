@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from serai.store import STATUSES, MatchRecord, Status
+from serai.store.redis.breaker import Breaker
 from serai.store.redis.encoding import SUMMARY_FIELDS, record_from_fields, text
 from serai.store.redis.errors import errors
 from serai.store.redis.folding import fold, joined, missing_pieces
@@ -75,12 +76,13 @@ class Indexes:
     client and script runner it uses (a base, not a member: no call through a second object)."""
 
     _redis: Any  # the redis-py client
+    breaker: Breaker  # whether Redis answers (see breaker.py)
     _run: ScriptRunner
     _shared: Any  # the shared connection where one Redis holds every key (None: a cluster, ...)
     _unfinished_pruned_at = -_UNFINISHED_PRUNE_SECONDS  # time.monotonic() of the last prune
 
     async def existed(self, match_id: str) -> bool:
-        async with errors("existed"):
+        async with errors("existed", self.breaker):
             return await self._redis.zscore(index_key(None, None), match_id) is not None
 
     async def index(self, record: MatchRecord, previous: Status | None, current: Status) -> None:
@@ -88,7 +90,7 @@ class Indexes:
         if current != "finished" and self._shared is not None:
             await self._index_in_one_step(record, current)
             return
-        async with errors("index"):
+        async with errors("index", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             if current == "finished":
                 pipe.zrem(CLOCKS_KEY, record.match_id)
@@ -206,7 +208,7 @@ class Indexes:
                 if len(records) == limit:
                     return records
             if gone:
-                async with errors("list"):
+                async with errors("list", self.breaker):
                     await self._redis.zrem(key, *gone)
                     await self._redis.zrem(index_key(status, None, tenant), *gone)
                     await self._redis.zrem(UNFINISHED_KEY, *gone)
@@ -216,7 +218,7 @@ class Indexes:
         return records
 
     async def index_player(self, tenant: str, player: str, match_id: str, created_ms: int) -> None:
-        async with errors("index_player"):
+        async with errors("index_player", self.breaker):
             await self._redis.zadd(player_index_key(tenant, player), {match_id: created_ms})
 
     async def player_matches(
@@ -256,7 +258,7 @@ class Indexes:
                 if len(records) == limit:
                     return records
             if gone:
-                async with errors("list_player"):
+                async with errors("list_player", self.breaker):
                     await self._redis.zrem(key, *gone)
                 offset -= len(gone)
             if len(ids) < size:
@@ -268,7 +270,7 @@ class Indexes:
     ) -> tuple[list[str], list[int], list[dict[str, bytes | None]]]:
         """One page of an index, from the score ``top`` down: the ids, their scores (created_ms)
         and the summary fields of each (:meth:`_listed_rows`)."""
-        async with errors(op):
+        async with errors(op, self.breaker):
             page = await self._redis.zrevrangebyscore(
                 key, top, "-inf", start=offset, num=size, withscores=True
             )
@@ -294,7 +296,7 @@ class Indexes:
         return rows
 
     async def open_matches(self, client_id: str) -> int:
-        async with errors("quota"):
+        async with errors("quota", self.breaker):
             statuses = await self._client_statuses(client_key(client_id))
         return sum(status not in (None, b"finished") for _id, _score, status in statuses)
 
@@ -306,7 +308,7 @@ class Indexes:
         # Full: some may have expired since (a finished match leaves the index in index()). Pruned
         # only then, not before every claim: a prune reads the status of every match indexed.
         if open_now is not None:
-            async with errors("quota"):
+            async with errors("quota", self.breaker):
                 if await self._prune(key, now_ms):
                     open_now = await self._claim(key, match_id, now_ms, limit)
         return open_now
@@ -316,7 +318,7 @@ class Indexes:
     ) -> int | None:
         key = quota_index_key(quota_key)
         open_now = await self._claim(key, match_id, now_ms, limit)
-        async with errors("quota"):
+        async with errors("quota", self.breaker):
             # Full: some may have finished since (nothing takes them out when they do).
             if open_now is not None and await self._prune(key, now_ms):
                 open_now = await self._claim(key, match_id, now_ms, limit)
@@ -328,7 +330,7 @@ class Indexes:
         now = time.monotonic()
         if open_now is not None and now - self._unfinished_pruned_at >= _UNFINISHED_PRUNE_SECONDS:
             self._unfinished_pruned_at = now
-            async with errors("quota"):
+            async with errors("quota", self.breaker):
                 pruned = await self._prune(UNFINISHED_KEY, now_ms)
             if pruned:
                 open_now = await self._claim(UNFINISHED_KEY, match_id, now_ms, limit)
@@ -337,7 +339,7 @@ class Indexes:
     async def release_open_slots(
         self, match_id: str, *, client_id: str = "", quota_key: str = ""
     ) -> None:
-        async with errors("quota"):
+        async with errors("quota", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             pipe.zrem(UNFINISHED_KEY, match_id)
             if client_id:
@@ -391,7 +393,7 @@ class Indexes:
         ]
 
     async def deadlines(self, limit: int, offset: int = 0) -> tuple[list[tuple[str, int]], int]:
-        async with errors("deadlines"):
+        async with errors("deadlines", self.breaker):
             ids = [
                 text(i) for i in await self._redis.zrange(CLOCKS_KEY, offset, offset + limit - 1)
             ]

@@ -260,6 +260,14 @@ class Multiplexed:
             raise
         return line
 
+    def drop(self, error: Exception) -> None:
+        """Fail the commands waiting with ``error`` and drop the connection; the next command
+        makes a new one. For a Redis found not answering: its callers need not wait out the
+        read timeout."""
+        line = self._line
+        if line is not None and not line.closed:
+            line.close(error)
+
     async def close(self) -> None:
         """Fail the commands waiting, close the connection and wait until it is closed."""
         opening, self._opening = self._opening, None

@@ -34,8 +34,11 @@ from serai.store import (
     NewEvent,
     Unchanged,
 )
+from serai.store.redis.breaker import DEFAULT_PROBE_INTERVAL, Breaker
 from serai.store.redis.connect import (
+    DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT,
     client_for,
     cluster_client,
     sentinel_client,
@@ -52,13 +55,14 @@ from serai.store.redis.encoding import (
     text,
     unpack_log,
 )
-from serai.store.redis.errors import REDIS_ERRORS, errors, store_error
+from serai.store.redis.errors import REDIS_ERRORS, UNAVAILABLE, errors, store_error
 from serai.store.redis.expiry import Expiry
 from serai.store.redis.folding import FOLDED, joined, unfold
 from serai.store.redis.indexes import Indexes
 from serai.store.redis.keys import match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool
+from serai.store.redis.replication import RESEND, ReplicaWait, not_replicated, run_and_wait
 from serai.store.redis.scripts import COMMIT_SCRIPT, CREATE_SCRIPT, LOAD_SCRIPT, Script
 from serai.store.redis.streams import EventReads, StreamFeed
 from serai.store.redis.wire import packed
@@ -68,8 +72,11 @@ def open_store(
     url: str,
     *,
     cluster: str | None = None,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    probe_interval: float = DEFAULT_PROBE_INTERVAL,
+    replica_wait: ReplicaWait | None = None,
 ) -> RedisStore:
     """A store on ``url`` (see :mod:`serai.store.redis.connect` for the forms), or on the Redis
     Cluster whose nodes ``cluster`` lists ("host:port,host:port,..."; ``url`` is then ignored).
@@ -77,17 +84,42 @@ def open_store(
     ``max_connections`` bounds this process's connections (per node of a cluster). Each request
     in flight and each Watch waiting for events holds one; with one Redis (not a Sentinel group
     nor a cluster), loads and commits share one more instead (see :mod:`.multiplexed`).
+    ``timeout`` and ``connect_timeout`` bound a command's reply and a new connection; the store's
+    :class:`~serai.store.redis.breaker.Breaker` pings every ``probe_interval`` s on a client of
+    its own (two connections at most), so that a full pool is not taken for Redis down.
+    ``replica_wait``: moves and new matches acknowledged only once that many replicas have them
+    (see :mod:`.replication`); one Redis or a Sentinel group, not a cluster.
     """
-    return RedisStore(
-        client_for(url, cluster=cluster, timeout=timeout, max_connections=max_connections)
-    )
+    if replica_wait is not None and (cluster or url.startswith("redis+cluster://")):
+        raise ValueError(
+            "waiting for replicas (--redis-wait-replicas) needs one Redis or a Sentinel group, "
+            "not a Redis Cluster"
+        )
+    timeouts = {"timeout": timeout, "connect_timeout": connect_timeout}
+    client = client_for(url, cluster=cluster, max_connections=max_connections, **timeouts)
+    probe = client_for(url, cluster=cluster, max_connections=2, **timeouts)
+    breaker = Breaker(probe.ping, interval=probe_interval)
+    return RedisStore(client, breaker, closing=(probe,), replica_wait=replica_wait)
 
 
 class RedisStore(EventReads, Indexes, Expiry):
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
-    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
+    def __init__(
+        self,
+        client: aioredis.Redis | RedisCluster,
+        breaker: Breaker | None = None,
+        *,
+        closing: Sequence[Any] = (),
+        replica_wait: ReplicaWait | None = None,
+    ) -> None:
+        """``breaker``: whether Redis answers (None: one pinging on ``client``); ``closing``:
+        more clients to close with this store (the breaker's own); ``replica_wait``: see
+        :func:`open_store`."""
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
+        self.breaker = breaker if breaker is not None else Breaker(client.ping)
+        self._closing = tuple(closing)
+        self.replica_wait = replica_wait
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -98,12 +130,24 @@ class RedisStore(EventReads, Indexes, Expiry):
             packer = pool.make_connection()  # never connected: it only packs commands
             if packer.retry.get_retries() == 0:
                 self._shared, self._packer = Multiplexed(pool), packer
+        if self._shared is not None:
+            self.breaker.on_change(self._store_changed)
+
+    def _store_changed(self, up: bool) -> None:
+        # The loads and commits waiting on a Redis that stopped answering fail now (UNAVAILABLE:
+        # a retry with the same request id is applied once), not at the read timeout.
+        if not up and self._shared is not None:
+            reason = f"Redis stopped answering ({self.breaker.reason})"
+            self._shared.drop(redis_errors.TimeoutError(reason))
 
     async def _run(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """EVALSHA of ``script``, loading it first if Redis does not know it (a restarted or
         failed-over server). The hot path of load and commit: redis-py's Script object costs a
         few microseconds a call more, and an ``async with errors()`` a generator. Each run is
-        timed, as the round trip of the script's name (see serai.metrics)."""
+        timed, as the round trip of the script's name (see serai.metrics). Not sent while
+        Redis is known down (see breaker.py)."""
+        if not self.breaker.up:
+            raise self.breaker.unavailable()
         start = perf_counter()
         try:
             try:
@@ -112,9 +156,31 @@ class RedisStore(EventReads, Indexes, Expiry):
                 await self._load_script(script)
                 reply = await self._evalsha(script.sha, keys, args)
         except REDIS_ERRORS as error:
+            if isinstance(error, UNAVAILABLE):
+                self.breaker.suspect()
             raise store_error(error) from error
         observe_store(script.name, perf_counter() - start)
         return reply
+
+    async def _run_replicated(
+        self, script: Script, keys: Sequence[str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        """:meth:`_run` of a script that writes, and how many replicas confirmed its write
+        (the replica wait's number when there is no wait: nothing is waited for)."""
+        wait = self.replica_wait
+        if wait is None:
+            return await self._run(script, keys, args), 0
+        self.breaker.check()
+        start = perf_counter()
+        try:
+            # on a pooled connection, not the shared one: WAIT blocks the connection it is on
+            done = await run_and_wait(self._redis, script.sha, script.text, [*keys], [*args], wait)
+        except REDIS_ERRORS as error:
+            if isinstance(error, UNAVAILABLE):
+                self.breaker.suspect()
+            raise store_error(error) from error
+        observe_store(script.name, perf_counter() - start)
+        return done
 
     async def _load_script(self, script: Script) -> None:
         shared, packer = self._shared, self._packer
@@ -136,11 +202,12 @@ class RedisStore(EventReads, Indexes, Expiry):
         cls,
         url: str,
         *,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         **connection: Any,
     ) -> RedisStore:
-        """One Redis: see :func:`serai.store.redis.connect.url_client`."""
+        """One Redis: see :func:`serai.store.redis.connect.url_client` (its breaker pings on
+        the store's own pool; :func:`open_store` gives it a client of its own)."""
         return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
 
     @classmethod
@@ -149,7 +216,7 @@ class RedisStore(EventReads, Indexes, Expiry):
         nodes: Sequence[tuple[str, int]],
         *,
         password: str | None = None,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
         """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
@@ -161,7 +228,11 @@ class RedisStore(EventReads, Indexes, Expiry):
 
     @classmethod
     def for_sentinel(
-        cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
+        cls,
+        url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> RedisStore:
         """A Sentinel group's master: see :func:`serai.store.redis.connect.sentinel_client`."""
         return cls(sentinel_client(url, timeout=timeout, max_connections=max_connections))
@@ -175,9 +246,12 @@ class RedisStore(EventReads, Indexes, Expiry):
         return StreamFeed(self._redis)
 
     async def close(self) -> None:
+        await self.breaker.stop()
         if self._shared is not None:
             await self._shared.close()
         await self._redis.aclose()
+        for client in self._closing:
+            await client.aclose()
 
     async def ping(self) -> None:
         async with errors("ping"):
@@ -197,9 +271,13 @@ class RedisStore(EventReads, Indexes, Expiry):
         for name, value in fields.items():
             args += [name, value]
         args += event_args(events)
-        last = await self._run(CREATE_SCRIPT, (meta, stream), args)
+        last, confirmed = await self._run_replicated(CREATE_SCRIPT, (meta, stream), args)
         if last is None:
             raise MatchIdTaken(f"match id {record.match_id} is already taken")
+        wait = self.replica_wait
+        if wait is not None and confirmed < wait.replicas:
+            then = "it may still be found by ListMatches; else create it again"
+            raise not_replicated(f"match {record.match_id}", confirmed, wait, then)
         return text(last)
 
     async def load(
@@ -244,8 +322,12 @@ class RedisStore(EventReads, Indexes, Expiry):
             args += [name, value]
         args += [pack_log(entry) for entry in commit.log]
         args += event_args(commit.events)
-        reply = await self._run(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
         tag = reply[0]
+        wait = self.replica_wait
+        if tag == b"ok" and wait is not None and confirmed < wait.replicas:
+            what = "the change (a move, a seat taken, a resignation)"
+            raise not_replicated(what, confirmed, wait, RESEND)
         if tag == b"ok":
             return Committed(int(reply[1]), tuple(text(i) for i in reply[2:]))
         if tag == b"duplicate":
@@ -257,7 +339,7 @@ class RedisStore(EventReads, Indexes, Expiry):
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         slots = [f"{seat}:{slot}" for slot in range(REQUEST_WINDOW)]
         keys = match_keys(match_id)
-        async with errors("request_answer"):
+        async with errors("request_answer", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             pipe.hmget(keys[3], slots)
             pipe.get(keys[4])
@@ -272,7 +354,7 @@ class RedisStore(EventReads, Indexes, Expiry):
 
     async def read_log(self, match_id: str) -> list[LogEntry]:
         keys = match_keys(match_id)
-        async with errors("read_log"):
+        async with errors("read_log", self.breaker):
             pipe = self._redis.pipeline(transaction=False)
             pipe.lrange(keys[1], 0, -1)
             pipe.get(keys[4])
@@ -283,7 +365,7 @@ class RedisStore(EventReads, Indexes, Expiry):
 
     async def memory_usage(self, match_id: str) -> int:
         total = 0
-        async with errors():
+        async with errors(breaker=self.breaker):
             for key in match_keys(match_id):
                 total += int(await self._redis.memory_usage(key, samples=0) or 0)
         return total

@@ -13,6 +13,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
 from serai.store import StoredEvent, StoreUnavailable, event_id_key
+from serai.store.redis.breaker import Breaker
 from serai.store.redis.encoding import (
     DATA_SEAT_FROM_LOG,
     PACKED_MOVE,
@@ -31,6 +32,7 @@ class EventReads:
     uses (a base, not a member: no call through a second object on a Watch's every read)."""
 
     _redis: Any  # the redis-py client
+    breaker: Breaker  # whether Redis answers (see breaker.py)
 
     async def read_events(
         self,
@@ -44,7 +46,7 @@ class EventReads:
         client = self._redis
         keys = match_keys(match_id)
         after = after_event_id or "0-0"
-        async with errors():
+        async with errors(breaker=self.breaker):
             if block_ms:
                 reply = await client.xread({keys[2]: after}, count=count, block=block_ms)
                 archive = None if reply else await client.get(keys[4])
@@ -69,7 +71,7 @@ class EventReads:
                 if folded:
                     entries = folded.log
                 else:
-                    async with errors():
+                    async with errors(breaker=self.breaker):
                         entries = await client.lrange(keys[1], 0, -1)
                 for entry in entries:
                     if entry[:1] == PACKED_MOVE:

@@ -1,4 +1,5 @@
-"""The HTTP server: MatchService and grpc.health.v1 over Connect, gRPC-Web and JSON, on uvicorn.
+"""The HTTP server: MatchService and grpc.health.v1 over Connect, gRPC-Web and JSON, and the
+``/healthz`` and ``/readyz`` probes, on uvicorn.
 
 The generated ``MatchServiceASGIApplication`` speaks the protocols (connectrpc); this module
 puts it and the health check behind one ASGI router, CORS in front, and runs them on uvicorn
@@ -30,6 +31,7 @@ from serai.transports.connect.bots import PATH as BOTS_PATH
 from serai.transports.connect.bots import BotsRoute
 from serai.transports.connect.cors import Cors
 from serai.transports.connect.metrics import MetricsRoute
+from serai.transports.connect.probes import probes
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
 from serai.transports.connect.static import WebFiles
 from serai.transports.request_log import RequestLog
@@ -147,15 +149,17 @@ def build_http_server(
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
     may call from a browser page of another origin (see :mod:`serai.transports.connect.cors`);
-    health answers NOT_SERVING once ``runtime`` is closing; ``/bots`` starts ``house_bots``
-    (None: it answers 404, see :mod:`serai.transports.connect.bots`)."""
+    health (grpc.health.v1 and ``/readyz``, see :mod:`.probes`) answers NOT_SERVING while
+    ``runtime`` does not serve (the store does not answer, or it closes); ``/bots`` starts
+    ``house_bots`` (None: it answers 404, see :mod:`serai.transports.connect.bots`)."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
         read_max_bytes=max_message_bytes,
     )
-    health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
-    routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: BotsRoute(house_bots)})
+    health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: runtime.serving)
+    paths = {BOTS_PATH: BotsRoute(house_bots), **probes(runtime)}
+    routes = Routes([service, health], WebFiles.from_package(), paths)
     app = Cors(routes, allow_origins)
     redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
     return HttpServer(MetricsRoute(app, redis), log)

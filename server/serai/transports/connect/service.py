@@ -158,8 +158,9 @@ HEALTH_SERVICE = "grpc.health.v1.Health"
 
 
 class HealthApplication(ConnectASGIApplication[Any]):
-    """grpc.health.v1.Health/Check over Connect: SERVING for "" and the services named, until
-    ``serving()`` says otherwise (the process drains); NOT_FOUND for any other service, as
+    """grpc.health.v1.Health/Check over Connect: SERVING for "" and the services named while
+    ``serving()`` says so (not while the store does not answer, nor once the process drains);
+    NOT_FOUND for any other service, as
     grpc's own health servicer answers."""
 
     def __init__(self, services: frozenset[str], serving: Callable[[], bool]) -> None:

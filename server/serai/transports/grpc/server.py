@@ -120,7 +120,8 @@ def _decoding_stream(name: str, handler: Any, decode: Callable[[bytes], Any]) ->
 
 
 class SeraiServer:
-    """A grpc.aio server with MatchService, grpc.health.v1 (SERVING) and server reflection.
+    """A grpc.aio server with MatchService, grpc.health.v1 (SERVING while the runtime serves:
+    NOT_SERVING while the store does not answer, and from the stop on) and server reflection.
 
     Example::
 
@@ -145,7 +146,23 @@ class SeraiServer:
         self.port = 0
         # None: this server runs the process's services itself, from start to stop.
         self._own_runtime = Runtime(matches) if runtime is None else None
-        self.runtime = runtime or self._own_runtime
+        self.runtime: Runtime = runtime or self._own_runtime  # type: ignore[assignment]
+        self.runtime.on_serving_change(self._serving_changed)
+        self._health_updates: set[asyncio.Task[None]] = set()
+
+    def _serving_changed(self, serving: bool) -> None:
+        """grpc.health.v1 follows the runtime: NOT_SERVING while the store does not answer."""
+        task = asyncio.get_running_loop().create_task(self._set_health())
+        self._health_updates.add(task)
+        task.add_done_callback(self._health_updates.discard)
+
+    async def _set_health(self) -> None:
+        # What the runtime says now, not what it said when the task was made: updates that
+        # come quickly one after the other end on the last state, whatever order they run in.
+        status = health_pb2.HealthCheckResponse
+        serving = status.SERVING if self.runtime.serving else status.NOT_SERVING
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, serving)
 
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (an IPv6 host may be bracketed) and return the bound port."""
