@@ -258,7 +258,7 @@ class RedisStore(EventReads, Indexes, Expiry):
             await self._redis.ping()
 
     async def time_ms(self) -> int:
-        async with errors("time"):
+        async with errors("time", self.breaker):
             seconds, micros = await self._redis.time()
         return int(seconds) * 1000 + int(micros) // 1000
 
