@@ -1,8 +1,8 @@
 """Process-level services every transport shares, started once per process, not per server.
 
 Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the watch hub that
-reads every watched match through a few store connections (:mod:`serai.matches.hub`, on stores
-that offer ``event_feed()``), and the closing flag that ends every Watch when the process stops.
+reads every watched match through a few store connections (:mod:`serai.matches.hub`, on the
+store's ``event_feed()``), and the closing flag that ends every Watch when the process stops.
 ``serai serve`` starts one; a server built without one (tests, benchmarks) makes and runs its
 own. Example::
 
@@ -43,9 +43,8 @@ class Runtime:
         """Start sweeping turn clocks (on the running loop); a second call does nothing."""
         if self._sweeper is None and not self.closing:
             self._sweeper = asyncio.get_running_loop().create_task(self.matches.run_sweeper())
-            event_feed = getattr(self.matches.store, "event_feed", None)
-            if self.watch_hub and event_feed is not None:
-                self.hub = self.matches.use_watch_hub(event_feed())
+            if self.watch_hub:
+                self.hub = self.matches.use_watch_hub(self.matches.store.event_feed())
 
     async def close(self) -> None:
         """Mark the process closing (open Watches end) and stop the sweeper."""

@@ -47,7 +47,6 @@ from serai.service import build_server
 from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
-from serai.store.redis.api_keys import ApiKeys
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -191,8 +190,7 @@ async def serve(
         )
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
-        redis_client = store.client  # type: ignore[attr-defined]  # a RedisStore's
-        auth = Authenticator(ApiKeys(redis_client), required=settings.require_api_key)
+        auth = Authenticator(store.api_keys, required=settings.require_api_key)
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         # One set of handlers for both ports: a key's move rate, the list rate and the response

@@ -1,7 +1,8 @@
 """Where the :class:`serai.store.Store` protocol meets Redis: :class:`RedisStore` runs each
 operation on one match as one script or one pipelined round trip.
 
-Reading events (streams.py) and the global indexes (indexes.py) are its bases; keys.py says what
+Reading events (streams.py) and the global indexes (indexes.py) are its bases; the API keys
+(api_keys.py) and the watch hub's feed (streams.py) are objects of their own. keys.py says what
 is stored where, scripts.py how each change is made, connect.py how a URL becomes a store.
 """
 
@@ -33,10 +34,10 @@ from serai.store import (
     NewEvent,
     Unchanged,
 )
+from serai.store.redis.api_keys import RedisApiKeys
 from serai.store.redis.connect import (
     DEFAULT_MAX_CONNECTIONS,
     client_for,
-    cluster_client,
     sentinel_client,
     url_client,
 )
@@ -86,6 +87,7 @@ class RedisStore(EventReads, Indexes):
 
     def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self._redis: Any = client  # redis-py's reply types are unions; the replies are known here
+        self._api_keys = RedisApiKeys(client)
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -142,22 +144,6 @@ class RedisStore(EventReads, Indexes):
         return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
 
     @classmethod
-    def for_cluster(
-        cls,
-        nodes: Sequence[tuple[str, int]],
-        *,
-        password: str | None = None,
-        timeout: float = 10.0,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-    ) -> RedisStore:
-        """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
-        return cls(
-            cluster_client(
-                nodes, password=password, timeout=timeout, max_connections=max_connections
-            )
-        )
-
-    @classmethod
     def for_sentinel(
         cls, url: str, *, timeout: float = 10.0, max_connections: int = DEFAULT_MAX_CONNECTIONS
     ) -> RedisStore:
@@ -166,7 +152,12 @@ class RedisStore(EventReads, Indexes):
 
     @property
     def client(self) -> Any:
+        """The redis-py client (for tests and benchmarks that look at Redis itself)."""
         return self._redis
+
+    @property
+    def api_keys(self) -> RedisApiKeys:
+        return self._api_keys
 
     def event_feed(self) -> StreamFeed:
         """A reader of many matches' streams at once, with connections of its own (close it)."""
@@ -273,10 +264,3 @@ class RedisStore(EventReads, Indexes):
         if not raw and archive is not None and archive[:1] == FOLDED:
             raw = unfold(archive).log
         return [unpack_log(entry) for entry in raw]
-
-    async def memory_usage(self, match_id: str) -> int:
-        total = 0
-        async with errors():
-            for key in match_keys(match_id):
-                total += int(await self._redis.memory_usage(key, samples=0) or 0)
-        return total

@@ -157,5 +157,4 @@ def build_http_server(
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
     routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: BotsRoute(house_bots)})
     app = Cors(routes, allow_origins)
-    redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
-    return HttpServer(MetricsRoute(app, redis), log)
+    return HttpServer(MetricsRoute(app, runtime.matches.store), log)
