@@ -32,7 +32,7 @@ from serai.metrics import count_tenant_call, observe_call, observe_store
 from serai.rpc.auth import Authenticator
 from serai.rpc.context import CallContext
 from serai.rpc.players import PlayerTokens
-from serai.store.redis.api_keys import ApiKey, PlayerTokenRules, secret_hash
+from serai.store.api_keys import ApiKey, PlayerTokenRules, secret_hash
 
 SECRET = "x" * 43  # as long as secrets.token_urlsafe(32)
 TOKEN = f"sk_acme.{SECRET}"

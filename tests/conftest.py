@@ -8,7 +8,10 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
 - ``redis_url``: its URL, with the database flushed first (each test starts empty).
 - ``start_service(registry=None, **matches_options)``: a serai gRPC server in this process (its own
   asyncio loop in a background thread), on a free port; returns an :class:`InProcessServer`
-  (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``). Stopped after the test.
+  (``.address``, ``.channel()``, ``.stub()``, ``.run(coro)``, ``.store``). Stopped after the test.
+  Its store is the test Redis, or a :class:`serai.store.memory.MemoryStore` (no redis-server) for
+  a test or module marked ``store("memory")``: the tests of the core, whose logic does not depend
+  on the store (a test of such a module that looks at Redis itself marks itself ``store("redis")``).
 - ``service`` / ``stub``: the same with the installed games, and a MatchService stub on it.
 - ``start_serve(*args, command=None, chosen_seeds="allow")``: ``serai serve --port 0 ARGS`` as a
   subprocess, waits until it listens; returns a :class:`ServeProcess` (``.address``,
@@ -62,6 +65,14 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        'store(kind): the store start_service uses: "redis" (the default, the test Redis) or '
+        '"memory" (serai.store.memory, no redis-server)',
+    )
 
 
 # --- Redis ----------------------------------------------------------------------------------------
@@ -120,7 +131,8 @@ class InProcessServer:
     ``run(coro)`` runs a coroutine on the server's loop (to reach ``.matches`` or ``.store``).
     """
 
-    def __init__(self, redis_url: str, registry: Any = None, **matches_options: Any) -> None:
+    def __init__(self, redis_url: str | None, registry: Any = None, **matches_options: Any) -> None:
+        """``redis_url`` None: on a new in-memory store."""
         from serai import registry as registry_module
 
         self.redis_url = redis_url
@@ -140,10 +152,14 @@ class InProcessServer:
 
     async def _start(self, max_message_bytes: int) -> None:
         from serai.matches import Matches
-        from serai.store.redis.store import RedisStore
+        from serai.store.memory import MemoryStore
+        from serai.store.redis import RedisStore
         from serai.transports.grpc.server import build_server
 
-        self.store = RedisStore.from_url(self.redis_url)
+        if self.redis_url is None:
+            self.store: Any = MemoryStore()
+        else:
+            self.store = RedisStore.from_url(self.redis_url)
         self.matches = Matches(self.store, self.registry, **self.matches_options)
         self.server = await build_server(self.matches, max_message_bytes=max_message_bytes)
         port = await self.server.start("127.0.0.1", 0)
@@ -180,12 +196,17 @@ class InProcessServer:
 
 
 @pytest.fixture
-def start_service(redis_url: str) -> Iterator[Callable[..., InProcessServer]]:
-    """Start in-process servers on the test Redis: ``start_service(registry=None, **options)``.
+def start_service(request: pytest.FixtureRequest) -> Iterator[Callable[..., InProcessServer]]:
+    """Start in-process servers on the test Redis (or, marked ``store("memory")``, each on a new
+    in-memory store): ``start_service(registry=None, **options)``.
 
     ``options`` go to :class:`serai.matches.Matches` (e.g. ``cache_size=0``), except
     ``max_message_bytes``. Every server started is stopped after the test.
     """
+    marker = request.node.get_closest_marker("store")
+    kind = marker.args[0] if marker is not None else "redis"
+    assert kind in ("redis", "memory"), f"store({kind!r}): redis or memory"
+    redis_url = request.getfixturevalue("redis_url") if kind == "redis" else None
     started: list[InProcessServer] = []
 
     def start(

@@ -12,7 +12,7 @@ whichever worker answers a scrape adds them all up), so
 the figures are the service's, not one worker's. Example::
 
     observe_call("SubmitMove", "OK", 0.0004)
-    text = await exposition(store)        # GET /metrics
+    text = await exposition(store)        # GET /metrics: the store counts its matches
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
 
-from serai.store import STATUSES
+from serai.store import Store
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -136,29 +136,12 @@ class _Fixed(Collector):
         return self._families
 
 
-async def match_counts(redis: Any, tenants: Iterable[str]) -> dict[str, int]:
-    """Matches by status, from the store's indexes (those without a key and each tenant's)."""
-    from serai.store.redis.keys import index_key
-
-    pipe = redis.pipeline(transaction=False)
-    names = ["", *tenants]
-    for status in STATUSES:
-        for tenant in names:
-            pipe.zcard(index_key(status, None, tenant))
-    counts = iter(await pipe.execute())
-    return {status: sum(next(counts) for _ in names) for status in STATUSES}
-
-
-async def exposition(redis: Any | None) -> bytes:
+async def exposition(store: Store | None) -> bytes:
     """The text a scrape gets: the process's (or workers') figures, and the store's matches."""
     text = generate_latest(registry())
-    if redis is None:
+    if store is None:
         return text
-    from serai.store.redis.encoding import text as decoded
-    from serai.store.redis.keys import API_KEYS_KEY
-
-    tenants = [decoded(name) for name in await redis.smembers(API_KEYS_KEY)]
-    counts = await match_counts(redis, tenants)
+    counts = await store.match_counts()
     family = GaugeMetricFamily(
         "serai_matches", "Matches in the store by status (read at scrape)", labels=["status"]
     )

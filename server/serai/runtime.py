@@ -2,8 +2,8 @@
 
 Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the archiver of
 finished matches (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that
-reads every watched match through a few store connections (:mod:`serai.matches.hub`, on stores
-that offer ``event_feed()``), the closing flag that ends every Watch when the process stops, and
+reads every watched match through a few store connections (:mod:`serai.matches.hub`, on the
+store's ``event_feed()``), the closing flag that ends every Watch when the process stops, and
 whether this process serves (:attr:`Runtime.serving`: not closing, and the store answers, as the
 store's breaker says, on stores that have one: see :mod:`serai.store.redis.breaker`), which
 every transport's health reports.
@@ -77,9 +77,8 @@ class Runtime:
             self._sweeper = loop.create_task(self.matches.run_sweeper())
             if self.matches.archive is not None:
                 self._archiver = loop.create_task(self.matches.run_archiver())
-            event_feed = getattr(self.matches.store, "event_feed", None)
-            if self.watch_hub and event_feed is not None:
-                self.hub = self.matches.use_watch_hub(event_feed())
+            if self.watch_hub:
+                self.hub = self.matches.use_watch_hub(self.matches.store.event_feed())
             if self._breaker is not None:
                 self._breaker.start()
 

@@ -8,6 +8,8 @@ from google.protobuf import struct_pb2
 from serai.api import match_service_pb2 as pb
 from tiny_game import TinyGame, tiny_registry
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 
 @pytest.fixture
 def tiny(start_service):

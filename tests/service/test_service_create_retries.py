@@ -11,8 +11,11 @@ from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 from serai.api import match_service_pb2 as pb
 from service_helpers import at_once, join_all, status_of
+
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
 
 REQUEST_ID = "create-0123456789abcdef"
 
@@ -60,6 +63,7 @@ def test_a_repeat_is_answered_at_the_limit_of_unfinished_matches(start_service):
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+@pytest.mark.store("redis")  # replicas share a store
 def test_two_replicas_answering_one_request_id_at_once_make_one_match(start_service):
     """Which replica's create lands first is up to the scheduler: the race is run 8 times."""
     replicas = [start_service().stub(), start_service().stub()]

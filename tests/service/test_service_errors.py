@@ -17,6 +17,8 @@ from serai.unplayable import UnplayableGame
 from service_helpers import create, join_all, status_of
 from tiny_game import TinyGame
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 Code = grpc.StatusCode
 
 

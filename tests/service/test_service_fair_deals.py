@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import grpc
+import pytest
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.matches import fairness
@@ -17,6 +18,8 @@ from serai.store import MatchRecord
 from serai.store.redis.encoding import record_fields, record_from_fields
 from service_helpers import RecordingStub, Watcher, status_of
 from store_records import running_record
+
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
 
 
 def create(stub: Any, **fields: Any) -> pb.MatchSummary:

@@ -19,6 +19,8 @@ from serai.registry import Registry
 from service_helpers import create, status_of
 from tiny_game import TinyGame
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 Code = grpc.StatusCode
 
 

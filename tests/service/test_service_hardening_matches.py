@@ -9,6 +9,8 @@ from serai.api import match_service_pb2 as pb
 from service_helpers import create, join_all, status_of
 from tiny_game import tiny_registry
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 Code = grpc.StatusCode
 
 
@@ -38,6 +40,7 @@ def test_stale_move_id_after_turn_passed(stub):
     assert f"listed at version {listed.version}" in details
 
 
+@pytest.mark.store("redis")  # replicas share a store
 def test_stale_move_id_on_a_fresh_server(start_service):
     """The same from a replica that has not cached the match."""
     registry = tiny_registry()

@@ -12,9 +12,12 @@ from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 import redis
 from serai.api import match_service_pb2 as pb
 from service_helpers import at_once, create, status_of
+
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
 
 
 def join(stub: Any, match_id: str, request_id: str, **fields: Any) -> pb.JoinMatchResponse:
@@ -79,6 +82,7 @@ def test_one_request_id_on_two_matches_claims_a_seat_on_each(stub):
     assert joined_seats(stub, first_match) == joined_seats(stub, second_match) == [0]
 
 
+@pytest.mark.store("redis")  # reads Redis itself
 def test_the_store_holds_neither_the_request_id_nor_the_token(stub, redis_url):
     match_id = create(stub, game="jaipur")
     request_id = "a-request-id-to-look-for-9f3c"
@@ -108,6 +112,7 @@ def test_the_store_holds_neither_the_request_id_nor_the_token(stub, redis_url):
         client.close()
 
 
+@pytest.mark.store("redis")  # replicas share a store
 def test_two_replicas_answering_one_request_id_at_once_claim_one_seat(start_service):
     """The two joins race to one commit; the loser finds the winner's seat under its id. Which
     one commits first is up to the scheduler, so the race is run on several matches."""

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import grpc
+import pytest
 from serai.api import match_service_pb2 as pb
 from serai_jaipur import JaipurGame
 from serai_jaipur import jaipur_pb2 as jaipur
 from service_helpers import create, join_all, status_of
+
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
 
 
 def test_a_two_megabyte_jaipur_exchange_is_an_invalid_argument(start_service):

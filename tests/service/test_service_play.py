@@ -13,6 +13,8 @@ from serai.api import match_service_pb2 as pb
 from service_helpers import RecordingStub, Watcher, create, join_all
 from tiny_game import DECK, TinyGame, tiny_registry
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 
 @pytest.fixture
 def tiny(start_service):

@@ -15,6 +15,8 @@ from serai.api import match_service_pb2 as pb
 from service_helpers import create, join_all
 from tiny_game import tiny_registry
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 _BROKEN = (
     b"\x0a\x05abc",  # a field 1 (open) five bytes long, with three
     b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",  # a tag no varint can be

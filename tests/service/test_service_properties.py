@@ -1,4 +1,5 @@
-"""Properties of the match lifecycle over real Redis, with two replicas and careless clients.
+"""Properties of the match lifecycle, with two replicas on one store and careless clients (on the
+in-memory store, which tests/store/test_store_contract.py holds to Redis's behaviour).
 
 Whatever mix of replicas, stale versions, repeated request ids and illegal moves the clients send,
 the stored match is exactly the plugin's state after the moves that were accepted, each accepted
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from serai.game import IllegalMove
 from serai.matches import MatchError, Matches, PackedMove
-from serai.store.redis.store import RedisStore
+from serai.store.memory import MemoryStore
 from tiny_game import DECK, TinyGame, tiny_registry
 
 attempt = st.tuples(
@@ -28,16 +29,16 @@ attempt = st.tuples(
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(attempts=st.lists(attempt, min_size=1, max_size=40), seed=st.integers(0, 10**6))
-def test_accepted_moves_are_applied_once_and_replay_reproduces_the_match(redis_url, attempts, seed):
-    accepted, replayed = asyncio.run(_scenario(redis_url, attempts, seed))
+def test_accepted_moves_are_applied_once_and_replay_reproduces_the_match(attempts, seed):
+    accepted, replayed = asyncio.run(_scenario(attempts, seed))
     event(f"moves accepted: {min(accepted, 4)}{'+' if accepted >= 4 else ''}")
     event(f"retries answered from memory: {min(replayed, 1)}+")
 
 
-async def _scenario(redis_url, attempts, seed):
+async def _scenario(attempts, seed):
     game, games = TinyGame(), tiny_registry()
-    stores = [RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)]
-    replicas = [Matches(store, games) for store in stores]
+    store = MemoryStore()  # shared: each replica keeps its own cache of the match
+    replicas = [Matches(store, games) for _ in range(2)]
     options = {"hand": "4", "plays": "4", "simultaneous": str(seed % 2 == 0).lower()}
     record = await replicas[0].create("tiny", seats=3, seed=seed, options=options)
     match_id = record.match_id
@@ -78,12 +79,11 @@ async def _scenario(redis_url, attempts, seed):
         assert done.snapshot.version == version
         if request_id:
             accepted_ids[seat] = request_id
-    stored = await stores[1].load(match_id)
+    stored = await store.load(match_id)
     assert stored.version == version
     assert stored.state == game.encode_state(state)
-    assert len(await stores[0].read_log(match_id)) == accepted
+    assert len(await store.read_log(match_id)) == accepted
     report = await replicas[1].replay(match_id)
     assert report.ok and report.moves == accepted
-    for store in stores:
-        await store.close()
+    await store.close()
     return accepted, replayed

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 
 from serai.matches import Matches
-from serai.store.redis.store import open_store
+from serai.store.memory import MemoryStore
 from tiny_game import tiny_registry
 
 
-def test_the_report_holds_the_seed_and_its_message_does_not(redis_url: str) -> None:
+def test_the_report_holds_the_seed_and_its_message_does_not() -> None:
     seed = 987654321
 
     async def scenario() -> None:
-        store = open_store(redis_url)
+        store = MemoryStore()
         try:
             matches = Matches(store, tiny_registry())
             record = await matches.create("tiny", seats=2, seed=seed)

@@ -22,6 +22,8 @@ from serai.store import MatchRecord
 from service_helpers import status_of
 from tiny_game import tiny_registry
 
+pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
+
 GAMES = tiny_registry()
 
 
@@ -196,6 +198,7 @@ def verify(path: Any, commitment: str | None = None) -> int:
     return transcript_command.run_verify(args, GAMES)
 
 
+@pytest.mark.store("redis")  # serai transcript export reads Redis
 def test_export_writes_what_get_transcript_gives_and_verify_accepts_it(tiny, tmp_path, capsys):
     stub = tiny.stub()
     match_id, tokens = start(stub)
@@ -220,6 +223,7 @@ def test_export_writes_what_get_transcript_gives_and_verify_accepts_it(tiny, tmp
     assert "FAILED at move 2 (version" in capsys.readouterr().out
 
 
+@pytest.mark.store("redis")  # serai transcript export reads Redis
 def test_export_of_a_running_match_is_a_seats_only(tiny, capsys):
     stub = tiny.stub()
     match_id, tokens = start(stub)

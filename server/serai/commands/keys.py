@@ -31,9 +31,9 @@ from serai import logging as serai_logging
 from serai.commands.store_access import add_store_arguments, store_url
 from serai.rpc.players import public_key_algorithm
 from serai.store import StoreError
+from serai.store.api_keys import ApiKeyStore, KeyExists, PlayerTokenRules
 from serai.store.embedded import EmbeddedRedisError
 from serai.store.redis import open_store
-from serai.store.redis.api_keys import ApiKeys, KeyExists, PlayerTokenRules
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,10 +151,10 @@ def run(args: argparse.Namespace) -> int:
             embedded.stop()
 
 
-async def _with_keys(url: str, action: Callable[[ApiKeys], Awaitable[int]]) -> int:
+async def _with_keys(url: str, action: Callable[[ApiKeyStore], Awaitable[int]]) -> int:
     store = open_store(url)
     try:
-        return await action(ApiKeys(store.client))
+        return await action(store.api_keys)
     except (StoreError, KeyExists, ValueError, OSError) as error:
         print(f"serai keys: {error}", file=sys.stderr)
         return 1
@@ -165,7 +165,7 @@ async def _with_keys(url: str, action: Callable[[ApiKeys], Awaitable[int]]) -> i
 _audit = structlog.get_logger("serai.audit")
 
 
-async def _create(keys: ApiKeys, args: Any) -> int:
+async def _create(keys: ApiKeyStore, args: Any) -> int:
     players = _player_rules(args)
     made = await keys.create(
         args.name,
@@ -188,7 +188,7 @@ async def _create(keys: ApiKeys, args: Any) -> int:
     return 0
 
 
-async def _set(keys: ApiKeys, args: Any) -> int:
+async def _set(keys: ApiKeyStore, args: Any) -> int:
     players = None if args.no_player_tokens else _player_rules(args)
     if players is None and not args.no_player_tokens:
         raise ValueError(
@@ -209,7 +209,7 @@ async def _set(keys: ApiKeys, args: Any) -> int:
     return 0
 
 
-async def _list(keys: ApiKeys, _args: Any) -> int:
+async def _list(keys: ApiKeyStore, _args: Any) -> int:
     for key in await keys.list():
         state = f"revoked {_when(key.revoked_ms)}" if key.revoked_ms else "active"
         limits = (
@@ -222,7 +222,7 @@ async def _list(keys: ApiKeys, _args: Any) -> int:
     return 0
 
 
-async def _revoke(keys: ApiKeys, args: Any) -> int:
+async def _revoke(keys: ApiKeyStore, args: Any) -> int:
     if not await keys.revoke(args.name):
         print(f"serai keys: no active key named {args.name!r}", file=sys.stderr)
         return 1

@@ -50,7 +50,6 @@ from serai.runtime import Runtime
 from serai.store import Store, StoreError
 from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
-from serai.store.redis.api_keys import ApiKeys
 from serai.store.redis.replication import ReplicaWait
 from serai.transports.grpc.server import build_server
 
@@ -263,9 +262,7 @@ async def serve(
         )
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
-        redis_client = store.client  # type: ignore[attr-defined]  # a RedisStore's
-        keys = ApiKeys(redis_client, store.breaker)  # type: ignore[attr-defined]
-        auth = Authenticator(keys, required=settings.require_api_key)
+        auth = Authenticator(store.api_keys, required=settings.require_api_key)
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         # One set of handlers for both ports: a key's move rate, the list rate and the response

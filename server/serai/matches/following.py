@@ -10,28 +10,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from collections.abc import Callable
 
 from serai.game import Seat
 from serai.matches.cache import Entry
 from serai.matches.values import WatchBatch
 from serai.matches.watching import EventReads, label_of
 from serai.store import StoredEvent
-
-
-class EventFeed(Protocol):
-    """Reads of many matches' events at once: :class:`serai.store.redis.StreamFeed`."""
-
-    def shard_of(self, match_id: str) -> str: ...
-
-    async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> Mapping[str, Sequence[StoredEvent]]: ...
-
-    async def wake(self, shard: str) -> bool: ...
-
-    async def close(self) -> None: ...
 
 
 class End:

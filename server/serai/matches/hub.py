@@ -35,7 +35,7 @@ from serai.game import Seat
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.errors import MatchError, WatchBehind
-from serai.matches.following import BoundedReads, End, EventFeed, FollowedMatch, Shard, Watcher
+from serai.matches.following import BoundedReads, End, FollowedMatch, Shard, Watcher
 from serai.matches.reading import snapshot
 from serai.matches.values import Snapshot, WatchBatch
 from serai.matches.watching import (
@@ -45,7 +45,7 @@ from serai.matches.watching import (
     label_of,
     read_to_entry,
 )
-from serai.store import StoredEvent, StoreError, event_id_after
+from serai.store import EventFeed, StoredEvent, StoreError, event_id_after
 
 log = structlog.get_logger("serai.matches")
 
@@ -55,7 +55,7 @@ _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many ma
 _RETRY_SECONDS = 0.5  # after a failed shared read
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 
-__all__ = ["EventFeed", "WatchHub"]  # EventFeed lives in serai.matches.following
+__all__ = ["WatchHub"]
 
 
 class WatchHub:

@@ -36,7 +36,7 @@ from serai.matches.archiving import Archiving
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
-from serai.matches.hub import EventFeed, WatchHub
+from serai.matches.hub import WatchHub
 from serai.matches.play import Play
 from serai.matches.reading import Reading
 from serai.matches.seating import Seating
@@ -52,7 +52,7 @@ from serai.matches.values import (
 )
 from serai.matches.watching import Polling, Watching, label_of
 from serai.registry import Registry
-from serai.store import MatchRecord, Status, Store, TimeoutPolicy
+from serai.store import EventFeed, MatchRecord, Status, Store, TimeoutPolicy
 
 __all__ = ["Matches", "label_of"]
 

@@ -9,7 +9,7 @@ answers UNAUTHENTICATED. A wrong, unknown or revoked key is always refused, and 
 than that (the audit log says which). Keys are read from the store at most once a
 ``cache_seconds`` per process, so a revocation reaches every replica within that. Example::
 
-    auth = Authenticator(ApiKeys(store.client), required=True)
+    auth = Authenticator(store.api_keys, required=True)
     ctx = await auth.context("GetMatch", "ipv4:10.0.0.7:5678", [("x-serai-key", token)])
 """
 
@@ -26,7 +26,7 @@ from serai.metrics import count_tenant_call
 from serai.rpc.context import CallContext, Principal
 from serai.rpc.players import PlayerTokens
 from serai.rpc.status import Code, RpcError
-from serai.store.redis.api_keys import NAME, ApiKey, secret_hash, split_token
+from serai.store.api_keys import NAME, ApiKey, secret_hash, split_token
 
 # The methods a caller may use without a key: the catalogue of games, for a landing page.
 OPEN_METHODS = frozenset({"ListGames"})

@@ -1,5 +1,5 @@
 """Player tokens: the JWTs an app signs to vouch for one of its players, checked here against
-what the app's API key registered (see :class:`serai.store.redis.api_keys.PlayerTokenRules`).
+what the app's API key registered (see :class:`serai.store.api_keys.PlayerTokenRules`).
 
 serai keeps no accounts: the app owns its users and says who is playing. A token's ``sub`` is
 the app's stable player id, ``name`` (optional) the display name; ``exp`` is required. Exactly
@@ -28,7 +28,7 @@ from jwt.utils import base64url_encode
 from serai.matches.errors import BadRequest
 from serai.matches.requests import check_player_name
 from serai.rpc.status import Code, RpcError
-from serai.store.redis.api_keys import PlayerTokenRules
+from serai.store.api_keys import PlayerTokenRules
 
 MAX_TOKEN = 8192  # characters: longer is refused unread
 MAX_PLAYER_ID = 256

@@ -1,4 +1,8 @@
-"""Where matches live: the :class:`Store` protocol (its records, in :mod:`.records`, re-exported).
+"""Where matches live: the :class:`Store` protocol (its records, in :mod:`.records`, re-exported),
+the one door through which the server reaches storage. Two stores implement it: Redis
+(:mod:`serai.store.redis`, what ``serai serve`` runs on) and memory (:mod:`serai.store.memory`,
+one process's, for tests of the core); tests/store/test_store_contract.py holds both to the same
+behaviour.
 
 A store keeps, per match, one record (metadata, the encoded game state, its version), an
 append-only move log (for replay), an event stream (for watchers on every replica) and the answers
@@ -18,9 +22,10 @@ lost a race can retry on fresh state without another read. Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from serai.store.api_keys import ApiKeyStore
 from serai.store.records import (
     REQUEST_WINDOW,
     STATUSES,
@@ -49,8 +54,42 @@ from serai.store.records import (
 )
 
 
+class EventFeed(Protocol):
+    """Many matches' events read at once, for a process's watch hub
+    (:class:`serai.matches.hub.WatchHub`): one reader per shard (a Redis node; "" where one
+    store holds every match), whose waiting read :meth:`wake` can end early. From
+    :meth:`Store.event_feed`. Example::
+
+        feed = store.event_feed()
+        got = await feed.read(feed.shard_of(m), {m: "0-0"}, block_ms=1000, count=500)
+    """
+
+    def shard_of(self, match_id: str) -> str:
+        """The shard whose reader follows the match."""
+
+    async def read(
+        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
+    ) -> Mapping[str, Sequence[StoredEvent]]:
+        """The events after each match's id in ``after`` (match id -> event id), waiting up to
+        ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match."""
+
+    async def wake(self, shard: str) -> bool:
+        """End the shard's waiting read now (it answers as if it timed out); whether one was."""
+
+    async def close(self) -> None:
+        """Release what the feed holds (its connections)."""
+
+
 class Store(Protocol):
-    """What the match lifecycle needs from storage; see :mod:`serai.store.redis`."""
+    """What the server needs from storage: matches (the match lifecycle), the indexes that list
+    and count them, an event feed for watchers and the API keys (``api_keys``)."""
+
+    @property
+    def api_keys(self) -> ApiKeyStore:
+        """The store's API keys (see :mod:`serai.store.api_keys`)."""
+
+    def event_feed(self) -> EventFeed:
+        """A new reader of many matches' events at once (the caller closes it)."""
 
     async def create(
         self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
@@ -178,8 +217,9 @@ class Store(Protocol):
         matches with a clock, from the ``offset``-th (oldest first); and the offset to read on
         from next time (0 once the last was read)."""
 
-    async def memory_usage(self, match_id: str) -> int:
-        """Bytes the match's keys take in the store (for benchmarks)."""
+    async def match_counts(self) -> dict[Status, int]:
+        """How many matches the status indexes hold, by status, every tenant together (for
+        metrics; an expired match may be counted until a listing or the sweeper prunes it)."""
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""
@@ -203,6 +243,7 @@ __all__ = [
     "Conflict",
     "Duplicate",
     "Ended",
+    "EventFeed",
     "LogEntry",
     "MatchIdTaken",
     "MatchRecord",

@@ -18,6 +18,7 @@ from serai.store.redis.encoding import SUMMARY_FIELDS, record_from_fields, text
 from serai.store.redis.errors import errors
 from serai.store.redis.folding import fold, joined, missing_pieces
 from serai.store.redis.keys import (
+    API_KEYS_KEY,
     CLOCKS_KEY,
     UNARCHIVED_KEY,
     UNFINISHED_KEY,
@@ -414,3 +415,14 @@ class Indexes:
                 await self._redis.zrem(UNFINISHED_KEY, *gone)
         # The ones removed leave the index: the next page starts that much closer.
         return found, (offset + len(ids) - len(gone) if len(ids) == limit else 0)
+
+    async def match_counts(self) -> dict[Status, int]:
+        # The status indexes of the matches made without a key and of each key's (tenant's).
+        async with errors("match_counts"):
+            tenants = ["", *(text(n) for n in await self._redis.smembers(API_KEYS_KEY))]
+            pipe = self._redis.pipeline(transaction=False)
+            for status in STATUSES:
+                for tenant in tenants:
+                    pipe.zcard(index_key(status, None, tenant))
+            counts = iter(await pipe.execute())
+        return {status: sum(next(counts) for _ in tenants) for status in STATUSES}

@@ -2,7 +2,8 @@
 operation on one match as one script or one pipelined round trip.
 
 Reading events (streams.py), the global indexes (indexes.py) and the handoff of finished matches
-to the archive (expiry.py) are its bases; keys.py says what
+to the archive (expiry.py) are its bases; the API keys (api_keys.py) and the watch hub's feed
+(streams.py) are objects of their own. keys.py says what
 is stored where, scripts.py how each change is made, connect.py how a URL becomes a store.
 """
 
@@ -34,13 +35,13 @@ from serai.store import (
     NewEvent,
     Unchanged,
 )
+from serai.store.redis.api_keys import RedisApiKeys
 from serai.store.redis.breaker import DEFAULT_PROBE_INTERVAL, Breaker
 from serai.store.redis.connect import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_TIMEOUT,
     client_for,
-    cluster_client,
     sentinel_client,
     url_client,
 )
@@ -120,6 +121,7 @@ class RedisStore(EventReads, Indexes, Expiry):
         self.breaker = breaker if breaker is not None else Breaker(client.ping)
         self._closing = tuple(closing)
         self.replica_wait = replica_wait
+        self._api_keys = RedisApiKeys(client, self.breaker)
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -211,22 +213,6 @@ class RedisStore(EventReads, Indexes, Expiry):
         return cls(url_client(url, timeout=timeout, max_connections=max_connections, **connection))
 
     @classmethod
-    def for_cluster(
-        cls,
-        nodes: Sequence[tuple[str, int]],
-        *,
-        password: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_connections: int = DEFAULT_MAX_CONNECTIONS,
-    ) -> RedisStore:
-        """A Redis Cluster: see :func:`serai.store.redis.connect.cluster_client`."""
-        return cls(
-            cluster_client(
-                nodes, password=password, timeout=timeout, max_connections=max_connections
-            )
-        )
-
-    @classmethod
     def for_sentinel(
         cls,
         url: str,
@@ -239,7 +225,12 @@ class RedisStore(EventReads, Indexes, Expiry):
 
     @property
     def client(self) -> Any:
+        """The redis-py client (for tests and benchmarks that look at Redis itself)."""
         return self._redis
+
+    @property
+    def api_keys(self) -> RedisApiKeys:
+        return self._api_keys
 
     def event_feed(self) -> StreamFeed:
         """A reader of many matches' streams at once, with connections of its own (close it)."""
@@ -362,10 +353,3 @@ class RedisStore(EventReads, Indexes, Expiry):
         if not raw and archive is not None and archive[:1] == FOLDED:
             raw = unfold(archive).log
         return [unpack_log(entry) for entry in raw]
-
-    async def memory_usage(self, match_id: str) -> int:
-        total = 0
-        async with errors(breaker=self.breaker):
-            for key in match_keys(match_id):
-                total += int(await self._redis.memory_usage(key, samples=0) or 0)
-        return total

@@ -6,24 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 from serai.metrics import CONTENT_TYPE, exposition
+from serai.store import Store
 
 PATH = "/metrics"
 
 
 class MetricsRoute:
     """An ASGI app answering ``GET /metrics`` itself and passing every other request to ``app``.
-    ``redis``: the store's client, whose indexes give the matches by status (None: not shown)."""
+    ``store``: whose indexes give the matches by status (None: not shown)."""
 
-    def __init__(self, app: Any, redis: Any | None) -> None:
+    def __init__(self, app: Any, store: Store | None) -> None:
         self.app = app
-        self.redis = redis
+        self.store = store
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["path"] != PATH or scope["method"] != "GET":
             await self.app(scope, receive, send)
             return
         try:
-            body, status, kind = await exposition(self.redis), 200, CONTENT_TYPE
+            body, status, kind = await exposition(self.store), 200, CONTENT_TYPE
         except Exception as error:  # the store is down: say so, as a scrape error
             body, status, kind = f"{type(error).__name__}\n".encode(), 503, "text/plain"
         await send(

@@ -161,5 +161,4 @@ def build_http_server(
     paths = {BOTS_PATH: BotsRoute(house_bots), **probes(runtime)}
     routes = Routes([service, health], WebFiles.from_package(), paths)
     app = Cors(routes, allow_origins)
-    redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
-    return HttpServer(MetricsRoute(app, redis), log)
+    return HttpServer(MetricsRoute(app, runtime.matches.store), log)

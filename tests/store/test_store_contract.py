@@ -1,0 +1,631 @@
+"""The :class:`serai.store.Store` contract, run on both stores: the in-memory one the core's tests
+use and Redis (a real redis-server, from the ``redis_url`` fixture), so that they cannot drift.
+
+Each test is one scenario on a fresh store, run with :func:`scenario`; what the Redis store alone
+does (its formats, scripts, pools, folding) is tested in tests/service/test_service_store_*.py
+and tests/reliability.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from serai.store import (
+    REQUEST_WINDOW,
+    UNCHANGED,
+    Commit,
+    Committed,
+    Conflict,
+    Duplicate,
+    LogEntry,
+    MatchIdTaken,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    Status,
+    Store,
+    event_id_after,
+)
+from serai.store.api_keys import KeyExists, PlayerTokenRules, secret_hash, split_token
+from serai.store.memory import MemoryStore
+from serai.store.redis import RedisStore
+from store_records import running_record
+
+OpenStore = Callable[[], Store]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def open_store(request: pytest.FixtureRequest) -> OpenStore:
+    """Makes a store of each kind, empty (Redis: the test's redis-server, flushed)."""
+    if request.param == "memory":
+        return MemoryStore
+    url = request.getfixturevalue("redis_url")
+    return lambda: RedisStore.from_url(url)
+
+
+def scenario(open_store: OpenStore, test: Callable[[Store], Awaitable[Any]]) -> Any:
+    """Run ``test`` on a new store, in a loop of its own; the store is closed after."""
+
+    async def main() -> Any:
+        store = open_store()
+        try:
+            return await test(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(main())
+
+
+def new_id() -> str:
+    return secrets.token_hex(6)
+
+
+def record(
+    match_id: str,
+    *,
+    status: Status = "running",
+    created_ms: int = 1,
+    game: str = "tiny",
+    tenant: str = "",
+    **changes: Any,
+) -> MatchRecord:
+    base = running_record(match_id)
+    return dataclasses.replace(
+        base, status=status, created_ms=created_ms, game=game, tenant=tenant, **changes
+    )
+
+
+async def wait_until(check: Callable[[], Awaitable[bool]], seconds: float = 10.0) -> bool:
+    """Whether ``check`` came true within ``seconds`` (polled; never a fixed sleep)."""
+    deadline = time.monotonic() + seconds
+    while not await check():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+# --- one match --------------------------------------------------------------------------------
+
+
+def test_a_created_match_loads_back_as_it_was_stored(open_store: OpenStore) -> None:
+    """A record reads back field for field (JSON values as JSON gives them), with its last
+    event's id; an unknown id is None, and the caller's current version is UNCHANGED."""
+
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        made = record(
+            match_id,
+            options={"rounds": 3, "names": ["a", "b"]},
+            outcome={"ranks": [0, 1]},
+            client_id="bot-7",
+            move_seconds=30,
+            timeout_policy="default_move",
+            deadline_ms=123,
+            seed_chosen=True,
+            server_seed=b"\x01\x02",
+            seats=(SeatRecord("a", True, token_hash="h", entropy=b"e", player="p"), SeatRecord()),
+        )
+        last = await store.create(made, [NewEvent("created"), NewEvent("joined", {"seat": 0})])
+        loaded = await store.load(match_id)
+        assert loaded == dataclasses.replace(made, last_event_id=last)
+        assert await store.load(match_id, unless_version=made.version) is UNCHANGED
+        assert await store.load(match_id, unless_version=made.version + 1) == loaded
+        assert await store.load(new_id()) is None
+
+    scenario(open_store, test)
+
+
+def test_creating_a_taken_id_is_refused_and_changes_nothing(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        await store.create(record(match_id, state=b"first"), [NewEvent("created")])
+        with pytest.raises(MatchIdTaken):
+            await store.create(record(match_id, state=b"second"), [NewEvent("created")])
+        loaded = await store.load(match_id)
+        assert isinstance(loaded, MatchRecord) and loaded.state == b"first"
+        assert len(await store.read_events(match_id, "")) == 1
+
+    scenario(open_store, test)
+
+
+def test_a_commit_applies_only_at_the_version_read(open_store: OpenStore) -> None:
+    """The winner moves the version on; the loser gets the current record, not applied; a commit
+    to an unknown match gets no record."""
+
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        await store.create(record(match_id), [])
+        won = await store.commit(
+            match_id,
+            0,
+            Commit(state=b"s1", events=[NewEvent("move", {"seat": 0, "label": "x"})], seed=9),
+        )
+        assert isinstance(won, Committed) and won.version == 1 and len(won.event_ids) == 1
+        lost = await store.commit(match_id, 0, Commit(state=b"lost"))
+        assert isinstance(lost, Conflict) and lost.current is not None
+        assert lost.current.version == 1 and lost.current.state == b"s1"
+        assert lost.current.last_event_id == won.last_event_id and lost.current.seed == 9
+        assert await store.commit(new_id(), 0, Commit(state=b"x")) == Conflict(None)
+
+    scenario(open_store, test)
+
+
+def test_a_commit_changes_only_the_fields_it_names(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        made = record(match_id, move_seconds=10, deadline_ms=5)
+        await store.create(made, [NewEvent("created")])
+        seats = (SeatRecord("a", True, resigned=True), SeatRecord("b", True))
+        result = await store.commit(
+            match_id,
+            0,
+            Commit(status="finished", seats=seats, outcome={"winner": 1}, deadline_ms=0),
+        )
+        assert isinstance(result, Committed) and result.event_ids == ()
+        loaded = await store.load(match_id)
+        assert isinstance(loaded, MatchRecord)
+        assert loaded == dataclasses.replace(
+            made,
+            version=1,
+            status="finished",
+            seats=seats,
+            outcome={"winner": 1},
+            deadline_ms=0,
+            last_event_id=loaded.last_event_id,
+        )
+        assert loaded.last_event_id  # the created event's, kept by a commit without events
+
+    scenario(open_store, test)
+
+
+def test_a_repeated_request_id_is_answered_as_the_first_time(open_store: OpenStore) -> None:
+    """Per seat, the last REQUEST_WINDOW request ids are remembered: a repeat (whatever version it
+    read) gets the first answer and applies nothing; older ids and other seats' are not."""
+
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        await store.create(record(match_id), [])
+        first = await store.commit(
+            match_id,
+            0,
+            Commit(events=[NewEvent("started")], request_seat=1, request_id="r0", answer="A0"),
+        )
+        assert isinstance(first, Committed)
+        again = await store.commit(
+            match_id, 0, Commit(state=b"x", request_seat=1, request_id="r0", answer="other")
+        )
+        assert isinstance(again, Duplicate)
+        assert (again.first.version, again.first.last_event_id, again.first.answer) == (
+            1,
+            first.last_event_id,
+            "A0",
+        )
+        assert await store.request_answer(match_id, 1, "r0") == again.first
+        assert await store.request_answer(match_id, 0, "r0") is None
+        other_seat = await store.commit(match_id, 1, Commit(request_seat=0, request_id="r0"))
+        assert isinstance(other_seat, Committed) and other_seat.version == 2
+        for n in range(1, REQUEST_WINDOW + 1):
+            done = await store.commit(match_id, n + 1, Commit(request_seat=1, request_id=f"r{n}"))
+            assert isinstance(done, Committed)
+        assert await store.request_answer(match_id, 1, "r0") is None  # out of the window
+        answered = await store.request_answer(match_id, 1, f"r{REQUEST_WINDOW}")
+        assert answered is not None and answered.version == REQUEST_WINDOW + 2
+        assert answered.last_event_id == ""  # that commit added no event
+
+    scenario(open_store, test)
+
+
+def test_the_log_reads_back_byte_for_byte_in_order(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        await store.create(record(match_id), [])
+        first = [LogEntry(1, 0, b"\x08\x01"), LogEntry(1, 1, b"")]
+        then = [LogEntry(2, 1, None, "resigned"), LogEntry(2, 0, None, "timed_out")]
+        await store.commit(match_id, 0, Commit(log=first))
+        await store.commit(match_id, 1, Commit(log=then))
+        assert await store.read_log(match_id) == first + then
+
+    scenario(open_store, test)
+
+
+def test_events_are_read_after_an_id_in_order_and_by_count(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        created = await store.create(record(match_id), [NewEvent("created")])
+        kinds = [NewEvent("joined", {"seat": 0, "name": "ann"}), NewEvent("started")]
+        result = await store.commit(match_id, 0, Commit(events=kinds))
+        assert isinstance(result, Committed)
+        events = await store.read_events(match_id, "")
+        assert [e.event_id for e in events] == [created, *result.event_ids]
+        assert [(e.version, e.kind, dict(e.data)) for e in events] == [
+            (0, "created", {}),
+            (1, "joined", {"seat": 0, "name": "ann"}),
+            (1, "started", {}),
+        ]
+        assert all(event_id_after(b.event_id, a.event_id) for a, b in itertools.pairwise(events))
+        assert await store.read_events(match_id, created) == events[1:]
+        assert await store.read_events(match_id, "", count=2) == events[:2]
+        assert await store.read_events(match_id, events[-1].event_id) == []
+
+    scenario(open_store, test)
+
+
+def test_a_blocking_read_answers_when_an_event_comes(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        last = await store.create(record(match_id), [NewEvent("created")])
+        waiting = asyncio.ensure_future(store.read_events(match_id, last, block_ms=20_000))
+        await asyncio.sleep(0)  # the read is on its way (it answers the event either way)
+        await store.commit(match_id, 0, Commit(events=[NewEvent("started")]))
+        got = await asyncio.wait_for(waiting, 15)
+        assert [e.kind for e in got] == ["started"]
+
+    scenario(open_store, test)
+
+
+def test_a_finished_match_reads_back_the_same_once_indexed(open_store: OpenStore) -> None:
+    """Indexing a finished match may compact it (Redis folds it): events, labels rebuilt from the
+    log, the log and remembered answers read back the same."""
+
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        made = record(match_id)
+        await store.create(made, [NewEvent("created")])
+        move = b"\x08\x03"
+        result = await store.commit(
+            match_id,
+            0,
+            Commit(
+                status="finished",
+                log=[LogEntry(1, 0, move)],
+                events=[NewEvent("move", {"seat": 0, "label": "take 3"}), NewEvent("finished")],
+                request_seat=0,
+                request_id="last",
+                answer="done",
+            ),
+        )
+        assert isinstance(result, Committed)
+        before = (
+            await store.read_events(match_id, ""),
+            await store.read_log(match_id),
+            await store.request_answer(match_id, 0, "last"),
+            await store.load(match_id),
+        )
+        finished = dataclasses.replace(made, status="finished", version=1)
+        await store.index(finished, "running", "finished")
+        labels = {move: "take 3"}
+        after = (
+            await store.read_events(match_id, "", label_of=labels.__getitem__),
+            await store.read_log(match_id),
+            await store.request_answer(match_id, 0, "last"),
+            await store.load(match_id),
+        )
+        assert after == before
+
+    scenario(open_store, test)
+
+
+def test_an_idle_unfinished_match_expires_but_is_known_to_have_existed(
+    open_store: OpenStore,
+) -> None:
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        made = record(match_id, status="open")
+        await store.create(made, [NewEvent("created")], idle_ms=300)
+        await store.index(made, None, "open")
+        assert await store.load(match_id) is not None
+        assert await wait_until(lambda: _gone(store, match_id))
+        assert await store.existed(match_id)
+        assert not await store.existed(new_id())
+        assert await store.read_events(match_id, "") == []
+        assert await store.commit(match_id, 0, Commit(state=b"x")) == Conflict(None)
+        assert await store.list_matches(None, None, 10) == []
+
+    scenario(open_store, test)
+
+
+async def _gone(store: Store, match_id: str) -> bool:
+    return await store.load(match_id) is None
+
+
+def test_a_finished_match_is_leased_to_the_archive_and_expires_once_archived(
+    open_store: OpenStore,
+) -> None:
+    """A finished match waits for the archive, each caller leasing it for a while (a caller that
+    dies leaves it to the next after the lease); once archived it leaves the queue and its keys
+    expire after the retention."""
+
+    async def test(store: Store) -> None:
+        match_id = new_id()
+        made = record(match_id)
+        await store.create(made, [NewEvent("created")])
+        await store.commit(match_id, 0, Commit(status="finished", events=[NewEvent("finished")]))
+        finished = dataclasses.replace(made, status="finished", version=1)
+        await store.index(finished, "running", "finished")
+        now = int(time.time() * 1000)
+        assert match_id in await store.unarchived(now, 60_000, 1000)
+        assert match_id not in await store.unarchived(now, 60_000, 1000)  # leased
+        assert match_id in await store.unarchived(now + 60_001, 60_000, 1000)  # lease over
+        await store.archived(finished, 300, now)
+        assert match_id not in await store.unarchived(now + 200_000, 60_000, 1000)
+        assert await wait_until(lambda: _gone(store, match_id))
+
+    scenario(open_store, test)
+
+
+def test_the_store_s_clock_is_the_wall_clock_give_or_take(open_store: OpenStore) -> None:
+    """Deadlines are taken on it (serai.matches.clocks): milliseconds since the epoch."""
+
+    async def test(store: Store) -> None:
+        before = time.time() * 1000
+        told = await store.time_ms()
+        assert before - 5_000 < told < time.time() * 1000 + 5_000
+
+    scenario(open_store, test)
+
+
+# --- the indexes --------------------------------------------------------------------------------
+
+
+def test_listings_are_newest_first_by_status_game_and_tenant(open_store: OpenStore) -> None:
+    """Matches are listed once indexed, ordered by (created_ms, id) descending, without their
+    state; ``after`` pages on from a position; each tenant sees only its own."""
+
+    async def test(store: Store) -> None:
+        made = [
+            record("m-a", status="open", created_ms=10),
+            record("m-b", status="running", created_ms=20, game="other"),
+            record("m-c", status="open", created_ms=20),
+            record("m-d", status="finished", created_ms=30),
+            record("m-e", status="open", created_ms=40, tenant="acme"),
+        ]
+        for one in made:
+            await store.create(one, [])
+            await store.index(one, None, one.status)
+        await store.create(record("m-unindexed", status="open", created_ms=50), [])
+
+        async def ids(status: Status | None, game: str | None = None, **kw: Any) -> list[str]:
+            return [r.match_id for r in await store.list_matches(status, game, 10, **kw)]
+
+        assert await ids(None) == ["m-d", "m-c", "m-b", "m-a"]
+        assert await ids("open") == ["m-c", "m-a"]
+        assert await ids(None, "other") == ["m-b"]
+        assert await ids(None, after=(20, "m-c")) == ["m-b", "m-a"]
+        assert await ids(None, tenant="acme") == ["m-e"]
+        assert [r.match_id for r in await store.list_matches(None, None, 2)] == ["m-d", "m-c"]
+        listed = await store.list_matches("finished", None, 10)
+        assert listed == [dataclasses.replace(made[3], state=b"")]
+
+    scenario(open_store, test)
+
+
+def test_a_match_indexed_under_an_old_status_is_listed_under_its_own(
+    open_store: OpenStore,
+) -> None:
+    async def test(store: Store) -> None:
+        made = record("m-x", status="open")
+        await store.create(made, [])
+        await store.index(made, None, "open")
+        await store.commit("m-x", 0, Commit(status="running"))  # not indexed again
+        assert await store.list_matches("open", None, 10) == []
+        listed = await store.list_matches(None, None, 10)
+        assert [(r.match_id, r.status) for r in listed] == [("m-x", "running")]
+        assert [r.match_id for r in await store.list_matches("running", None, 10)] == ["m-x"]
+
+    scenario(open_store, test)
+
+
+def test_a_player_s_matches_are_listed_where_they_hold_a_seat(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        seated = (SeatRecord("a", True, player="p1"), SeatRecord("b", True))
+        made = [
+            record("m-1", created_ms=1, seats=seated, tenant="acme"),
+            record("m-2", created_ms=2, seats=seated, tenant="acme", status="finished"),
+            record("m-3", created_ms=3, tenant="acme"),  # no seat of p1: the index lies
+        ]
+        for one in made:
+            await store.create(one, [])
+            await store.index_player("acme", "p1", one.match_id, one.created_ms)
+
+        async def ids(status: Status | None, **kw: Any) -> list[str]:
+            found = await store.player_matches("acme", "p1", status, None, 10, **kw)
+            return [r.match_id for r in found]
+
+        assert await ids(None) == ["m-2", "m-1"]
+        assert await ids("running") == ["m-1"]
+        assert await ids(None, after=(2, "m-2")) == ["m-1"]
+        assert await store.player_matches("other", "p1", None, None, 10) == []
+
+    scenario(open_store, test)
+
+
+def test_open_slots_are_claimed_up_to_the_limit_and_freed_by_finishing(
+    open_store: OpenStore,
+) -> None:
+    async def test(store: Store) -> None:
+        now = int(time.time() * 1000)
+        for match_id in ("q-1", "q-2"):
+            assert await store.claim_open_slot("bot", match_id, now, 2) is None
+            assert await store.claim_quota_slot("peer", match_id, now, 2) is None
+            made = record(match_id, status="open", client_id="bot", created_ms=now)
+            await store.create(made, [])
+            await store.index(made, None, "open")
+        assert await store.open_matches("bot") == 2
+        assert await store.claim_open_slot("bot", "q-3", now, 2) == 2
+        assert await store.claim_quota_slot("peer", "q-3", now, 2) == 2
+        assert await store.claim_open_slot("bot", "q-1", now, 2) is None  # counted already
+        await store.commit("q-1", 0, Commit(status="finished"))
+        await store.index(record("q-1", status="finished", client_id="bot"), "open", "finished")
+        assert await store.open_matches("bot") == 1
+        assert await store.claim_open_slot("bot", "q-3", now, 2) is None
+        assert await store.claim_quota_slot("peer", "q-3", now, 2) is None  # q-1 pruned
+        await store.release_open_slots("q-3", client_id="bot", quota_key="peer")
+        assert await store.claim_open_slot("bot", "q-4", now, 2) is None
+        assert await store.claim_quota_slot("peer", "q-4", now, 2) is None
+
+    scenario(open_store, test)
+
+
+def test_unfinished_slots_count_the_whole_store(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        now = int(time.time() * 1000)
+        assert await store.claim_unfinished_slot("u-1", now, 2) is None
+        assert await store.claim_unfinished_slot("u-2", now, 2) is None
+        assert await store.claim_unfinished_slot("u-3", now, 2) == 2  # u-1, u-2: on their way
+        await store.release_open_slots("u-1")
+        assert await store.claim_unfinished_slot("u-3", now, 2) is None
+        made = record("u-2", created_ms=now)
+        await store.create(made, [])
+        await store.index(made, None, "running")
+        await store.index(dataclasses.replace(made, status="finished"), "running", "finished")
+        assert await store.claim_unfinished_slot("u-4", now, 2) is None
+
+    scenario(open_store, test)
+
+
+def test_deadlines_page_through_the_unfinished_matches_with_a_clock(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        for n in range(5):
+            made = record(f"c-{n}", created_ms=n, move_seconds=30, deadline_ms=1000 + n)
+            await store.create(made, [])
+            await store.index(made, None, "running")
+        plain = record("c-none", created_ms=9)  # no clock: never among them
+        await store.create(plain, [])
+        await store.index(plain, None, "running")
+        await store.commit("c-1", 0, Commit(status="finished"))  # gone from the clocks
+        first, offset = await store.deadlines(2)
+        assert first == [("c-0", 1000)] and offset == 1
+        second, offset = await store.deadlines(2, offset)
+        assert second == [("c-2", 1002), ("c-3", 1003)] and offset == 3
+        third, offset = await store.deadlines(2, offset)
+        assert third == [("c-4", 1004)] and offset == 0
+
+    scenario(open_store, test)
+
+
+def test_match_counts_count_every_tenant_by_status(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        await store.api_keys.create("acme")
+        for match_id, status, tenant in [
+            ("n-1", "open", ""),
+            ("n-2", "running", ""),
+            ("n-3", "running", "acme"),
+            ("n-4", "finished", "acme"),
+        ]:
+            made = record(match_id, status=status, tenant=tenant)  # type: ignore[arg-type]
+            await store.create(made, [])
+            await store.index(made, None, made.status)
+        assert await store.match_counts() == {"open": 1, "running": 2, "finished": 1}
+
+    scenario(open_store, test)
+
+
+# --- the event feed -------------------------------------------------------------------------------
+
+
+def test_the_event_feed_reads_many_matches_and_waits_for_news(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            firsts = {}
+            for match_id in ("f-1", "f-2"):
+                firsts[match_id] = await store.create(record(match_id), [NewEvent("created")])
+            shard = feed.shard_of("f-1")
+            assert feed.shard_of("f-2") == shard
+            got = await feed.read(shard, {"f-1": "", "f-2": ""}, block_ms=1000, count=10)
+            assert {m: [e.event_id for e in events] for m, events in got.items()} == {
+                m: [first] for m, first in firsts.items()
+            }
+            waiting = asyncio.ensure_future(feed.read(shard, firsts, block_ms=20_000, count=10))
+            await asyncio.sleep(0)
+            await store.commit("f-2", 0, Commit(events=[NewEvent("started")]))
+            news = await asyncio.wait_for(waiting, 15)
+            assert list(news) == ["f-2"] and [e.kind for e in news["f-2"]] == ["started"]
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
+def test_waking_the_feed_ends_its_waiting_read(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            last = await store.create(record("w-1"), [NewEvent("created")])
+            shard = feed.shard_of("w-1")
+            assert not await feed.wake(shard)  # nothing waits
+            waiting = asyncio.ensure_future(
+                feed.read(shard, {"w-1": last}, block_ms=20_000, count=10)
+            )
+            assert await wait_until(lambda: feed.wake(shard))
+            assert await asyncio.wait_for(waiting, 15) == {}
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
+# --- API keys -------------------------------------------------------------------------------------
+
+
+def test_an_api_key_keeps_only_its_secret_s_hash(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        keys = store.api_keys
+        made = await keys.create("acme", max_open_matches=5, move_rate=2.5, now_ms=1000)
+        name_secret = split_token(made.token)
+        assert name_secret is not None and name_secret[0] == "acme"
+        key = await keys.get("acme")
+        assert key == made.key and key.secret_hash == secret_hash(name_secret[1])
+        assert (key.max_open_matches, key.move_rate, key.created_ms) == (5, 2.5, 1000)
+        assert key.players is None and made.player_secret == ""
+        assert await keys.get("nobody") is None
+
+    scenario(open_store, test)
+
+
+def test_a_revoked_key_s_name_is_never_given_again(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        keys = store.api_keys
+        await keys.create("b-app")
+        await keys.create("a-app")
+        assert await keys.revoke("a-app", now_ms=77)
+        assert not await keys.revoke("a-app")
+        assert not await keys.revoke("nobody")
+        with pytest.raises(KeyExists):
+            await keys.create("a-app")
+        listed = await keys.list()
+        assert [(k.name, k.revoked_ms) for k in listed] == [("a-app", 77), ("b-app", 0)]
+        with pytest.raises(ValueError):
+            await keys.create("Not A Name")
+
+    scenario(open_store, test)
+
+
+def test_a_key_s_player_token_rules_are_set_and_replaced(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        keys = store.api_keys
+        made = await keys.create("acme", players=PlayerTokenRules(secret=True, issuer="me"))
+        assert made.player_secret and made.key.players is not None
+        assert made.key.players.secret == made.player_secret
+        assert await keys.get("acme") == made.key
+        rules = PlayerTokenRules(jwks_url="https://example.com/jwks", audience="serai")
+        changed = await keys.set_players("acme", rules)
+        assert changed is not None and changed.player_secret == ""
+        assert changed.key.players == rules
+        assert await keys.get("acme") == changed.key
+        cleared = await keys.set_players("acme", None)
+        assert cleared is not None and (await keys.get("acme")) == cleared.key
+        assert cleared.key.players is None
+        with pytest.raises(ValueError):
+            await keys.set_players("acme", PlayerTokenRules(secret=True, public_key="PEM"))
+        assert await keys.set_players("nobody", None) is None
+
+    scenario(open_store, test)
