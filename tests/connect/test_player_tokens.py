@@ -230,12 +230,13 @@ def test_reclaimed_seat(start_replicas, redis_url):
                 pb.ListLegalMovesRequest(match_id=match_id, seat_token=tokens[seat])
             )
             assert legal.seat == seat
-            code, _ = code_of(
+            code, text = code_of(
                 lambda s=stub: s.ListLegalMoves(
                     pb.ListLegalMovesRequest(match_id=match_id, seat_token=old_token)
                 )
             )
             assert code == grpc.StatusCode.PERMISSION_DENIED
+            assert f"seat {seat} of match {match_id} was replaced" in text  # not "wrong token"
         # Reclaimed once more on the second server: the first one's cached copy is behind, and
         # a move there with the token it knows is refused all the same (its commit finds the
         # new record).

@@ -63,6 +63,13 @@ def authenticate(entry: Entry, token: str) -> Seat | None:
         if stored.token_hash and hmac.compare_digest(stored.token_hash, digest):
             seat = i
     if seat is None:
+        for i, stored in enumerate(entry.record.seats):
+            if stored.replaced_token and hmac.compare_digest(stored.replaced_token, digest):
+                raise WrongToken(
+                    f"this seat token of seat {i} of match {entry.record.match_id} was replaced: "
+                    "the seat's player took it back on another device (ReclaimSeat), which has "
+                    "the new token; ReclaimSeat again to play here"
+                )
         raise WrongToken(
             f"this seat token does not belong to match {entry.record.match_id}: use the token "
             "JoinMatch returned for this match (or none, to look on as a spectator)"

@@ -474,7 +474,11 @@ class _Reclaim(Change[Joined]):
         seats = list(record.seats)
         # The join's request id no longer answers: its sealed token is the old one.
         seats[seat] = replace(
-            seats[seat], token_hash=access.token_hash(self.token), join_id="", sealed_token=""
+            seats[seat],
+            token_hash=access.token_hash(self.token),
+            join_id="",
+            sealed_token="",
+            replaced_token=seats[seat].token_hash,
         )
         self.seat = seat
         # An event, so that watchers see the version this makes (move ids name versions).

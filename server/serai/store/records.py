@@ -48,7 +48,9 @@ class SeatRecord:
 
     ``player``: for a seat joined with a player token, a hash of the player id the app vouched
     for (see serai.matches.access.player_key): whom ReclaimSeat gives the seat back to. Never
-    shown to anyone."""
+    shown to anyone. ``replaced_token``: the hash of the token the seat's last ReclaimSeat
+    replaced, so that a call with it is told the seat moved to another device, not that the
+    token is wrong."""
 
     name: str = ""
     joined: bool = False
@@ -58,6 +60,7 @@ class SeatRecord:
     sealed_token: str = ""
     entropy: bytes = b""
     player: str = ""
+    replaced_token: str = ""
 
 
 @dataclass(frozen=True)

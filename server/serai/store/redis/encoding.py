@@ -240,6 +240,8 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
             row["e"] = s.entropy.hex()
         if s.player:  # only seats joined with a player token
             row["p"] = s.player
+        if s.replaced_token:  # only seats taken back with ReclaimSeat
+            row["x"] = s.replaced_token
         rows.append(row)
     return json.dumps(rows, separators=(",", ":"))
 
@@ -255,6 +257,7 @@ def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
             sealed_token=row.get("k", ""),
             entropy=bytes.fromhex(row.get("e", "")),
             player=row.get("p", ""),
+            replaced_token=row.get("x", ""),
         )
         for row in json.loads(raw)
     )
