@@ -46,6 +46,9 @@ class Settings:
     max_open_total: int = 10_000
     list_rate: float = 5.0
     list_burst: float = 10.0
+    create_rate: float = 5.0
+    create_burst: float = 100.0
+    play_open_seconds: float = 10.0
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
@@ -232,6 +235,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--create-rate",
+        "CreateMatch calls per second allowed from one API key, or from one client address "
+        "for calls without a key (gRPC and HTTP together, in each server process), on "
+        "average; more get RESOURCE_EXHAUSTED; 0: no limit. Finished matches are kept, so "
+        "this bounds how fast one caller can fill the store. Behind a proxy every client "
+        "without a key shares its address: raise it or set 0 there",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--create-burst",
+        "CreateMatch calls one key or address may make at once before --create-rate applies",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--play-open-seconds",
+        "how long a new Play stream may take to send its PlayRequest.open before it is ended "
+        "(DEADLINE_EXCEEDED); until then it counts as one of --max-watches and "
+        "--max-watches-per-peer; 0: no limit",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
         "--max-open-per-peer",
         "unfinished matches the CreateMatch calls from one client address may have (the host, "
         "not the port; an IPv6 /64 as one), whatever their client_id; more get "
@@ -339,6 +366,9 @@ def from_args(args: argparse.Namespace) -> Settings:
         max_open_total=args.max_open_total,
         list_rate=args.list_rate,
         list_burst=args.list_burst,
+        create_rate=args.create_rate,
+        create_burst=args.create_burst,
+        play_open_seconds=args.play_open_seconds,
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,

@@ -203,6 +203,8 @@ async def serve(
             RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
             list_limiter,
             auth,
+            create_limiter=RateLimiter(settings.create_rate, settings.create_burst),
+            play_open_seconds=settings.play_open_seconds,
         )
         server = await build_server(
             matches,
