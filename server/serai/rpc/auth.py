@@ -94,7 +94,7 @@ class Authenticator:
             return CallContext(peer)
         principal = await self.principal(token, method)
         count_tenant_call(principal.name)
-        return CallContext(peer, principal)
+        return CallContext(peer, principal, token)
 
     async def principal(self, token: str, method: str = "") -> Principal:
         parts = split_token(token)

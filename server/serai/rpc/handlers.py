@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from google.protobuf import any_pb2
@@ -67,6 +67,8 @@ class CallContext:
 
     peer: str = ""
     principal: Principal | None = None  # the app whose API key the call carries
+    # The key itself, for a stream to check again as it goes (see MatchHandlers.recheck)
+    api_key: str = field(default="", repr=False)
 
     @property
     def quota_key(self) -> str:
@@ -117,6 +119,13 @@ class MatchHandlers:
         self.responses = SubmitResponses()
         self.key_move_limiters: dict[str, RateLimiter] = {}
         self.play_streams = PlayStreams(self, open_seconds=play_open_seconds)
+
+    async def recheck(self, ctx: CallContext, method: str) -> None:
+        """A stream's API key checked again (from the process's key cache, so a revocation
+        ends a stream as soon as it refuses a unary call): RpcError(UNAUTHENTICATED) once the
+        key is revoked. Streams call it before each batch they send and each move they play."""
+        if ctx.principal is not None and self.auth is not None:
+            await self.auth.principal(ctx.api_key, method)
 
     async def ListGames(
         self, request: pb.ListGamesRequest, ctx: CallContext
@@ -330,6 +339,7 @@ class MatchHandlers:
         try:
             async with contextlib.aclosing(batches):
                 async for batch in batches:
+                    await self.recheck(ctx, "Watch")
                     last = len(batch.events) - 1
                     for i, stored in enumerate(batch.events):
                         message = event(stored)

@@ -215,6 +215,7 @@ class _Session:
                     if item.error is not None:
                         raise item.error
                     return
+                await self.handlers.recheck(self.ctx, "Play")  # a revoked key ends the stream
                 if not bound and item.event.HasField("snapshot"):
                     bound = True
                     structlog.contextvars.bind_contextvars(seat=item.event.snapshot.viewer_seat)
@@ -294,6 +295,11 @@ class _Session:
                     return
                 if kind not in ("move", "resign"):
                     await out.put(_End(BadRequest(_FIRST)))
+                    return
+                try:
+                    await self.handlers.recheck(self.ctx, "Play")
+                except RpcError as revoked:  # no move with a key revoked since the stream opened
+                    await out.put(_End(revoked))
                     return
                 idle.clear()
                 try:
