@@ -49,6 +49,11 @@ class Settings:
     create_rate: float = 5.0
     create_burst: float = 100.0
     play_open_seconds: float = 10.0
+    header_seconds: float = 10.0
+    http_idle_seconds: float = 5.0
+    grpc_idle_seconds: float = 300.0
+    max_connections_per_peer: int = 256
+    max_connections: int = 10_000
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
@@ -143,6 +148,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "opens its own); each request in flight holds one, more wait for a free one (Watches "
         "share two per node, whatever their number)",
         kind=values.at_least(1, int),
+    )
+    _setting(
+        parser,
+        "--header-seconds",
+        "how long a new connection may take to send a request's headers (HTTP port) or its "
+        "HTTP/2 preface and settings (gRPC port) before it is closed, so that slow or silent "
+        "connections (slowloris) cannot hold file descriptors; 0: no limit on HTTP, grpc's "
+        "120 s on gRPC",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--http-idle-seconds",
+        "how long an HTTP connection may wait for its next request (keep-alive) before it is "
+        "closed",
+        kind=values.at_least(0.1, float),
+    )
+    _setting(
+        parser,
+        "--grpc-idle-seconds",
+        "how long a gRPC connection with no call in progress is kept before it is closed "
+        "(GOAWAY: a client opens a new one at its next call, unnoticed); 0: for ever",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--max-connections-per-peer",
+        "most connections one client address (the host; an IPv6 /64 as one) may hold open to "
+        "the HTTP port; more are closed as they open; 0: no limit. On the gRPC port, an "
+        "address is held to --max-watches-per-peer streams and its idle connections close "
+        "after --grpc-idle-seconds. Behind a proxy every client shares its address: raise it or "
+        "set 0 there",
+        kind=values.at_least(0, int),
+    )
+    _setting(
+        parser,
+        "--max-connections",
+        "most connections open to each port of this process, from every client together (keep "
+        "it under the open-file limit, ulimit -n); more are closed as they open; 0: no limit",
+        kind=values.at_least(0, int),
     )
     _setting(
         parser,
@@ -369,6 +414,11 @@ def from_args(args: argparse.Namespace) -> Settings:
         create_rate=args.create_rate,
         create_burst=args.create_burst,
         play_open_seconds=args.play_open_seconds,
+        header_seconds=args.header_seconds,
+        http_idle_seconds=args.http_idle_seconds,
+        grpc_idle_seconds=args.grpc_idle_seconds,
+        max_connections_per_peer=args.max_connections_per_peer,
+        max_connections=args.max_connections,
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,

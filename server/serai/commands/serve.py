@@ -212,11 +212,16 @@ async def serve(
             reuse_port=worker is not None,
             runtime=runtime,
             handlers=handlers,
+            handshake_seconds=settings.header_seconds,
+            idle_seconds=settings.grpc_idle_seconds,
+            max_connections=settings.max_connections,
         )
         http = None
         house = None
         if settings.http_port is not None:
-            from serai.transports.connect.server import build_http_server  # uvicorn: only if used
+            # uvicorn: only if used
+            from serai.transports.connect.connections import ConnectionLimits
+            from serai.transports.connect.server import build_http_server
 
             if settings.house_bots > 0:
                 from serai.house_bots import HouseBots
@@ -229,6 +234,11 @@ async def serve(
                 max_message_bytes=settings.max_message_bytes,
                 allow_origins=settings.http_allow_origin,
                 house_bots=house,
+                limits=ConnectionLimits(
+                    per_peer=settings.max_connections_per_peer, total=settings.max_connections
+                ),
+                header_seconds=settings.header_seconds,
+                idle_seconds=settings.http_idle_seconds,
             )
         try:
             port = await server.start(settings.host, settings.port)

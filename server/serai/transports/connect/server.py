@@ -28,6 +28,7 @@ from serai.rpc.handlers import MatchHandlers
 from serai.runtime import Runtime
 from serai.transports.connect.bots import PATH as BOTS_PATH
 from serai.transports.connect.bots import BotsRoute
+from serai.transports.connect.connections import ConnectionLimits, guarded_protocol
 from serai.transports.connect.cors import Cors
 from serai.transports.connect.metrics import MetricsRoute
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
@@ -35,6 +36,8 @@ from serai.transports.connect.static import WebFiles
 from serai.transports.request_log import RequestLog
 
 MATCH_SERVICE = "serai.v1.MatchService"
+HEADER_SECONDS = 10.0  # a request's headers arrive within this, or the connection is closed
+IDLE_SECONDS = 5.0  # a connection waiting longer than this for its next request is closed
 
 
 class Routes:
@@ -80,9 +83,21 @@ class Routes:
 class HttpServer:
     """uvicorn serving ``app`` on a socket :meth:`start` binds; see the module's example."""
 
-    def __init__(self, app: Any, request_log: RequestLog | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        request_log: RequestLog | None = None,
+        *,
+        limits: ConnectionLimits | None = None,
+        header_seconds: float = HEADER_SECONDS,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.app = app
         self.request_log = request_log  # its cut_short counts the calls clients gave up on
+        # connections by address (see serai.transports.connect.connections); None: no limit
+        self.limits = limits or ConnectionLimits()
+        self.header_seconds = header_seconds
+        self.idle_seconds = idle_seconds
         self.port = 0
         self._socket: socket.socket | None = None
         self._server: uvicorn.Server | None = None
@@ -100,6 +115,9 @@ class HttpServer:
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=made.detach())
         config = uvicorn.Config(
             self.app,
+            http=guarded_protocol(self.limits, self.header_seconds),
+            # uvicorn types it int; it hands it to loop.call_later, which takes a float
+            timeout_keep_alive=self.idle_seconds,  # type: ignore[arg-type]
             lifespan="off",
             access_log=False,  # the request log writes one line per call
             log_config=None,  # leave the process's logging alone
@@ -143,12 +161,17 @@ def build_http_server(
     max_message_bytes: int = 4 * 1024 * 1024,
     allow_origins: Iterable[str] = (),
     house_bots: HouseBots | None = None,
+    limits: ConnectionLimits | None = None,
+    header_seconds: float = HEADER_SECONDS,
+    idle_seconds: float = IDLE_SECONDS,
 ) -> HttpServer:
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
     may call from a browser page of another origin (see :mod:`serai.transports.connect.cors`);
     health answers NOT_SERVING once ``runtime`` is closing; ``/bots`` starts ``house_bots``
-    (None: it answers 404, see :mod:`serai.transports.connect.bots`)."""
+    (None: it answers 404, see :mod:`serai.transports.connect.bots`). ``limits``: the
+    connections one address (and all) may hold; ``header_seconds``: the time a request's headers
+    may take to arrive; ``idle_seconds``: how long a connection may wait between requests."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
@@ -158,4 +181,10 @@ def build_http_server(
     routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: BotsRoute(house_bots)})
     app = Cors(routes, allow_origins)
     redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
-    return HttpServer(MetricsRoute(app, redis), log)
+    return HttpServer(
+        MetricsRoute(app, redis),
+        log,
+        limits=limits,
+        header_seconds=header_seconds,
+        idle_seconds=idle_seconds,
+    )
