@@ -66,6 +66,10 @@ class Settings:
     redis_fsync: str = "everysec"
     require_api_key: bool = False
     house_bots: int = 16
+    house_bots_per_client: int = 2
+    metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
+    metrics_token: str = ""
+    metrics_tenants: bool = False
 
 
 def _setting(
@@ -214,6 +218,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "most bots this process plays itself at once, started by POST /bots on the HTTP port "
         '(a browser\'s "play against a greedy or search bot"; each joins as a client of the '
         "gRPC port with the caller's API key); 0: none, and /bots answers 404",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        parser,
+        "--house-bots-per-client",
+        "most of --house-bots one caller may have playing at once (by its API key, else its "
+        "address); more POST /bots get 429; 0: no limit",
         kind=values.at_least(0, int),
         metavar="N",
     )
@@ -375,6 +387,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--metrics-port",
+        "where GET /metrics (Prometheus) is served: http, on the HTTP port; a TCP port of its "
+        "own (on --host; keep it off the public network), and then not on the HTTP port; "
+        "off: nowhere",
+        kind=values.metrics_port,
+        metavar="PORT|http|off",
+    )
+    _setting(
+        parser,
+        "--metrics-token",
+        "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
+        "the environment variable, which ps does not show; none: /metrics is open to whoever "
+        "reaches its port",
+        default_text="",
+        metavar="TOKEN",
+    )
+    _setting(
+        parser,
+        "--metrics-tenants",
+        "count calls by API key name (serai_tenant_requests{tenant=...}): every tenant's name "
+        "is then on /metrics. true or false; the flag alone is true",
+        kind=values.boolean,
+        nargs="?",
+        const=True,
+        metavar="BOOL",
+    )
+    _setting(
+        parser,
         "--log-format",
         "auto: JSON lines unless stdout is a terminal",
         choices=("auto", "json", "pretty"),
@@ -431,6 +471,10 @@ def from_args(args: argparse.Namespace) -> Settings:
         redis_fsync=args.redis_fsync,
         require_api_key=args.require_api_key,
         house_bots=args.house_bots,
+        house_bots_per_client=args.house_bots_per_client,
+        metrics_port=args.metrics_port,
+        metrics_token=args.metrics_token,
+        metrics_tenants=args.metrics_tenants,
     )
 
 
@@ -439,6 +483,8 @@ def from_args(args: argparse.Namespace) -> Settings:
 _SET_BY_SUPERVISOR = frozenset(
     {"host", "port", "http_port", "redis_url", "redis_cluster", "data_dir", "workers"}
 )
+# Secrets: given to the workers in their environment (see serai.commands.workers), never as flags.
+SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN"}
 
 
 def worker_flags(settings: Settings) -> list[str]:
@@ -449,7 +495,11 @@ def worker_flags(settings: Settings) -> list[str]:
     add_arguments(parser)
     flags: list[str] = []
     for action in parser._actions:  # argparse has no public list of a parser's options
-        if not action.option_strings or action.dest in _SET_BY_SUPERVISOR:
+        if (
+            not action.option_strings
+            or action.dest in _SET_BY_SUPERVISOR
+            or action.dest in SECRET_SETTINGS
+        ):
             continue
         value = getattr(settings, action.dest)
         if isinstance(value, tuple):  # a repeatable flag: once per value

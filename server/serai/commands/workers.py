@@ -180,6 +180,8 @@ async def supervise(
     port = reserved.getsockname()[1]
     env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
     env.update(redis)
+    for field, variable in config.SECRET_SETTINGS.items():
+        env[variable] = str(getattr(settings, field))
     # Metrics: every worker writes its figures to files in one folder, and the one answering a
     # scrape adds them up (prometheus-client's multiprocess mode); fresh for each run.
     metrics_dir = None

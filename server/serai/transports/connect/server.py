@@ -30,7 +30,7 @@ from serai.transports.connect.bots import PATH as BOTS_PATH
 from serai.transports.connect.bots import BotsRoute
 from serai.transports.connect.connections import ConnectionLimits, guarded_protocol
 from serai.transports.connect.cors import Cors
-from serai.transports.connect.metrics import MetricsRoute
+from serai.transports.connect.metrics import MetricsRoute, not_found
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
 from serai.transports.connect.static import WebFiles
 from serai.transports.request_log import RequestLog
@@ -164,6 +164,8 @@ def build_http_server(
     limits: ConnectionLimits | None = None,
     header_seconds: float = HEADER_SECONDS,
     idle_seconds: float = IDLE_SECONDS,
+    metrics: bool = True,
+    metrics_token: str = "",
 ) -> HttpServer:
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
@@ -171,20 +173,45 @@ def build_http_server(
     health answers NOT_SERVING once ``runtime`` is closing; ``/bots`` starts ``house_bots``
     (None: it answers 404, see :mod:`serai.transports.connect.bots`). ``limits``: the
     connections one address (and all) may hold; ``header_seconds``: the time a request's headers
-    may take to arrive; ``idle_seconds``: how long a connection may wait between requests."""
+    may take to arrive; ``idle_seconds``: how long a connection may wait between requests.
+    ``metrics``: GET /metrics served here (see :func:`build_metrics_server` for a port of its
+    own), behind ``metrics_token`` if given."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
         read_max_bytes=max_message_bytes,
     )
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: not runtime.closing)
-    routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: BotsRoute(house_bots)})
-    app = Cors(routes, allow_origins)
-    redis = getattr(runtime.matches.store, "client", None)  # a Redis store's: matches by status
+    origins = tuple(allow_origins)
+    auth = handlers.auth
+    bots = BotsRoute(
+        house_bots,
+        allows=Cors(None, origins).allows,
+        auth=auth,
+        keys_exist=None if auth is None else auth.keys_exist,
+    )
+    routes = Routes([service, health], WebFiles.from_package(), {BOTS_PATH: bots})
+    app: Any = Cors(routes, origins)
+    if metrics:
+        app = MetricsRoute(app, _store_client(runtime), metrics_token)
     return HttpServer(
-        MetricsRoute(app, redis),
+        app,
         log,
         limits=limits,
         header_seconds=header_seconds,
         idle_seconds=idle_seconds,
     )
+
+
+def build_metrics_server(runtime: Runtime, token: str = "") -> HttpServer:
+    """An HTTP server of GET /metrics alone (serve --metrics-port), behind ``token`` if
+    given; every other path is 404."""
+    return HttpServer(
+        MetricsRoute(not_found, _store_client(runtime), token),
+        limits=ConnectionLimits(per_peer=16, total=64),  # scrapers: a few
+    )
+
+
+def _store_client(runtime: Runtime) -> Any:
+    """A Redis store's client, whose indexes give the matches by status (else None)."""
+    return getattr(runtime.matches.store, "client", None)
