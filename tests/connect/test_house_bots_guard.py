@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -114,13 +115,17 @@ def test_a_search_bot_thinks_in_a_process_of_its_own(start_serve, redis_url):
         me = client.join(match_id, player_name="ada")
         status, _ = bots(server.http_address, {"matchId": match_id, "strategy": "search"})
         assert status == 201
-        strategy, bot_moved = RandomStrategy(seed=2), False
-        for event in client.watch(me):
-            bot_moved = bot_moved or (event.kind == "move" and event.proto.move.seat == 1)
-            if bot_moved:
-                break
-            if event.snapshot is not None and event.snapshot.acts(0):
+        strategy, moved = RandomStrategy(seed=2), False
+        deadline = time.monotonic() + 120
+        while True:  # until the bot has answered a move of mine
+            assert '"house bot failed"' not in server.log(), server.log()
+            if client.get_match(me).acts(0):
+                if moved and any("spawn" in line for line in _children(pid)):
+                    break
                 client.play(me, strategy.choose)
+                moved = True
+            assert time.monotonic() < deadline, "the search bot never moved"
+            time.sleep(0.05)
         thinking = [line for line in _children(pid) if "multiprocessing" in line]
         assert any("spawn" in line for line in thinking), _children(pid)
         client.resign(me)
