@@ -176,7 +176,7 @@ async def connect_round(
 async def run(args: argparse.Namespace, folder: Path, redis_url: str) -> None:
     process, address = start_process(
         [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "0",
-         "--redis-url", redis_url, "--log-format", "json", "--move-rate", "0",
+         "--redis-url", redis_url, "--log-format", "json", "--move-rate", "0", "--create-rate", "0",
          "--workers", str(args.workers), "--max-open-per-peer", "0", "--max-open-total", "0",
          "--chosen-seeds", "allow"],
         folder / "serve.log",

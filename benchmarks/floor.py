@@ -380,7 +380,8 @@ def start_serai(args: argparse.Namespace, folder: Path, redis_url: str) -> Serve
     process, address = start_process(
         [*(profile if args.profile else []),
          sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--redis-url", redis_url,
-         "--log-format", "json", "--move-rate", "0", "--workers", str(args.workers),
+         "--log-format", "json", "--move-rate", "0", "--create-rate", "0",
+         "--workers", str(args.workers),
          "--max-open-per-peer", "0", "--max-open-total", "0",
          "--chosen-seeds", "allow"],
         folder / "serve.log",

@@ -50,6 +50,9 @@ class MemoryKeys:
     async def get(self, name: str) -> ApiKey | None:
         return self.key if name == "acme" else None
 
+    async def list(self) -> list[ApiKey]:
+        return [self.key]
+
 
 def player_check(what: str) -> tuple[PlayerTokens, str]:
     """A key's player-token check and a valid token for it."""

@@ -219,7 +219,7 @@ async def measure(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) 
         [*python, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
          "--redis-url", redis.url, "--log-format", "json", "--max-open-per-peer", "0",
          "--max-open-total", "0", "--chosen-seeds", "allow", "--house-bots", "0",
-         "--move-rate", "0"],
+         "--move-rate", "0", "--create-rate", "0"],
         folder / "serve.log",
         "serai listening",
         name="serai serve",

@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
                     [sys.executable, "-m", "serai.cli", "serve", "--port", "0",
                      "--http-port", "off", "--redis-url", redis_url, "--log-format", "json",
                      "--max-open-per-peer", "0", "--max-open-total", "0",
-                     "--chosen-seeds", "allow", "--move-rate", "0"],
+                     "--chosen-seeds", "allow", "--move-rate", "0", "--create-rate", "0"],
                     Path(folder) / "serve.log",
                     "serai listening",
                     name="serai serve",

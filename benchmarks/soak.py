@@ -221,7 +221,8 @@ def _start_replica(
     return start_process(
         [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
          "--log-format", "json",
-         "--log-level", "warning", "--move-rate", "0", "--max-open-matches", "0",
+         "--log-level", "warning", "--move-rate", "0", "--create-rate", "0",
+         "--max-open-matches", "0",
          "--max-open-per-peer", "0", "--max-open-total", "0",
          "--chosen-seeds", "allow", *target],
         folder / f"serve-{index}.log",

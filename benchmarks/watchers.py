@@ -79,7 +79,8 @@ async def main() -> int:
 async def measure(args: argparse.Namespace, url: str, folder: Path) -> int:
     n = args.streams
     command = [sys.executable, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off"]
-    command += ["--redis-url", url, "--move-rate", "0", "--chosen-seeds", "allow"]
+    command += ["--redis-url", url, "--move-rate", "0", "--create-rate", "0"]
+    command += ["--chosen-seeds", "allow"]
     command += ["--max-watches", str(n), "--max-watches-per-peer", str(n)]
     command += ["--max-watches-per-match", str(n), "--log-level", "warning"]
     # This one address sets up every idle match: no per-address limit of unfinished ones.

@@ -150,7 +150,8 @@ def run_one(config: str, n: int, args: argparse.Namespace, folder: Path) -> dict
         # unfinished matches (100) would refuse set-up-only runs after 100 set-ups, and at
         # N = 100 a slot's next CreateMatch racing the previous match's unindexing. Its channels
         # share one connection, whose move rate (1,000/s) a quiet box exceeds at N = 100.
-        server = start_serai(folder, args.python, "--max-open-per-peer", "0", "--move-rate", "0")
+        unlimited = ("--max-open-per-peer", "0", "--move-rate", "0", "--create-rate", "0")
+        server = start_serai(folder, args.python, *unlimited)
         command = [args.python, str(HERE / "serai_load.py"), "--address",
                    f"127.0.0.1:{server.port}", "--pids", ",".join(map(str, server.pids)),
                    "--mode", mode, *common]  # fmt: skip

@@ -46,6 +46,14 @@ class Settings:
     max_open_total: int = 10_000
     list_rate: float = 5.0
     list_burst: float = 10.0
+    create_rate: float = 5.0
+    create_burst: float = 100.0
+    play_open_seconds: float = 10.0
+    header_seconds: float = 10.0
+    http_idle_seconds: float = 5.0
+    grpc_idle_seconds: float = 300.0
+    max_connections_per_peer: int = 256
+    max_connections: int = 10_000
     idle_seconds: int = 24 * 3600
     sweep_seconds: float = 1.0
     redis_connections: int = 1000
@@ -66,6 +74,10 @@ class Settings:
     # None: with the embedded Redis, the SQLite file archive.sqlite3 in data_dir; else none
     archive_url: str | None = None
     keep_finished: float = 3600.0  # seconds a finished match stays in Redis once archived
+    house_bots_per_client: int = 2
+    metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
+    metrics_token: str = ""
+    metrics_tenants: bool = False
 
 
 def _setting(
@@ -197,6 +209,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--header-seconds",
+        "how long a new connection may take to send a request's headers (HTTP port) or its "
+        "HTTP/2 preface and settings (gRPC port) before it is closed, so that slow or silent "
+        "connections (slowloris) cannot hold file descriptors; 0: no limit on HTTP, grpc's "
+        "120 s on gRPC",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--http-idle-seconds",
+        "how long an HTTP connection may wait for its next request (keep-alive) before it is "
+        "closed",
+        kind=values.at_least(0.1, float),
+    )
+    _setting(
+        parser,
+        "--grpc-idle-seconds",
+        "how long a gRPC connection with no call in progress is kept before it is closed "
+        "(GOAWAY: a client opens a new one at its next call, unnoticed); 0: for ever",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--max-connections-per-peer",
+        "most connections one client address (the host; an IPv6 /64 as one) may hold open to "
+        "the HTTP port; more are closed as they open; 0: no limit. On the gRPC port, an "
+        "address is held to --max-watches-per-peer streams and its idle connections close "
+        "after --grpc-idle-seconds. Behind a proxy every client shares its address: raise it or "
+        "set 0 there",
+        kind=values.at_least(0, int),
+    )
+    _setting(
+        parser,
+        "--max-connections",
+        "most connections open to each port of this process, from every client together (keep "
+        "it under the open-file limit, ulimit -n); more are closed as they open; 0: no limit",
+        kind=values.at_least(0, int),
+    )
+    _setting(
+        parser,
         "--max-watches",
         "most Watch streams this process serves at once; more are refused (RESOURCE_EXHAUSTED)",
         kind=values.at_least(1, int),
@@ -220,6 +272,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "most bots this process plays itself at once, started by POST /bots on the HTTP port "
         '(a browser\'s "play against a greedy or search bot"; each joins as a client of the '
         "gRPC port with the caller's API key); 0: none, and /bots answers 404",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        parser,
+        "--house-bots-per-client",
+        "most of --house-bots one caller may have playing at once (by its API key, else its "
+        "address); more POST /bots get 429; 0: no limit",
         kind=values.at_least(0, int),
         metavar="N",
     )
@@ -282,6 +342,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--list-burst",
         "ListMatches and GetTranscript calls one address may make at once before --list-rate "
         "applies",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--create-rate",
+        "CreateMatch calls per second allowed from one API key, or from one client address "
+        "for calls without a key (gRPC and HTTP together, in each server process), on "
+        "average; more get RESOURCE_EXHAUSTED; 0: no limit. Finished matches are kept, so "
+        "this bounds how fast one caller can fill the store. Behind a proxy every client "
+        "without a key shares its address: raise it or set 0 there",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--create-burst",
+        "CreateMatch calls one key or address may make at once before --create-rate applies",
+        kind=values.at_least(0, float),
+    )
+    _setting(
+        parser,
+        "--play-open-seconds",
+        "how long a new Play stream may take to send its PlayRequest.open before it is ended "
+        "(DEADLINE_EXCEEDED); until then it counts as one of --max-watches and "
+        "--max-watches-per-peer; 0: no limit",
         kind=values.at_least(0, float),
     )
     _setting(
@@ -374,6 +458,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _setting(
         parser,
+        "--metrics-port",
+        "where GET /metrics (Prometheus) is served: http, on the HTTP port; a TCP port of its "
+        "own (on --host; keep it off the public network), and then not on the HTTP port; "
+        "off: nowhere",
+        kind=values.metrics_port,
+        metavar="PORT|http|off",
+    )
+    _setting(
+        parser,
+        "--metrics-token",
+        "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
+        "the environment variable, which ps does not show; none: /metrics is open to whoever "
+        "reaches its port",
+        default_text="",
+        metavar="TOKEN",
+    )
+    _setting(
+        parser,
+        "--metrics-tenants",
+        "count calls by API key name (serai_tenant_requests{tenant=...}): every tenant's name "
+        "is then on /metrics. true or false; the flag alone is true",
+        kind=values.boolean,
+        nargs="?",
+        const=True,
+        metavar="BOOL",
+    )
+    _setting(
+        parser,
         "--log-format",
         "auto: JSON lines unless stdout is a terminal",
         choices=("auto", "json", "pretty"),
@@ -410,6 +522,14 @@ def from_args(args: argparse.Namespace) -> Settings:
         max_open_total=args.max_open_total,
         list_rate=args.list_rate,
         list_burst=args.list_burst,
+        create_rate=args.create_rate,
+        create_burst=args.create_burst,
+        play_open_seconds=args.play_open_seconds,
+        header_seconds=args.header_seconds,
+        http_idle_seconds=args.http_idle_seconds,
+        grpc_idle_seconds=args.grpc_idle_seconds,
+        max_connections_per_peer=args.max_connections_per_peer,
+        max_connections=args.max_connections,
         idle_seconds=args.idle_seconds,
         sweep_seconds=args.sweep_seconds,
         redis_connections=args.redis_connections,
@@ -429,6 +549,10 @@ def from_args(args: argparse.Namespace) -> Settings:
         house_bots=args.house_bots,
         archive_url=args.archive_url or None,
         keep_finished=args.keep_finished,
+        house_bots_per_client=args.house_bots_per_client,
+        metrics_port=args.metrics_port,
+        metrics_token=args.metrics_token,
+        metrics_tenants=args.metrics_tenants,
     )
 
 
@@ -438,6 +562,8 @@ _SET_BY_SUPERVISOR = frozenset(
     {"host", "port", "http_port", "redis_url", "redis_cluster", "data_dir", "workers"}
     | {"archive_url"}
 )
+# Secrets: given to the workers in their environment (see serai.commands.workers), never as flags.
+SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN"}
 
 
 def worker_flags(settings: Settings) -> list[str]:
@@ -448,7 +574,11 @@ def worker_flags(settings: Settings) -> list[str]:
     add_arguments(parser)
     flags: list[str] = []
     for action in parser._actions:  # argparse has no public list of a parser's options
-        if not action.option_strings or action.dest in _SET_BY_SUPERVISOR:
+        if (
+            not action.option_strings
+            or action.dest in _SET_BY_SUPERVISOR
+            or action.dest in SECRET_SETTINGS
+        ):
             continue
         value = getattr(settings, action.dest)
         if isinstance(value, tuple):  # a repeatable flag: once per value

@@ -96,6 +96,15 @@ def http_port(text: str) -> int | None:
     return port(text)
 
 
+def metrics_port(text: str) -> str:
+    """Where /metrics is served: ``http`` (on the HTTP port), ``off``, or a TCP port of its
+    own (its number, as text)."""
+    lowered = text.strip().lower()
+    if lowered in ("http", "off"):
+        return lowered
+    return str(port(text))
+
+
 def origins(text: str) -> tuple[str, ...]:
     """SERAI_HTTP_ALLOW_ORIGIN's origins, separated by commas or spaces."""
     return tuple(origin for origin in text.replace(",", " ").split() if origin)

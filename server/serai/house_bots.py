@@ -4,13 +4,15 @@ greedy or search bot without running ``serai bot`` anywhere.
 Each bot is an ordinary client of the process's own gRPC port (the SDK's AsyncSeraiClient), so
 it sees only what its seat sees, and it calls with the API key of whoever asked for it: it can
 join only a match that caller could join. It takes a free seat, plays with the chosen strategy
-to the end (its thinking in a small thread pool, bounded in time per move, so the event loop
-goes on serving), then stops. Which strategies a game offers is the bots package's to say
-(:func:`serai_client.bots.strategies_for`); nothing here names a game. At most ``limit`` bots
-play at once per process; :meth:`HouseBots.close` ends them all at shutdown. Example::
+to the end, then stops. A search thinks for a second a move: in processes of its own, at a
+lower CPU priority (a thread would hold the GIL the event loop needs, and every other caller's
+latency with it); the quick strategies think in a small thread pool. Which strategies a game
+offers is the bots package's to say (:func:`serai_client.bots.strategies_for`); nothing here
+names a game. At most ``limit`` bots play at once per process, ``per_owner`` of them for one
+API key or client address; :meth:`HouseBots.close` ends them all at shutdown. Example::
 
     bots = HouseBots("127.0.0.1:50051", games, limit=16)
-    started = await bots.start(match_id, "greedy", api_key=key_of_the_caller)
+    started = await bots.start(match_id, "greedy", api_key=key_of_the_caller, owner="key:acme")
     ...
     await bots.close()
 """
@@ -19,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import multiprocessing
 import os
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +34,8 @@ import structlog
 from serai.game import Game
 
 DEFAULT_LIMIT = 16
+DEFAULT_PER_OWNER = 2
+THINKING_NICENESS = 10  # how much lower a search's processes run than the server's
 MOVE_SECONDS = 1.0
 """How long a search bot may think about one move."""
 
@@ -87,6 +93,7 @@ class HouseBots:
         games: Mapping[str, Game[Any, Any, Any]],
         *,
         limit: int = DEFAULT_LIMIT,
+        per_owner: int = DEFAULT_PER_OWNER,
         move_seconds: float = MOVE_SECONDS,
         threads: int | None = None,
     ) -> None:
@@ -94,6 +101,7 @@ class HouseBots:
 
         self.target = target
         self.limit = limit
+        self.per_owner = per_owner  # 0: no limit
         self.move_seconds = move_seconds
         self._catalogue = catalogue
         self._offered = {
@@ -101,8 +109,11 @@ class HouseBots:
         }
         workers = threads or max(1, min(4, os.cpu_count() or 1))
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="house-bot")
+        self._thinkers = workers
+        self._processes: ProcessPoolExecutor | None = None  # made at the first search
         self._playing: set[asyncio.Task[None]] = set()
         self._starting = 0  # admitted under the limit, seat not yet taken
+        self._by_owner: dict[str, int] = {}  # bots playing or starting, by API key or address
         self._closing = False
 
     @property
@@ -114,10 +125,18 @@ class HouseBots:
         return {game: list(names) for game, names in self._offered.items()}
 
     async def start(
-        self, match_id: str, strategy: str, *, seat: int | None = None, api_key: str = ""
+        self,
+        match_id: str,
+        strategy: str,
+        *,
+        seat: int | None = None,
+        api_key: str = "",
+        owner: str = "",
     ) -> StartedBot:
         """A bot playing ``strategy`` in a free seat of ``match_id`` (``seat``, or the lowest),
-        calling with ``api_key``; raises HouseBotError if it cannot."""
+        calling with ``api_key``, counted as ``owner``'s (its API key or address, as
+        :attr:`serai.rpc.context.CallContext.quota_key` writes it); raises HouseBotError if it
+        cannot."""
         known = {name for names in self._offered.values() for name in names}
         if strategy not in known:
             raise HouseBotError(
@@ -131,14 +150,35 @@ class HouseBots:
                 f"this server plays at most {self.limit} house bots at once "
                 "(serai serve --house-bots); try again when a match ends",
             )
+        if owner and self.per_owner and self._by_owner.get(owner, 0) >= self.per_owner:
+            raise HouseBotError(
+                429,
+                f"you already have {self.per_owner} house bots playing on this server, the most "
+                "one caller may (serai serve --house-bots-per-client); try again when one ends",
+            )
         self._starting += 1
+        self._count(owner, 1)
+        started = False
         try:
-            return await self._seat(match_id, strategy, seat, api_key)
+            bot = await self._seat(match_id, strategy, seat, api_key, owner)
+            started = True
+            return bot
         finally:
             self._starting -= 1
+            if not started:
+                self._count(owner, -1)
+
+    def _count(self, owner: str, change: int) -> None:
+        if not owner:
+            return
+        left = self._by_owner.get(owner, 0) + change
+        if left > 0:
+            self._by_owner[owner] = left
+        else:
+            self._by_owner.pop(owner, None)
 
     async def _seat(
-        self, match_id: str, strategy: str, seat: int | None, api_key: str
+        self, match_id: str, strategy: str, seat: int | None, api_key: str, owner: str
     ) -> StartedBot:
         from serai_client.aio import AsyncSeraiClient
         from serai_client.errors import SeraiError
@@ -167,26 +207,64 @@ class HouseBots:
         except BaseException:
             await client.close()
             raise
-        task = asyncio.get_running_loop().create_task(self._play(client, handle, player))
+        task = asyncio.get_running_loop().create_task(
+            self._play(client, handle, player, self._thinking(strategy, game))
+        )
         self._playing.add(task)
         task.add_done_callback(self._playing.discard)
+        task.add_done_callback(lambda _: self._count(owner, -1))
         _log.info("house bot joined", match=match_id, seat=handle.seat, strategy=strategy)
         return StartedBot(match_id, game, handle.seat, strategy, name)
 
-    def _make(self, strategy: str, game: str) -> Any:
-        if strategy == "search":
-            options: dict[str, Any] = {"time_limit": self.move_seconds}
-            return self._catalogue.make_strategy(strategy, game, **options)
-        return self._catalogue.make_strategy(strategy, game)
+    def _options(self, strategy: str) -> tuple[tuple[str, Any], ...]:
+        return (("time_limit", self.move_seconds),) if strategy == "search" else ()
 
-    async def _play(self, client: Any, handle: Any, strategy: Any) -> None:
+    def _make(self, strategy: str, game: str) -> Any:
+        return self._catalogue.make_strategy(strategy, game, **dict(self._options(strategy)))
+
+    def _thinking(self, strategy: str, game: str) -> Any:
+        """How a bot of ``strategy`` chooses each move, off the event loop: a search in the
+        processes (its own strategy there, built once per process), the rest in the threads."""
+        loop = asyncio.get_running_loop()
+        if strategy != "search":
+
+            async def in_thread(chosen_by: Any, snapshot: Any, moves: Any) -> Any:
+                return await loop.run_in_executor(self._pool, chosen_by.choose, snapshot, moves)
+
+            return in_thread
+        if self._processes is None:
+            self._processes = ProcessPoolExecutor(
+                self._thinkers,
+                # never fork: this process runs gRPC's threads (a forked child may crash in them)
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(THINKING_NICENESS,),
+            )
+        processes, options = self._processes, self._options(strategy)
+
+        async def in_process(chosen_by: Any, snapshot: Any, moves: Any) -> Any:
+            from serai.api import match_service_pb2 as pb
+
+            # as bytes: the messages' classes are not importable by the names pickle gives them
+            listed = pb.ListLegalMovesResponse(
+                seat=moves.seat, version=moves.version, moves=[move.proto for move in moves.moves]
+            )
+            chosen = await loop.run_in_executor(
+                processes,
+                choose_in_process,
+                strategy,
+                game,
+                options,
+                snapshot.proto.SerializeToString(),
+                listed.SerializeToString(),
+            )
+            return moves.by_id(chosen)
+
+        return in_process
+
+    async def _play(self, client: Any, handle: Any, strategy: Any, think: Any) -> None:
         from serai_client.bots.aio import play_seat_async
         from serai_client.errors import SeraiError
-
-        loop = asyncio.get_running_loop()
-
-        async def think(chosen_by: Any, snapshot: Any, moves: Any) -> Any:
-            return await loop.run_in_executor(self._pool, chosen_by.choose, snapshot, moves)
 
         where = {"match": handle.match_id, "seat": handle.seat, "strategy": strategy.name}
         try:
@@ -212,6 +290,44 @@ class HouseBots:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*playing, return_exceptions=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+
+
+def choose_in_process(
+    strategy: str, game: str, options: tuple[tuple[str, Any], ...], snapshot: bytes, moves: bytes
+) -> str:
+    """The id of the move ``strategy`` chooses, run in a thinking process: ``snapshot`` a
+    MatchSnapshot's bytes, ``moves`` a ListLegalMovesResponse's."""
+    from serai_client.types import LegalMove, LegalMoves, Snapshot
+
+    from serai.api import match_service_pb2 as pb
+
+    decoder = _decoder()
+    seen = pb.MatchSnapshot.FromString(snapshot)
+    listed = pb.ListLegalMovesResponse.FromString(moves)
+    offered = LegalMoves(
+        listed.seat,
+        listed.version,
+        tuple(LegalMove(m.id, m.label, decoder.move(game, m.payload), m) for m in listed.moves),
+    )
+    view = Snapshot(seen, decoder.view(game, seen.view))
+    return str(_strategy(strategy, game, options).choose(view, offered).id)
+
+
+@functools.cache
+def _decoder() -> Any:
+    from serai_client.types import Decoder
+
+    return Decoder()
+
+
+@functools.cache
+def _strategy(strategy: str, game: str, options: tuple[tuple[str, Any], ...]) -> Any:
+    """A thinking process's strategy for ``game``, made once (a search loads the plugins)."""
+    from serai_client import bots as catalogue
+
+    return catalogue.make_strategy(strategy, game, **dict(options))
 
 
 def _http_error(error: Any) -> HouseBotError:

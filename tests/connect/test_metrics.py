@@ -120,6 +120,7 @@ def test_store_clock_and_tenant_figures(start_serve, redis_url):
     key, secret = created(redis_url, "acme", "--player-token-secret")
     ada = jwt.encode(claims("ada"), secret, algorithm="HS256")
     common = ("--redis-url", redis_url, "--http-port", "0", "--move-rate", "0")
+    common += ("--metrics-tenants",)  # tenant labels are opt-in
     first = start_serve(*common, "--sweep-seconds", "0.2")
     second = start_serve(*common, "--sweep-seconds", "0")  # the first alone enforces clocks
     keyed: Counter[str] = Counter()  # calls with the key, by server

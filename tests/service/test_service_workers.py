@@ -236,13 +236,13 @@ def test_workers_that_cannot_listen_make_the_supervisor_fail(start_serve, redis_
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(RuntimeError, match="cannot listen"):
+        with pytest.raises(RuntimeError, match=f"port {port} on 127.0.0.1 is taken"):
             start_serve("--workers", "2", "--redis-url", redis_url, "--port", str(port))
 
 
 def test_a_second_server_with_workers_cannot_join_the_first_ones_port(start_serve, redis_url):
     first = start_serve("--workers", "2", "--redis-url", redis_url)
     port = first.address.rpartition(":")[2]
-    with pytest.raises(RuntimeError, match="cannot listen"):
+    with pytest.raises(RuntimeError, match=f"port {port} on 127.0.0.1 is taken"):
         start_serve("--workers", "2", "--redis-url", redis_url, "--port", port)
     assert len(_workers_of(first)) == 2

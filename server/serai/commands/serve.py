@@ -262,7 +262,11 @@ async def serve(
         )
         runtime = Runtime(matches)
         # One for both ports: a key's revocation and cache are the same on either.
-        auth = Authenticator(store.api_keys, required=settings.require_api_key)
+        auth = Authenticator(
+            store.api_keys,
+            required=settings.require_api_key,
+            count_tenants=settings.metrics_tenants,
+        )
         # One for both ports: a caller lists at one rate whichever it uses.
         list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
         # One set of handlers for both ports: a key's move rate, the list rate and the response
@@ -273,6 +277,8 @@ async def serve(
             RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
             list_limiter,
             auth,
+            create_limiter=RateLimiter(settings.create_rate, settings.create_burst),
+            play_open_seconds=settings.play_open_seconds,
         )
         server = await build_server(
             matches,
@@ -280,23 +286,40 @@ async def serve(
             reuse_port=worker is not None,
             runtime=runtime,
             handlers=handlers,
+            handshake_seconds=settings.header_seconds,
+            idle_seconds=settings.grpc_idle_seconds,
+            max_connections=settings.max_connections,
         )
         http = None
         house = None
         if settings.http_port is not None:
-            from serai.transports.connect.server import build_http_server  # uvicorn: only if used
+            # uvicorn: only if used
+            from serai.transports.connect.connections import ConnectionLimits
+            from serai.transports.connect.server import build_http_server
 
             if settings.house_bots > 0:
                 from serai.house_bots import HouseBots
 
                 # its target, this process's own gRPC port, is set once that listens
-                house = HouseBots("", games.games, limit=settings.house_bots)
+                house = HouseBots(
+                    "",
+                    games.games,
+                    limit=settings.house_bots,
+                    per_owner=settings.house_bots_per_client,
+                )
             http = build_http_server(
                 handlers,
                 runtime,
                 max_message_bytes=settings.max_message_bytes,
                 allow_origins=settings.http_allow_origin,
                 house_bots=house,
+                limits=ConnectionLimits(
+                    per_peer=settings.max_connections_per_peer, total=settings.max_connections
+                ),
+                header_seconds=settings.header_seconds,
+                idle_seconds=settings.http_idle_seconds,
+                metrics=settings.metrics_port == "http",
+                metrics_token=settings.metrics_token,
             )
         try:
             port = await server.start(settings.host, settings.port)
@@ -322,6 +345,27 @@ async def serve(
                 )
                 await server.stop(0)
                 return 1
+        metrics = None
+        if settings.metrics_port.isdigit():
+            from serai.transports.connect.server import build_metrics_server
+
+            metrics = build_metrics_server(runtime, settings.metrics_token)
+            try:
+                metrics_port = await metrics.start(
+                    settings.host, int(settings.metrics_port), reuse_port=worker is not None
+                )
+            except OSError as error:
+                print(
+                    f"serai: cannot listen on {settings.host}:{settings.metrics_port} "
+                    f"(--metrics-port): {error}",
+                    file=sys.stderr,
+                )
+                await server.stop(0)
+                if http is not None:
+                    await http.stop(0)
+                return 1
+            if worker is None:
+                print(f"serai metrics listening on {settings.host}:{metrics_port}", flush=True)
         runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
@@ -345,6 +389,8 @@ async def serve(
         stopping = [asyncio.ensure_future(server.stop(settings.grace_seconds))]
         if http is not None:
             stopping.append(asyncio.ensure_future(http.stop(settings.grace_seconds)))
+        if metrics is not None:
+            stopping.append(asyncio.ensure_future(metrics.stop(0)))
         await asyncio.sleep(0)  # both have begun: new calls are refused from here on
         # Then the open Watches end, so the grace is for moves; a client that calls again once
         # its Watch ended is refused (UNAVAILABLE: retry elsewhere), not cut short mid-call.

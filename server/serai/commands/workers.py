@@ -165,7 +165,7 @@ async def supervise(
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    env, metrics_dir = _workers_environment(redis)
+    env, metrics_dir = _workers_environment(settings, redis)
     workers: list[asyncio.subprocess.Process] = []
     readiness: list[asyncio.Future[bytes]] = []
     try:
@@ -243,15 +243,18 @@ def _reserve_ports(
 
 
 def _workers_environment(
-    redis: dict[str, str],
+    settings: config.Settings, redis: dict[str, str]
 ) -> tuple[dict[str, str], tempfile.TemporaryDirectory[str] | None]:
-    """The workers' environment: this one with their Redis, and a metrics folder.
+    """The workers' environment: this one with their Redis and the settings that are secrets
+    (never flags: ps shows those), and a metrics folder.
 
     Every worker writes its figures to files in one folder, and the one answering a scrape adds
     them up (prometheus-client's multiprocess mode); a fresh folder for each run, returned to be
     cleaned up, unless the operator named one."""
     env = {key: value for key, value in os.environ.items() if key not in _REDIS_VARIABLES}
     env.update(redis)
+    for field, variable in config.SECRET_SETTINGS.items():
+        env[variable] = str(getattr(settings, field))
     metrics_dir = None
     if not env.get("PROMETHEUS_MULTIPROC_DIR"):
         metrics_dir = tempfile.TemporaryDirectory(prefix="serai-metrics-")

@@ -325,6 +325,11 @@ class Matches:
         :meth:`serai.matches.watching.Watching.waiting`."""
         return self._watching.waiting(peer)
 
+    def opening_watch(self, peer: str = "") -> contextlib.AbstractContextManager[None]:
+        """A watch's place held by a stream until it says what it watches, within the limits;
+        see :meth:`serai.matches.watching.Watching.opening`."""
+        return self._watching.opening(peer)
+
     def use_watch_hub(self, feed: EventFeed) -> WatchHub:
         """Make new watches read through one hub on ``feed`` (the process's: see
         :class:`serai.runtime.Runtime`), which the caller closes; returns it."""

@@ -264,7 +264,17 @@ class Watching:
             if host:
                 _count(self.by_peer, host, -1)
 
-    def _admit(self, match_id: str, host: str) -> None:
+    @contextlib.contextmanager
+    def opening(self, peer: str = "") -> Iterator[None]:
+        """A place taken by a stream that has not yet said what it watches (a Play stream
+        before its ``open``): admitted within the process's and the peer's limits (else
+        LimitExceeded), so that streams that never open are held to them as watches are."""
+        host = peer_host(peer)
+        self._admit(None, host)
+        with self.waiting(peer):
+            yield
+
+    def _admit(self, match_id: str | None, host: str) -> None:
         if self.max_watches and self.open >= self.max_watches:
             raise LimitExceeded(
                 f"this server already serves {self.open} watches, the most it allows: "
@@ -275,6 +285,8 @@ class Watching:
                 f"you already have {self.per_peer} watches open on this server, the most one "
                 "client may: close one first (one watch per match is enough)"
             )
+        if match_id is None:
+            return
         if self.per_match and self.by_match.get(match_id, 0) >= self.per_match:
             raise LimitExceeded(
                 f"match {match_id} already has {self.per_match} watchers on this server, the "

@@ -41,6 +41,8 @@ _Cached = tuple[float, ApiKey | None, Principal | None]
 class KeySource(Protocol):
     async def get(self, name: str) -> ApiKey | None: ...
 
+    async def list(self) -> list[ApiKey]: ...
+
 
 def token_of(headers: Iterable[tuple[str, str | bytes]]) -> str:
     """The API key a call's headers carry ("" for none); header names lower-case, as gRPC and
@@ -68,9 +70,12 @@ class Authenticator:
         required: bool = False,
         cache_seconds: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
+        count_tenants: bool = False,
     ) -> None:
         self.keys = keys
         self.required = required
+        # calls counted by key name on /metrics (every tenant's name shown there): opt-in
+        self.count_tenants = count_tenants
         self.cache_seconds = cache_seconds
         self._clock = clock
         self._cache: dict[str, _Cached] = {}
@@ -90,11 +95,18 @@ class Authenticator:
                     "this server needs an API key: send it as `authorization: Bearer <key>` "
                     "or `x-serai-key: <key>`",
                 )
-            count_tenant_call("")
+            if self.count_tenants:
+                count_tenant_call("")
             return CallContext(peer)
         principal = await self.principal(token, method)
-        count_tenant_call(principal.name)
-        return CallContext(peer, principal)
+        if self.count_tenants:
+            count_tenant_call(principal.name)
+        return CallContext(peer, principal, token)
+
+    async def keys_exist(self) -> bool:
+        """Whether any API key was ever made (revoked ones too): a server with keys is one
+        whose operator means callers to be known (see serai.transports.connect.bots)."""
+        return bool(await self.keys.list())
 
     async def principal(self, token: str, method: str = "") -> Principal:
         parts = split_token(token)

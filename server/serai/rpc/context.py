@@ -4,7 +4,7 @@ need not import each other."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from serai.rpc.limits import quota_key_of
@@ -32,6 +32,8 @@ class CallContext:
 
     peer: str = ""
     principal: Principal | None = None  # the app whose API key the call carries
+    # The key itself, for a stream to check again as it goes (see MatchHandlers.recheck)
+    api_key: str = field(default="", repr=False)
 
     @property
     def quota_key(self) -> str:

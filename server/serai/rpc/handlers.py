@@ -38,7 +38,7 @@ from serai.rpc.convert import (
     summary,
 )
 from serai.rpc.limits import RateLimiter
-from serai.rpc.play import PlayStreams
+from serai.rpc.play import OPEN_SECONDS, PlayStreams
 from serai.rpc.players import player_of
 from serai.rpc.responses import LegalMoveBytes, MovePayloads, SeatLegalMoves, SubmitResponses
 from serai.rpc.status import Code, RpcError
@@ -57,6 +57,8 @@ class MatchHandlers:
     serve several transports' handlers, so that a caller has one rate on all of them.
     ``auth`` (:mod:`serai.rpc.auth`) is what every transport asks for the CallContext of a call
     that may carry an API key; None: keys are not looked at (an embedded, single-user server).
+    ``create_limiter`` limits CreateMatch per ``ctx.quota_key`` (an API key, else an address),
+    ``play_open_seconds`` how long a Play stream may take to send its open (0: no limit).
     """
 
     def __init__(
@@ -65,16 +67,27 @@ class MatchHandlers:
         move_limiter: RateLimiter | None = None,
         list_limiter: RateLimiter | None = None,
         auth: Authenticator | None = None,
+        *,
+        create_limiter: RateLimiter | None = None,
+        play_open_seconds: float = OPEN_SECONDS,
     ) -> None:
         self.matches = matches
         self.auth = auth
         self.move_limiter = move_limiter or RateLimiter(0, 0)
         self.list_limiter = list_limiter or RateLimiter(0, 0)
+        self.create_limiter = create_limiter or RateLimiter(0, 0)
         self.payloads = MovePayloads()
         self.seat_moves = SeatLegalMoves(LegalMoveBytes(self.payloads))
         self.responses = SubmitResponses()
         self.key_move_limiters: dict[str, RateLimiter] = {}
-        self.play_streams = PlayStreams(self)
+        self.play_streams = PlayStreams(self, open_seconds=play_open_seconds)
+
+    async def recheck(self, ctx: CallContext, method: str) -> None:
+        """A stream's API key checked again (from the process's key cache, so a revocation
+        ends a stream as soon as it refuses a unary call): RpcError(UNAUTHENTICATED) once the
+        key is revoked. Streams call it before each batch they send and each move they play."""
+        if ctx.principal is not None and self.auth is not None:
+            await self.auth.principal(ctx.api_key, method)
 
     async def ListGames(
         self, request: pb.ListGamesRequest, ctx: CallContext
@@ -84,6 +97,13 @@ class MatchHandlers:
     async def CreateMatch(
         self, request: pb.CreateMatchRequest, ctx: CallContext
     ) -> pb.CreateMatchResponse:
+        limiter = self.create_limiter
+        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
+            whose = "API key" if ctx.principal is not None else "address"
+            raise LimitExceeded(
+                f"more than {limiter.rate:g} CreateMatch calls per second (bursts of "
+                f"{limiter.burst:g}) from this {whose}: slow down, and retry in a moment"
+            )
         if not request.game:
             raise BadRequest("game is empty: name one of the games ListGames lists")
         policy = POLICY_FROM_PB.get(request.timeout_policy)
@@ -281,6 +301,7 @@ class MatchHandlers:
         try:
             async with contextlib.aclosing(batches):
                 async for batch in batches:
+                    await self.recheck(ctx, "Watch")
                     last = len(batch.events) - 1
                     for i, stored in enumerate(batch.events):
                         message = event(stored)

@@ -43,12 +43,13 @@ from serai.matches.reading import snapshot
 from serai.matches.values import WatchBatch
 from serai.metrics import WATCHERS
 from serai.rpc.convert import fill_event
-from serai.rpc.status import NUMBERS, rpc_error
+from serai.rpc.status import NUMBERS, Code, RpcError, rpc_error
 
 if TYPE_CHECKING:
     from serai.rpc.context import CallContext
     from serai.rpc.handlers import MatchHandlers
 
+OPEN_SECONDS = 10.0  # how long a new stream may take to send its open
 _OUT_QUEUE = 16  # updates waiting for the transport: beyond, the watch's own bounded queue fills
 _FIRST = (
     "a Play stream opens with a PlayRequest.open (match_id and seat_token), first and only first"
@@ -71,27 +72,29 @@ class _End:
 class PlayStreams:
     """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`."""
 
-    def __init__(self, handlers: MatchHandlers) -> None:
+    def __init__(self, handlers: MatchHandlers, *, open_seconds: float = OPEN_SECONDS) -> None:
         self.handlers = handlers
+        self.open_seconds = open_seconds  # 0: no deadline
 
     async def play(
         self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
     ) -> AsyncIterator[pb.PlayUpdate]:
-        """The stream: its first request opens it (else BadRequest), then see the module."""
+        """The stream: its first request opens it (else BadRequest; none within
+        ``open_seconds``: DEADLINE_EXCEEDED), then see the module. From its start it holds a
+        watch's place (refused beyond the process's or the client's watches:
+        RESOURCE_EXHAUSTED), so that streams that never open cannot pile up."""
         incoming = aiter(requests)
-        try:
-            first = await anext(incoming)
-        except StopAsyncIteration:
-            raise BadRequest(_FIRST) from None
-        if first.WhichOneof("kind") != "open":
-            raise BadRequest(_FIRST)
-        opened: pb.PlayOpen | None = first.open
-        inbox = _Inbox(incoming)
-        # A kept stream's watch place between matches, taken as its match ends (before the
-        # match's watch gives its own back), given back as the next match's watch starts.
+        # A watch place: until the open, then a kept stream's between matches (taken as its
+        # match ends, before the match's watch gives its own back); each given back as the next
+        # match's watch starts.
         between = contextlib.ExitStack()
+        between.enter_context(self.handlers.matches.opening_watch(ctx.peer))
+        inbox: _Inbox | None = None
         WATCHERS.inc()
         try:
+            first = await self._first(incoming)
+            opened: pb.PlayOpen | None = first.open
+            inbox = _Inbox(incoming)
             while opened is not None:
                 between.close()
                 match_id = opened.match_id
@@ -123,7 +126,26 @@ class PlayStreams:
         finally:
             WATCHERS.dec()
             between.close()
-            inbox.close()
+            if inbox is not None:
+                inbox.close()
+
+    async def _first(self, incoming: AsyncIterator[pb.PlayRequest]) -> pb.PlayRequest:
+        """The stream's ``open``, within ``open_seconds``."""
+        seconds = self.open_seconds
+        try:
+            async with asyncio.timeout(seconds if seconds > 0 else None):
+                first = await anext(incoming)
+        except StopAsyncIteration:
+            raise BadRequest(_FIRST) from None
+        except TimeoutError:
+            raise RpcError(
+                Code.DEADLINE_EXCEEDED,
+                f"a Play stream sends its PlayRequest.open within {seconds:g} s of opening: "
+                "open the stream when you know the match and seat token, and send open first",
+            ) from None
+        if first.WhichOneof("kind") != "open":
+            raise BadRequest(_FIRST)
+        return first
 
 
 class _Inbox:
@@ -197,6 +219,7 @@ class _Session:
                     if item.error is not None:
                         raise item.error
                     return
+                await self.handlers.recheck(self.ctx, "Play")  # a revoked key ends the stream
                 if not bound and item.event.HasField("snapshot"):
                     bound = True
                     structlog.contextvars.bind_contextvars(seat=item.event.snapshot.viewer_seat)
@@ -299,6 +322,11 @@ class _Session:
                     return
                 if kind not in ("move", "resign"):
                     await out.put(_End(BadRequest(_FIRST)))
+                    return
+                try:
+                    await self.handlers.recheck(self.ctx, "Play")
+                except RpcError as revoked:  # no move with a key revoked since the stream opened
+                    await out.put(_End(revoked))
                     return
                 idle.clear()
                 try:

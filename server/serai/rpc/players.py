@@ -15,7 +15,11 @@ with the key's name and the reason (never the token). Example::
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
+import threading
 import time
+import urllib.request
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -34,6 +38,10 @@ MAX_TOKEN = 8192  # characters: longer is refused unread
 MAX_PLAYER_ID = 256
 LEEWAY_SECONDS = 10  # clocks of the app and of serai may differ a little
 JWKS_LIFESPAN_SECONDS = 300  # how long a JWKS read is used before it is read again
+JWKS_RETRY_SECONDS = 10  # a failed JWKS read is not tried again for this long
+MAX_JWKS_BYTES = 256 * 1024  # a JWKS body larger than this is refused unread (a few keys: ~2 KB)
+# Claims PyJWT would read as numbers from text too ("exp": "9999999999"): here only JSON numbers.
+_NUMERIC_CLAIMS = ("exp", "nbf", "iat")
 # Tokens already verified are remembered until their exp (a player's app sends one token for
 # many calls): a dict lookup instead of a signature check. Bounded: cleared when full.
 REMEMBERED_TOKENS = 4096
@@ -109,7 +117,7 @@ class PlayerTokens:
             self._key = jwt.PyJWK(kind.to_jwk(key, as_dict=True), algorithm=algorithm)
             self._algorithms = [algorithm]
         elif rules.jwks_url:
-            self._jwks = jwt.PyJWKClient(
+            self._jwks = BoundedJwksClient(
                 rules.jwks_url, cache_keys=True, lifespan=JWKS_LIFESPAN_SECONDS, timeout=5
             )
             self._algorithms = ["RS256", "ES256"]
@@ -152,6 +160,10 @@ class PlayerTokens:
             )
         except jwt.InvalidTokenError as error:
             raise PlayerTokenRefused(_reason(error)) from None
+        for claim in _NUMERIC_CLAIMS:
+            value = claims.get(claim, 0)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise PlayerTokenRefused(f"non-numeric {claim}")
         player_id, name = claims.get("sub"), claims.get("name", "")
         if not isinstance(player_id, str) or not 0 < len(player_id) <= MAX_PLAYER_ID:
             raise PlayerTokenRefused("bad sub")
@@ -161,7 +173,7 @@ class PlayerTokens:
             check_player_name(name)
         except BadRequest:
             raise PlayerTokenRefused("bad name") from None
-        expires = claims["exp"]  # required, and a number (PyJWT checked it)
+        expires = claims["exp"]  # required, and a JSON number (checked above)
         return Player(player_id, name), float(expires)
 
     async def _jwks_key(self, token: str) -> Any:
@@ -173,13 +185,85 @@ class PlayerTokens:
             signing = await asyncio.to_thread(jwks.get_signing_key_from_jwt, token)
         except jwt.PyJWKClientConnectionError:
             raise PlayerTokenRefused("JWKS unreachable") from None
+        except JwksUnusable:
+            raise PlayerTokenRefused("JWKS unusable") from None
         except jwt.PyJWKClientError:
             raise PlayerTokenRefused("unknown signing key") from None
         except jwt.InvalidTokenError as error:
             raise PlayerTokenRefused(_reason(error)) from None
+        except jwt.PyJWTError:  # PyJWKSetError: a JSON object with no usable key
+            raise PlayerTokenRefused("JWKS unusable") from None
         if signing.key_type not in ("RSA", "EC"):  # an "oct" key is a shared secret: no
             raise PlayerTokenRefused("symmetric JWKS key")
         return signing.key
+
+
+class JwksUnusable(jwt.PyJWKClientError):
+    """The JWKS URL answered, but not a JWKS: too large, not JSON, or no keys."""
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # a redirect is an error: the key registered names the set's own URL
+
+
+class BoundedJwksClient(jwt.PyJWKClient):
+    """PyJWKClient reading at most :data:`MAX_JWKS_BYTES` (a larger set is refused unread, not
+    held in memory), one read at a time, and remembering a failed read for
+    :data:`JWKS_RETRY_SECONDS`: meanwhile every token it would check is refused at once, so a
+    JWKS that is down or answers junk costs one read per period, not one per call."""
+
+    def __init__(self, uri: str, **options: Any) -> None:
+        super().__init__(uri, **options)
+        self._reading = threading.Lock()
+        self._failed: tuple[float, jwt.PyJWKClientError] | None = None
+
+    def fetch_data(self) -> Any:
+        with self._reading:
+            failed = self._failed
+            if failed is not None and time.monotonic() - failed[0] < JWKS_RETRY_SECONDS:
+                raise failed[1]
+            try:
+                data = self._read()
+            except jwt.PyJWKClientError as error:
+                self._failed = (time.monotonic(), error)
+                raise
+            self._failed = None
+            if self.jwk_set_cache is not None:
+                self.jwk_set_cache.put(data)
+            return data
+
+    def get_jwk_set(self, refresh: bool = False) -> jwt.PyJWKSet:
+        try:
+            return super().get_jwk_set(refresh)
+        except jwt.PyJWKSetError as error:  # a JSON object, but no key in it can be used
+            self._failed = (time.monotonic(), JwksUnusable(str(error)))
+            raise JwksUnusable(str(error)) from None
+
+    def _read(self) -> dict[str, Any]:
+        request = urllib.request.Request(self.uri, headers=self.headers)
+        handlers: list[Any] = [_NoRedirects()]
+        if self.ssl_context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=self.ssl_context))
+        try:
+            with urllib.request.build_opener(*handlers).open(request, timeout=self.timeout) as got:
+                length = got.headers.get("content-length")
+                if length is not None and length.isdigit() and int(length) > MAX_JWKS_BYTES:
+                    raise JwksUnusable(f"the JWKS is over {MAX_JWKS_BYTES} bytes")
+                body = got.read(MAX_JWKS_BYTES + 1)
+        except JwksUnusable:
+            raise
+        except (OSError, ValueError, http.client.HTTPException) as error:
+            raise jwt.PyJWKClientConnectionError(f"cannot read the JWKS: {error}") from None
+        if len(body) > MAX_JWKS_BYTES:
+            raise JwksUnusable(f"the JWKS is over {MAX_JWKS_BYTES} bytes")
+        try:
+            data = json.loads(body)
+        except ValueError:
+            raise JwksUnusable("the JWKS URL did not answer JSON") from None
+        if not isinstance(data, dict) or not isinstance(data.get("keys"), list):
+            raise JwksUnusable("the JWKS URL did not answer a JWKS (an object with keys)")
+        return data
 
 
 def _reason(error: Exception) -> str:

@@ -29,14 +29,17 @@ from serai.rpc.handlers import MatchHandlers
 from serai.runtime import Runtime
 from serai.transports.connect.bots import PATH as BOTS_PATH
 from serai.transports.connect.bots import BotsRoute
+from serai.transports.connect.connections import ConnectionLimits, guarded_protocol
 from serai.transports.connect.cors import Cors
-from serai.transports.connect.metrics import MetricsRoute
+from serai.transports.connect.metrics import MetricsRoute, not_found
 from serai.transports.connect.probes import probes
 from serai.transports.connect.service import ConnectMatchService, HealthApplication
 from serai.transports.connect.static import WebFiles
 from serai.transports.request_log import RequestLog
 
 MATCH_SERVICE = "serai.v1.MatchService"
+HEADER_SECONDS = 10.0  # a request's headers arrive within this, or the connection is closed
+IDLE_SECONDS = 5.0  # a connection waiting longer than this for its next request is closed
 
 
 class Routes:
@@ -82,9 +85,21 @@ class Routes:
 class HttpServer:
     """uvicorn serving ``app`` on a socket :meth:`start` binds; see the module's example."""
 
-    def __init__(self, app: Any, request_log: RequestLog | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        request_log: RequestLog | None = None,
+        *,
+        limits: ConnectionLimits | None = None,
+        header_seconds: float = HEADER_SECONDS,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.app = app
         self.request_log = request_log  # its cut_short counts the calls clients gave up on
+        # connections by address (see serai.transports.connect.connections); None: no limit
+        self.limits = limits or ConnectionLimits()
+        self.header_seconds = header_seconds
+        self.idle_seconds = idle_seconds
         self.port = 0
         self._socket: socket.socket | None = None
         self._server: uvicorn.Server | None = None
@@ -102,6 +117,9 @@ class HttpServer:
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=made.detach())
         config = uvicorn.Config(
             self.app,
+            http=guarded_protocol(self.limits, self.header_seconds),
+            # uvicorn types it int; it hands it to loop.call_later, which takes a float
+            timeout_keep_alive=self.idle_seconds,  # type: ignore[arg-type]
             lifespan="off",
             access_log=False,  # the request log writes one line per call
             log_config=None,  # leave the process's logging alone
@@ -145,20 +163,54 @@ def build_http_server(
     max_message_bytes: int = 4 * 1024 * 1024,
     allow_origins: Iterable[str] = (),
     house_bots: HouseBots | None = None,
+    limits: ConnectionLimits | None = None,
+    header_seconds: float = HEADER_SECONDS,
+    idle_seconds: float = IDLE_SECONDS,
+    metrics: bool = True,
+    metrics_token: str = "",
 ) -> HttpServer:
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
     may call from a browser page of another origin (see :mod:`serai.transports.connect.cors`);
     health (grpc.health.v1 and ``/readyz``, see :mod:`.probes`) answers NOT_SERVING while
     ``runtime`` does not serve (the store does not answer, or it closes); ``/bots`` starts
-    ``house_bots`` (None: it answers 404, see :mod:`serai.transports.connect.bots`)."""
+    ``house_bots`` (None: it answers 404, see :mod:`serai.transports.connect.bots`).
+    ``limits``: the connections one address (and all) may hold; ``header_seconds``: the time a
+    request's headers may take to arrive; ``idle_seconds``: how long a connection may wait
+    between requests. ``metrics``: GET /metrics served here (see :func:`build_metrics_server`
+    for a port of its own), behind ``metrics_token`` if given."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
         read_max_bytes=max_message_bytes,
     )
     health = HealthApplication(frozenset({MATCH_SERVICE}), lambda: runtime.serving)
-    paths = {BOTS_PATH: BotsRoute(house_bots), **probes(runtime)}
+    origins = tuple(allow_origins)
+    auth = handlers.auth
+    bots = BotsRoute(
+        house_bots,
+        allows=Cors(None, origins).allows,
+        auth=auth,
+        keys_exist=None if auth is None else auth.keys_exist,
+    )
+    paths = {BOTS_PATH: bots, **probes(runtime)}
     routes = Routes([service, health], WebFiles.from_package(), paths)
-    app = Cors(routes, allow_origins)
-    return HttpServer(MetricsRoute(app, runtime.matches.store), log)
+    app: Any = Cors(routes, origins)
+    if metrics:
+        app = MetricsRoute(app, runtime.matches.store, metrics_token)
+    return HttpServer(
+        app,
+        log,
+        limits=limits,
+        header_seconds=header_seconds,
+        idle_seconds=idle_seconds,
+    )
+
+
+def build_metrics_server(runtime: Runtime, token: str = "") -> HttpServer:
+    """An HTTP server of GET /metrics alone (serve --metrics-port), behind ``token`` if
+    given; every other path is 404."""
+    return HttpServer(
+        MetricsRoute(not_found, runtime.matches.store, token),
+        limits=ConnectionLimits(per_peer=16, total=64),  # scrapers: a few
+    )

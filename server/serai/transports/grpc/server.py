@@ -201,6 +201,9 @@ async def build_server(
     list_limiter: RateLimiter | None = None,
     auth: Authenticator | None = None,
     handlers: MatchHandlers | None = None,
+    handshake_seconds: float = 10.0,
+    idle_seconds: float = 300.0,
+    max_connections: int = 0,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
@@ -214,14 +217,27 @@ async def build_server(
     ``auth``: API keys (see :mod:`serai.rpc.auth`); None: keys are not looked at.
     ``handlers``: the process's handlers, shared with its HTTP port (one set of rate limits and
     response caches for both); then ``move_*``, ``list_limiter`` and ``auth`` are theirs.
+    ``handshake_seconds``: a new connection that has not sent its HTTP/2 preface and settings
+    by then is closed; ``idle_seconds``: one with no call for that long is closed (GOAWAY: a
+    client reconnects at its next call); ``max_connections``: connections beyond are closed as
+    they open (0: no limit). grpc core counts no connections per address: per address, the
+    streams are limited (Watch and Play, see serai.matches.watching), and an idle connection
+    lasts ``idle_seconds``.
     """
-    server = grpc.aio.server(
-        options=[
-            ("grpc.max_receive_message_length", max_message_bytes),
-            ("grpc.max_send_message_length", max_message_bytes),
-            ("grpc.so_reuseport", int(reuse_port)),
-        ],
-    )
+    options: list[tuple[str, Any]] = [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.max_send_message_length", max_message_bytes),
+        ("grpc.so_reuseport", int(reuse_port)),
+    ]
+    if handshake_seconds > 0:  # else grpc core's own: 120 s
+        options.append(
+            ("grpc.server_handshake_timeout_ms", max(1, round(handshake_seconds * 1000)))
+        )
+    if idle_seconds > 0:
+        options.append(("grpc.max_connection_idle_ms", max(1, round(idle_seconds * 1000))))
+    if max_connections > 0:
+        options.append(("grpc.max_allowed_incoming_connections", max_connections))
+    server = grpc.aio.server(options=options)
     limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
     logged = GrpcRequestLog()
     trace_queued_cancellations()
