@@ -32,9 +32,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import structlog
+from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
@@ -46,8 +47,10 @@ from serai.rpc.convert import fill_event
 from serai.rpc.status import NUMBERS, Code, RpcError, rpc_error
 
 if TYPE_CHECKING:
+    from serai.matches import Matches
+    from serai.matches.values import Submitted
     from serai.rpc.context import CallContext
-    from serai.rpc.handlers import MatchHandlers
+    from serai.rpc.responses import SeatLegalMoves, SubmitResponses
 
 OPEN_SECONDS = 10.0  # how long a new stream may take to send its open
 _OUT_QUEUE = 16  # updates waiting for the transport: beyond, the watch's own bounded queue fills
@@ -69,10 +72,34 @@ class _End:
         self.error = error
 
 
+class PlayHandlers(Protocol):
+    """What a Play stream uses of the handlers (:class:`serai.rpc.handlers.MatchHandlers`, which
+    owns the streams): the matches, the response builders, and the paths of SubmitMove and of a
+    key's check, so that a move is the same whichever call makes it."""
+
+    matches: Matches
+    responses: SubmitResponses
+    seat_moves: SeatLegalMoves
+
+    async def recheck(self, ctx: CallContext, method: str) -> None: ...
+
+    async def submit(
+        self,
+        ctx: CallContext,
+        match_id: str,
+        token: str,
+        *,
+        move_id: str,
+        payload: any_pb2.Any | None,
+        expected_version: int,
+        request_id: str,
+    ) -> Submitted: ...
+
+
 class PlayStreams:
     """The Play streams of one :class:`~serai.rpc.handlers.MatchHandlers`."""
 
-    def __init__(self, handlers: MatchHandlers, *, open_seconds: float = OPEN_SECONDS) -> None:
+    def __init__(self, handlers: PlayHandlers, *, open_seconds: float = OPEN_SECONDS) -> None:
         self.handlers = handlers
         self.open_seconds = open_seconds  # 0: no deadline
 
