@@ -13,11 +13,11 @@ import pytest
 from gem_duel import install
 from serai import registry
 from serai.cli import main as serai_main
-from serai.house_bots import HouseBots
 from serai_client import SeraiClient
 from serai_client.bots import make_strategy, play_seat, strategies_for
 from serai_client.bots.local import play_local
 from serai_client.bots.random_bot import RandomStrategy
+from serai_client.house_bots import HouseBots
 
 GAME = "gem_duel"
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import structlog
 
-from serai import config, registry
+from serai import config, house_bots, registry
 from serai import logging as serai_logging
 from serai.archive import SQLITE_FILE, Archive, ArchiveError
 from serai.archive.opening import open_archive
@@ -298,10 +298,8 @@ async def serve(
             from serai.transports.connect.server import build_http_server
 
             if settings.house_bots > 0:
-                from serai.house_bots import HouseBots
-
                 # its target, this process's own gRPC port, is set once that listens
-                house = HouseBots(
+                house = house_bots.load(
                     "",
                     games.games,
                     limit=settings.house_bots,
@@ -329,9 +327,7 @@ async def serve(
             )
             return 1
         if house is not None:
-            from serai.house_bots import local_target
-
-            house.target = local_target(settings.host, port)
+            house.target = house_bots.local_target(settings.host, port)
         if http is not None:
             try:
                 http_port = await http.start(
