@@ -116,11 +116,29 @@ def _setting(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The server flags, each defaulting to its SERAI_* environment variable."""
-    _setting(parser, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
-    _setting(parser, "--port", "TCP port of native gRPC; 0 picks a free one", kind=values.port)
+    """The server flags, each defaulting to its SERAI_* environment variable, in two groups:
+    what an operator sets, and tuning (whose defaults suit most servers)."""
+    operator = parser.add_argument_group("what an operator sets")
+    for flags in (_listening, _data, _access):
+        flags(operator)
+    tuning = parser.add_argument_group("tuning (the defaults suit most servers)")
+    for flags in (
+        _redis_tuning,
+        _durability,
+        _connection_limits,
+        _rates,
+        _stream_limits,
+        _process_tuning,
+    ):
+        flags(tuning)
+
+
+def _listening(group: Any) -> None:
+    """Where serai listens, and in how many processes."""
+    _setting(group, "--host", "address to listen on; 0.0.0.0 or [::] for every interface")
+    _setting(group, "--port", "TCP port of native gRPC; 0 picks a free one", kind=values.port)
     _setting(
-        parser,
+        group,
         "--http-port",
         "TCP port of the same API over HTTP/1.1 (no TLS): the Connect protocol "
         "(JSON or binary, so curl works), gRPC-Web for browsers, and grpc.health.v1; 0 picks a "
@@ -128,7 +146,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.http_port,
     )
     from_env = os.environ.get("SERAI_HTTP_ALLOW_ORIGIN", "")
-    parser.add_argument(
+    group.add_argument(
         "--http-allow-origin",
         action="append",
         type=lambda text: text.strip().rstrip("/"),
@@ -137,9 +155,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a browser origin (scheme://host[:port]) whose pages may call the HTTP port (CORS); "
         "repeat for more; * for any (env SERAI_HTTP_ALLOW_ORIGIN, comma-separated; default none)",
     )
-    parser.set_defaults(http_allow_origin_env=values.origins(from_env))
+    group.set_defaults(http_allow_origin_env=values.origins(from_env))
     _setting(
-        parser,
+        group,
+        "--workers",
+        "server processes sharing --port (SO_REUSEPORT), as one Python process uses one core; "
+        "0: one per CPU core this process may use (its CPU affinity and container CPU limit)",
+        kind=values.workers,
+        metavar="N",
+    )
+
+
+def _data(group: Any) -> None:
+    """Where matches live: Redis for those playing, the archive for finished ones."""
+    _setting(
+        group,
         "--redis-url",
         "an existing Redis: redis://host:port/db, unix:///path/redis.sock, a Sentinel "
         "group redis+sentinel://[:password@]host:port[,host:port...]/service_name[/db] or a "
@@ -147,14 +177,97 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default_text="none: start an embedded Redis in --data-dir",
     )
     _setting(
-        parser,
+        group,
         "--redis-cluster",
         "a Redis Cluster, by some of its nodes (the rest are discovered); replaces --redis-url",
         default_text="",
         metavar="HOST:PORT,...",
     )
     _setting(
-        parser,
+        group,
+        "--data-dir",
+        "folder of the embedded Redis's append-only file, and of the socket it listens on (its "
+        "owner's alone: a folder made here is mode 0700)",
+        kind=Path,
+        default_text=f"./{Settings().data_dir}",
+    )
+    _setting(
+        group,
+        "--archive-url",
+        "where finished matches are kept once they leave Redis: postgresql://user:password@host:"
+        "port/database (every replica shares it), or sqlite:///path/file (one host); GetMatch, "
+        "GetTranscript, ListMatches, export and replay read it",
+        default_text="with the embedded Redis, the SQLite file archive.sqlite3 in --data-dir; "
+        "with --redis-url or --redis-cluster, none: finished matches stay in Redis",
+    )
+    _setting(
+        group,
+        "--keep-finished",
+        "how long a finished match stays in Redis once the archive has it (then only the "
+        "archive has it): 90 (seconds), 2s, 30m, 1h, 7d; 0: it leaves at once",
+        kind=values.duration,
+        default_text="1h",
+    )
+
+
+def _access(group: Any) -> None:
+    """Who may call, and what the server says of itself."""
+    _setting(
+        group,
+        "--require-api-key",
+        "every call but health, reflection and ListGames needs an API key (`serai keys create`), "
+        "sent as `authorization: Bearer <key>` or `x-serai-key: <key>`; without it a key is "
+        "still honoured when sent. true or false; the flag alone is true",
+        kind=values.boolean,
+        nargs="?",
+        const=True,
+        metavar="BOOL",
+    )
+    _setting(
+        group,
+        "--chosen-seeds",
+        "whether CreateMatch may choose the seed: a creator who chose it can work out the whole "
+        "deal (every hand, the deck order) with the game's open code, so by default such a "
+        "request is refused (INVALID_ARGUMENT); allow it for tests, tournaments and replays "
+        "among players who trust the creator (such matches show seed_chosen)",
+        choices=("allow", "refuse"),
+    )
+    _setting(
+        group,
+        "--metrics-port",
+        "where GET /metrics (Prometheus) is served: http, on the HTTP port; a TCP port of its "
+        "own (on --host; keep it off the public network), and then not on the HTTP port; "
+        "off: nowhere",
+        kind=values.metrics_port,
+        metavar="PORT|http|off",
+    )
+    _setting(
+        group,
+        "--metrics-token",
+        "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
+        "the environment variable, which ps does not show; none: /metrics is open to whoever "
+        "reaches its port",
+        default_text="",
+        metavar="TOKEN",
+    )
+    _setting(
+        group,
+        "--log-format",
+        "auto: JSON lines unless stdout is a terminal",
+        choices=("auto", "json", "pretty"),
+    )
+    _setting(
+        group,
+        "--log-level",
+        "least severe level logged",
+        choices=("debug", "info", "warning", "error"),
+    )
+
+
+def _redis_tuning(group: Any) -> None:
+    """How this process talks to Redis."""
+    _setting(
+        group,
         "--redis-connections",
         "most Redis connections this process opens (per node of a cluster; each of --workers "
         "opens its own); each request in flight holds one, more wait for a free one (Watches "
@@ -162,9 +275,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(1, int),
     )
     _setting(
-        parser,
+        group,
         "--redis-timeout",
-        "tuning: longest wait for one Redis reply (or for a free connection) before the call "
+        "longest wait for one Redis reply (or for a free connection) before the call "
         "answers UNAVAILABLE, for every kind of --redis-url; 1.5 s or more, as a Watch's read "
         "blocks for 1 s. Calls arriving while Redis is known down (see --redis-probe-seconds) "
         "do not wait at all",
@@ -172,24 +285,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
     )
     _setting(
-        parser,
+        group,
         "--redis-connect-timeout",
-        "tuning: longest wait for a new Redis connection (each node, sentinel or master)",
+        "longest wait for a new Redis connection (each node, sentinel or master)",
         kind=values.at_least(0.1, float),
         metavar="SECONDS",
     )
     _setting(
-        parser,
+        group,
         "--redis-probe-seconds",
-        "tuning: how often this process pings Redis; a ping refused, or not answered within "
+        "how often this process pings Redis; a ping refused, or not answered within "
         "twice this, marks the store down: health says NOT_SERVING (grpc.health.v1, /readyz) "
         "and calls answer UNAVAILABLE at once, until a ping (every fifth of this meanwhile) is "
         "answered",
         kind=values.at_least(0.05, float),
         metavar="SECONDS",
     )
+
+
+def _durability(group: Any) -> None:
+    """What a move's acknowledgement promises, and the embedded Redis's limits."""
     _setting(
-        parser,
+        group,
         "--redis-wait-replicas",
         "durability: acknowledge a move (or a new match) only once this many Redis replicas have "
         "it (Redis WAIT); fewer within --redis-wait-ms: the call answers UNAVAILABLE, the move "
@@ -201,14 +318,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
     )
     _setting(
-        parser,
+        group,
         "--redis-wait-ms",
         "durability: how long a move waits for --redis-wait-replicas replicas",
         kind=values.at_least(1, int),
         metavar="MS",
     )
     _setting(
-        parser,
+        group,
+        "--redis-maxmemory",
+        "most data the embedded Redis holds (not used with --redis-url): when full it refuses "
+        "new matches and moves (RESOURCE_EXHAUSTED) and never drops one; bytes, or 512mb, 2gb; "
+        "0: no limit",
+        kind=values.memory_size,
+        default_text="auto: a quarter of this machine's memory, or of the container's limit",
+    )
+    _setting(
+        group,
+        "--redis-fsync",
+        "when the embedded Redis forces its append-only file to disk (not used with "
+        "--redis-url): everysec, a machine crash may lose the last second of moves; always, "
+        "before each move is answered, slower",
+        choices=("always", "everysec"),
+    )
+
+
+def _connection_limits(group: Any) -> None:
+    """What one connection may hold and take."""
+    _setting(
+        group,
         "--header-seconds",
         "how long a new connection may take to send a request's headers (HTTP port) or its "
         "HTTP/2 preface and settings (gRPC port) before it is closed, so that slow or silent "
@@ -217,21 +355,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--http-idle-seconds",
         "how long an HTTP connection may wait for its next request (keep-alive) before it is "
         "closed",
         kind=values.at_least(0.1, float),
     )
     _setting(
-        parser,
+        group,
         "--grpc-idle-seconds",
         "how long a gRPC connection with no call in progress is kept before it is closed "
         "(GOAWAY: a client opens a new one at its next call, unnoticed); 0: for ever",
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--max-connections-per-peer",
         "most connections one client address (the host; an IPv6 /64 as one) may hold open to "
         "the HTTP port; more are closed as they open; 0: no limit. On the gRPC port, an "
@@ -241,81 +379,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, int),
     )
     _setting(
-        parser,
+        group,
         "--max-connections",
         "most connections open to each port of this process, from every client together (keep "
         "it under the open-file limit, ulimit -n); more are closed as they open; 0: no limit",
         kind=values.at_least(0, int),
     )
     _setting(
-        parser,
-        "--max-watches",
-        "most Watch streams this process serves at once; more are refused (RESOURCE_EXHAUSTED)",
-        kind=values.at_least(1, int),
-    )
-    _setting(
-        parser,
-        "--max-watches-per-peer",
-        "most Watch streams one client address may hold open on this process (a client opening "
-        "more connections gets no more), so that no client takes every slot",
-        kind=values.at_least(1, int),
-    )
-    _setting(
-        parser,
-        "--max-watches-per-match",
-        "most Watch streams of one match on this process",
-        kind=values.at_least(1, int),
-    )
-    _setting(
-        parser,
-        "--house-bots",
-        "most bots this process plays itself at once, started by POST /bots on the HTTP port "
-        '(a browser\'s "play against a greedy or search bot"; each joins as a client of the '
-        "gRPC port with the caller's API key); 0: none, and /bots answers 404",
-        kind=values.at_least(0, int),
-        metavar="N",
-    )
-    _setting(
-        parser,
-        "--house-bots-per-client",
-        "most of --house-bots one caller may have playing at once (by its API key, else its "
-        "address); more POST /bots get 429; 0: no limit",
-        kind=values.at_least(0, int),
-        metavar="N",
-    )
-    _setting(
-        parser,
-        "--data-dir",
-        "folder of the embedded Redis's append-only file, and of the socket it listens on (its "
-        "owner's alone: a folder made here is mode 0700)",
-        kind=Path,
-        default_text=f"./{Settings().data_dir}",
-    )
-    _setting(
-        parser,
-        "--redis-maxmemory",
-        "most data the embedded Redis holds (not used with --redis-url): when full it refuses "
-        "new matches and moves (RESOURCE_EXHAUSTED) and never drops one; bytes, or 512mb, 2gb; "
-        "0: no limit",
-        kind=values.memory_size,
-        default_text="auto: a quarter of this machine's memory, or of the container's limit",
-    )
-    _setting(
-        parser,
-        "--redis-fsync",
-        "when the embedded Redis forces its append-only file to disk (not used with "
-        "--redis-url): everysec, a machine crash may lose the last second of moves; always, "
-        "before each move is answered, slower",
-        choices=("always", "everysec"),
-    )
-    _setting(
-        parser,
+        group,
         "--max-message-bytes",
         "largest request or response; bigger ones get RESOURCE_EXHAUSTED",
         kind=values.at_least(1, int),
     )
+
+
+def _rates(group: Any) -> None:
+    """How often a caller may move, list and create."""
     _setting(
-        parser,
+        group,
         "--move-rate",
         "SubmitMove calls per second allowed on one client connection, on average; more get "
         "RESOURCE_EXHAUSTED; 0: no limit. Behind a proxy every client shares its connection: "
@@ -323,13 +404,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--move-burst",
         "SubmitMove calls one connection may make at once before --move-rate applies",
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--list-rate",
         "ListMatches and GetTranscript calls per second allowed from one client address (gRPC "
         "and HTTP together, "
@@ -338,14 +419,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--list-burst",
         "ListMatches and GetTranscript calls one address may make at once before --list-rate "
         "applies",
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--create-rate",
         "CreateMatch calls per second allowed from one API key, or from one client address "
         "for calls without a key (gRPC and HTTP together, in each server process), on "
@@ -355,13 +436,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--create-burst",
         "CreateMatch calls one key or address may make at once before --create-rate applies",
         kind=values.at_least(0, float),
     )
+
+
+def _stream_limits(group: Any) -> None:
+    """How many streams, unfinished matches and house bots one caller and the process may hold."""
     _setting(
-        parser,
+        group,
+        "--max-watches",
+        "most Watch streams this process serves at once; more are refused (RESOURCE_EXHAUSTED)",
+        kind=values.at_least(1, int),
+    )
+    _setting(
+        group,
+        "--max-watches-per-peer",
+        "most Watch streams one client address may hold open on this process (a client opening "
+        "more connections gets no more), so that no client takes every slot",
+        kind=values.at_least(1, int),
+    )
+    _setting(
+        group,
+        "--max-watches-per-match",
+        "most Watch streams of one match on this process",
+        kind=values.at_least(1, int),
+    )
+    _setting(
+        group,
         "--play-open-seconds",
         "how long a new Play stream may take to send its PlayRequest.open before it is ended "
         "(DEADLINE_EXCEEDED); until then it counts as one of --max-watches and "
@@ -369,7 +473,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
+        group,
         "--max-open-per-peer",
         "unfinished matches the CreateMatch calls from one client address may have (the host, "
         "not the port; an IPv6 /64 as one), whatever their client_id; more get "
@@ -378,104 +482,62 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         kind=values.at_least(0, int),
     )
     _setting(
-        parser,
+        group,
         "--max-open-total",
         "unfinished matches the whole store may hold, from every client and replica (each "
         "takes about 7 KB); more CreateMatch calls get RESOURCE_EXHAUSTED; 0: no limit",
         kind=values.at_least(0, int),
     )
     _setting(
-        parser,
+        group,
         "--max-open-matches",
         "unfinished matches one CreateMatch client_id may have (a label the client chooses: a "
         "courtesy limit among bots sharing an address; --max-open-per-peer is the one a client "
         "cannot reset); more get RESOURCE_EXHAUSTED; 0: no limit",
         kind=values.at_least(0, int),
     )
+
+
+def _process_tuning(group: Any) -> None:
+    """The process's own clocks, its house bots and its metrics' detail."""
     _setting(
-        parser,
+        group,
+        "--house-bots",
+        "most bots this process plays itself at once, started by POST /bots on the HTTP port "
+        '(a browser\'s "play against a greedy or search bot"; each joins as a client of the '
+        "gRPC port with the caller's API key); 0: none, and /bots answers 404",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        group,
+        "--house-bots-per-client",
+        "most of --house-bots one caller may have playing at once (by its API key, else its "
+        "address); more POST /bots get 429; 0: no limit",
+        kind=values.at_least(0, int),
+        metavar="N",
+    )
+    _setting(
+        group,
         "--idle-seconds",
         "an unfinished match nobody changes for this long is dropped (then NOT_FOUND, "
         "'expired'); finished ones stay until archived (see --keep-finished); 0: never",
         kind=values.at_least(0, int),
     )
     _setting(
-        parser,
-        "--archive-url",
-        "where finished matches are kept once they leave Redis: postgresql://user:password@host:"
-        "port/database (every replica shares it), or sqlite:///path/file (one host); GetMatch, "
-        "GetTranscript, ListMatches, export and replay read it",
-        default_text="with the embedded Redis, the SQLite file archive.sqlite3 in --data-dir; "
-        "with --redis-url or --redis-cluster, none: finished matches stay in Redis",
-    )
-    _setting(
-        parser,
-        "--keep-finished",
-        "how long a finished match stays in Redis once the archive has it (then only the "
-        "archive has it): 90 (seconds), 2s, 30m, 1h, 7d; 0: it leaves at once",
-        kind=values.duration,
-        default_text="1h",
-    )
-    _setting(
-        parser,
+        group,
         "--sweep-seconds",
         "how often this replica looks for turn clocks that ran out in matches nobody reads",
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
-        "--chosen-seeds",
-        "whether CreateMatch may choose the seed: a creator who chose it can work out the whole "
-        "deal (every hand, the deck order) with the game's open code, so by default such a "
-        "request is refused (INVALID_ARGUMENT); allow it for tests, tournaments and replays "
-        "among players who trust the creator (such matches show seed_chosen)",
-        choices=("allow", "refuse"),
-    )
-    _setting(
-        parser,
+        group,
         "--grace-seconds",
         "on SIGTERM/SIGINT, how long in-flight requests may take to finish",
         kind=values.at_least(0, float),
     )
     _setting(
-        parser,
-        "--workers",
-        "server processes sharing --port (SO_REUSEPORT), as one Python process uses one core; "
-        "0: one per CPU core this process may use (its CPU affinity and container CPU limit)",
-        kind=values.workers,
-        metavar="N",
-    )
-    _setting(
-        parser,
-        "--require-api-key",
-        "every call but health, reflection and ListGames needs an API key (`serai keys create`), "
-        "sent as `authorization: Bearer <key>` or `x-serai-key: <key>`; without it a key is "
-        "still honoured when sent. true or false; the flag alone is true",
-        kind=values.boolean,
-        nargs="?",
-        const=True,
-        metavar="BOOL",
-    )
-    _setting(
-        parser,
-        "--metrics-port",
-        "where GET /metrics (Prometheus) is served: http, on the HTTP port; a TCP port of its "
-        "own (on --host; keep it off the public network), and then not on the HTTP port; "
-        "off: nowhere",
-        kind=values.metrics_port,
-        metavar="PORT|http|off",
-    )
-    _setting(
-        parser,
-        "--metrics-token",
-        "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
-        "the environment variable, which ps does not show; none: /metrics is open to whoever "
-        "reaches its port",
-        default_text="",
-        metavar="TOKEN",
-    )
-    _setting(
-        parser,
+        group,
         "--metrics-tenants",
         "count calls by API key name (serai_tenant_requests{tenant=...}): every tenant's name "
         "is then on /metrics. true or false; the flag alone is true",
@@ -483,18 +545,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         const=True,
         metavar="BOOL",
-    )
-    _setting(
-        parser,
-        "--log-format",
-        "auto: JSON lines unless stdout is a terminal",
-        choices=("auto", "json", "pretty"),
-    )
-    _setting(
-        parser,
-        "--log-level",
-        "least severe level logged",
-        choices=("debug", "info", "warning", "error"),
     )
 
 

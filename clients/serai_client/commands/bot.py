@@ -86,6 +86,9 @@ def strategy_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if unknown := unknown_game(args.game):  # a misspelt --game: said before any connection
+        print(f"serai bot: {unknown}", file=sys.stderr)
+        return 2
     policy: Strategy | None = None
     if args.policy:
         try:
