@@ -242,136 +242,18 @@ async def serve(
         games = games if games is not None else registry.load()
         for broken in games.broken:
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
-        matches = Matches(
-            store,
-            games,
-            cache_size=settings.cache_size,
-            watch_block_ms=settings.watch_block_ms,
-            idle_seconds=settings.idle_seconds,
-            max_open_per_client=settings.max_open_matches,
-            max_open_per_quota=settings.max_open_per_peer,
-            max_unfinished=settings.max_open_total,
-            sweep_seconds=settings.sweep_seconds,
-            allow_chosen_seeds=settings.chosen_seeds == "allow",
-            # Watches share the runtime's hub (two Redis connections per node), not the pool
-            max_watches=settings.max_watches,
-            max_watches_per_peer=settings.max_watches_per_peer,
-            max_watches_per_match=settings.max_watches_per_match,
-            archive=archive,
-            keep_finished_seconds=settings.keep_finished,
-        )
+        matches = _matches(settings, store, games, archive)
         runtime = Runtime(matches)
-        # One for both ports: a key's revocation and cache are the same on either.
-        auth = Authenticator(
-            store.api_keys,
-            required=settings.require_api_key,
-            count_tenants=settings.metrics_tenants,
-        )
-        # One for both ports: a caller lists at one rate whichever it uses.
-        list_limiter = RateLimiter(settings.list_rate, settings.list_burst)
-        # One set of handlers for both ports: a key's move rate, the list rate and the response
-        # caches are the process's, not each port's (per-connection move limits stay apart: a
-        # connection's peer names its port's protocol).
-        handlers = MatchHandlers(
-            matches,
-            RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
-            list_limiter,
-            auth,
-            create_limiter=RateLimiter(settings.create_rate, settings.create_burst),
-            play_open_seconds=settings.play_open_seconds,
-        )
-        server = await build_server(
-            matches,
-            max_message_bytes=settings.max_message_bytes,
-            reuse_port=worker is not None,
-            runtime=runtime,
-            handlers=handlers,
-            handshake_seconds=settings.header_seconds,
-            idle_seconds=settings.grpc_idle_seconds,
-            max_connections=settings.max_connections,
-        )
-        http = None
-        house = None
-        if settings.http_port is not None:
-            # uvicorn: only if used
-            from serai.transports.connect.connections import ConnectionLimits
-            from serai.transports.connect.server import build_http_server
-
-            if settings.house_bots > 0:
-                # its target, this process's own gRPC port, is set once that listens
-                house = house_bots.load(
-                    "",
-                    games.games,
-                    limit=settings.house_bots,
-                    per_owner=settings.house_bots_per_client,
-                )
-            http = build_http_server(
-                handlers,
-                runtime,
-                max_message_bytes=settings.max_message_bytes,
-                allow_origins=settings.http_allow_origin,
-                house_bots=house,
-                limits=ConnectionLimits(
-                    per_peer=settings.max_connections_per_peer, total=settings.max_connections
-                ),
-                header_seconds=settings.header_seconds,
-                idle_seconds=settings.http_idle_seconds,
-                metrics=settings.metrics_port == "http",
-                metrics_token=settings.metrics_token,
-            )
-        try:
-            port = await server.start(settings.host, settings.port)
-        except (OSError, RuntimeError) as error:
-            print(
-                f"serai: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr
-            )
+        servers = await _servers(settings, runtime, games, reuse_port=worker is not None)
+        if not await servers.listen(settings, worker is not None):
             return 1
-        if house is not None:
-            house.target = house_bots.local_target(settings.host, port)
-        if http is not None:
-            try:
-                http_port = await http.start(
-                    settings.host, settings.http_port or 0, reuse_port=worker is not None
-                )
-            except OSError as error:
-                print(
-                    f"serai: cannot listen on {settings.host}:{settings.http_port} (--http-port): "
-                    f"{error}",
-                    file=sys.stderr,
-                )
-                await server.stop(0)
-                return 1
-        metrics = None
-        if settings.metrics_port.isdigit():
-            from serai.transports.connect.server import build_metrics_server
-
-            metrics = build_metrics_server(runtime, settings.metrics_token)
-            try:
-                metrics_port = await metrics.start(
-                    settings.host, int(settings.metrics_port), reuse_port=worker is not None
-                )
-            except OSError as error:
-                print(
-                    f"serai: cannot listen on {settings.host}:{settings.metrics_port} "
-                    f"(--metrics-port): {error}",
-                    file=sys.stderr,
-                )
-                await server.stop(0)
-                if http is not None:
-                    await http.stop(0)
-                return 1
-            if worker is None:
-                print(f"serai metrics listening on {settings.host}:{metrics_port}", flush=True)
         runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
-            if http is not None:
-                print(workers.http_listening_line(settings.host, http_port), flush=True)
-                print(workers.web_client_line(settings.host, http_port), flush=True)
-            print(f"serai listening on {settings.host}:{port} ({where})", flush=True)
+            servers.say_where(settings, where)
         else:
-            log.info("worker listening", worker=worker.index, pid=os.getpid(), port=port)
-            worker.listening(port)
+            log.info("worker listening", worker=worker.index, pid=os.getpid(), port=servers.port)
+            worker.listening(servers.port)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -380,18 +262,7 @@ async def serve(
         if lost:  # exit non-zero, so that whatever runs serai restarts it with its Redis
             print(f"serai: {lost}; stopping", file=sys.stderr, flush=True)
         log.info("stopping", grace_seconds=settings.grace_seconds)
-        if house is not None:
-            await house.close()  # its bots are clients of this process: they go first
-        stopping = [asyncio.ensure_future(server.stop(settings.grace_seconds))]
-        if http is not None:
-            stopping.append(asyncio.ensure_future(http.stop(settings.grace_seconds)))
-        if metrics is not None:
-            stopping.append(asyncio.ensure_future(metrics.stop(0)))
-        await asyncio.sleep(0)  # both have begun: new calls are refused from here on
-        # Then the open Watches end, so the grace is for moves; a client that calls again once
-        # its Watch ended is refused (UNAVAILABLE: retry elsewhere), not cut short mid-call.
-        await runtime.close()
-        await asyncio.gather(*stopping)
+        await servers.stop(settings.grace_seconds, runtime)
         log.info("stopped")
         return 1 if lost else 0
     finally:
@@ -400,6 +271,162 @@ async def serve(
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+def _matches(
+    settings: config.Settings, store: Store, games: Registry, archive: Archive | None
+) -> Matches:
+    return Matches(
+        store,
+        games,
+        cache_size=settings.cache_size,
+        watch_block_ms=settings.watch_block_ms,
+        idle_seconds=settings.idle_seconds,
+        max_open_per_client=settings.max_open_matches,
+        max_open_per_quota=settings.max_open_per_peer,
+        max_unfinished=settings.max_open_total,
+        sweep_seconds=settings.sweep_seconds,
+        allow_chosen_seeds=settings.chosen_seeds == "allow",
+        # Watches share the runtime's hub (two Redis connections per node), not the pool
+        max_watches=settings.max_watches,
+        max_watches_per_peer=settings.max_watches_per_peer,
+        max_watches_per_match=settings.max_watches_per_match,
+        archive=archive,
+        keep_finished_seconds=settings.keep_finished,
+    )
+
+
+def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:
+    """One set of handlers for both ports: a key's revocation and move rate, the list and create
+    rates and the response caches are the process's, not each port's (per-connection move
+    limits stay apart: a connection's peer names its port's protocol)."""
+    auth = Authenticator(
+        matches.store.api_keys,
+        required=settings.require_api_key,
+        count_tenants=settings.metrics_tenants,
+    )
+    return MatchHandlers(
+        matches,
+        RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
+        RateLimiter(settings.list_rate, settings.list_burst),
+        auth,
+        create_limiter=RateLimiter(settings.create_rate, settings.create_burst),
+        play_open_seconds=settings.play_open_seconds,
+    )
+
+
+async def _servers(
+    settings: config.Settings, runtime: Runtime, games: Registry, *, reuse_port: bool
+) -> _Servers:
+    """The process's servers, not yet listening: gRPC, and HTTP (with its house bots) and a
+    metrics port where the settings ask for them."""
+    handlers = _handlers(settings, runtime.matches)
+    grpc_server = await build_server(
+        runtime.matches,
+        max_message_bytes=settings.max_message_bytes,
+        reuse_port=reuse_port,
+        runtime=runtime,
+        handlers=handlers,
+        handshake_seconds=settings.header_seconds,
+        idle_seconds=settings.grpc_idle_seconds,
+        max_connections=settings.max_connections,
+    )
+    servers = _Servers(grpc_server, reuse_port=reuse_port)
+    if settings.http_port is not None:
+        # uvicorn: only if used
+        from serai.transports.connect.connections import ConnectionLimits
+        from serai.transports.connect.server import build_http_server
+
+        if settings.house_bots > 0:
+            # its target, this process's own gRPC port, is set once that listens
+            servers.house = house_bots.load(
+                "", games.games, limit=settings.house_bots, per_owner=settings.house_bots_per_client
+            )
+        servers.http = build_http_server(
+            handlers,
+            runtime,
+            max_message_bytes=settings.max_message_bytes,
+            allow_origins=settings.http_allow_origin,
+            house_bots=servers.house,
+            limits=ConnectionLimits(
+                per_peer=settings.max_connections_per_peer, total=settings.max_connections
+            ),
+            header_seconds=settings.header_seconds,
+            idle_seconds=settings.http_idle_seconds,
+            metrics=settings.metrics_port == "http",
+            metrics_token=settings.metrics_token,
+        )
+    if settings.metrics_port.isdigit():
+        from serai.transports.connect.server import build_metrics_server
+
+        servers.metrics = build_metrics_server(runtime, settings.metrics_token)
+    return servers
+
+
+class _Servers:
+    """The servers of one process: started in turn (each failure said in one line, the ones
+    started stopped again) and stopped together."""
+
+    def __init__(self, grpc_server: Any, *, reuse_port: bool) -> None:
+        self.grpc = grpc_server
+        self.reuse_port = reuse_port
+        self.http: Any = None
+        self.metrics: Any = None
+        self.house: house_bots.HouseBots | None = None
+        self.port = self.http_port = self.metrics_port = 0
+
+    async def listen(self, settings: config.Settings, quiet: bool) -> bool:
+        """Start listening on every port; False, having said why, if one cannot be had."""
+        host = settings.host
+        try:
+            self.port = await self.grpc.start(host, settings.port)
+        except (OSError, RuntimeError) as error:
+            print(f"serai: cannot listen on {host}:{settings.port}: {error}", file=sys.stderr)
+            return False
+        if self.house is not None:
+            self.house.target = house_bots.local_target(host, self.port)
+        started = [(self.http, settings.http_port or 0, "--http-port")]
+        if self.metrics is not None:
+            started.append((self.metrics, int(settings.metrics_port), "--metrics-port"))
+        for index, (server, port, flag) in enumerate(started):
+            if server is None:
+                continue
+            try:
+                bound = await server.start(host, port, reuse_port=self.reuse_port)
+            except OSError as error:
+                print(f"serai: cannot listen on {host}:{port} ({flag}): {error}", file=sys.stderr)
+                await self.grpc.stop(0)
+                for earlier, _, _ in started[:index]:
+                    if earlier is not None:
+                        await earlier.stop(0)
+                return False
+            if server is self.http:
+                self.http_port = bound
+            else:
+                self.metrics_port = bound
+        return True
+
+    def say_where(self, settings: config.Settings, where: str) -> None:
+        if self.metrics is not None:
+            print(f"serai metrics listening on {settings.host}:{self.metrics_port}", flush=True)
+        if self.http is not None:
+            print(workers.http_listening_line(settings.host, self.http_port), flush=True)
+            print(workers.web_client_line(settings.host, self.http_port), flush=True)
+        print(f"serai listening on {settings.host}:{self.port} ({where})", flush=True)
+
+    async def stop(self, grace_seconds: float, runtime: Runtime) -> None:
+        if self.house is not None:
+            await self.house.close()  # its bots are clients of this process: they go first
+        stopping = [asyncio.ensure_future(self.grpc.stop(grace_seconds))]
+        if self.http is not None:
+            stopping.append(asyncio.ensure_future(self.http.stop(grace_seconds)))
+        if self.metrics is not None:
+            stopping.append(asyncio.ensure_future(self.metrics.stop(0)))
+        await asyncio.sleep(0)  # each has begun: new calls are refused from here on
+        # Then the open Watches end, so the grace is for moves; a client that calls again once
+        # its Watch ended is refused (UNAVAILABLE: retry elsewhere), not cut short mid-call.
+        await runtime.close()
+        await asyncio.gather(*stopping)
 
 
 async def _open_archive(
