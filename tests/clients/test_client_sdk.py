@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
+from serai.matches.limits import Limits
 from serai_client import (
     AsyncSeraiClient,
     IllegalMoveError,
@@ -265,7 +266,7 @@ def test_the_asyncio_client_does_the_same_round_trip(service):
 def test_default_client_ids_are_per_process_not_one_quota_for_every_user(start_service):
     # The server bounds unfinished matches per client id: a constant default would make every
     # SDK user on earth share one quota. Each process gets its own id; an app may pass its own.
-    server = start_service(max_open_per_client=1)
+    server = start_service(limits=Limits(max_open_matches=1))
     with SeraiClient(server.address) as ours, SeraiClient(server.address) as ours_again:
         ours.create_match("jaipur")
         with pytest.raises(ResourceExhaustedError, match="finish or resign"):
@@ -358,7 +359,7 @@ def test_closing_a_client_ends_its_watches_without_an_error(service):
 
 
 def test_a_watch_the_server_has_no_room_for_yet_waits_for_room(start_service):
-    service = start_service(max_watches=1)
+    service = start_service(limits=Limits(max_watches=1))
     stub = service.stub()
     match_id = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur")).match.match_id
     holder = stub.Watch(pb.WatchRequest(match_id=match_id), timeout=60)

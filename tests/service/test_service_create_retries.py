@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
+from serai.matches.limits import Limits
 from service_helpers import at_once, join_all, status_of
 
 pytestmark = pytest.mark.store("memory")  # tests of the core: no redis-server needed
@@ -56,7 +57,7 @@ def test_one_request_id_from_two_clients_makes_two_matches(stub):
 
 
 def test_a_repeat_is_answered_at_the_limit_of_unfinished_matches(start_service):
-    stub = start_service(max_open_per_client=1).stub()
+    stub = start_service(limits=Limits(max_open_matches=1)).stub()
     first = create(stub, client_id="ada")
     assert create(stub, client_id="ada").match_id == first.match_id
     code, _details = status_of(lambda: create(stub, "another-0123456789", client_id="ada"))

@@ -12,6 +12,7 @@ from google.protobuf import any_pb2, struct_pb2, wrappers_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from serai.api import match_service_pb2 as pb
 from serai.game import GameInfo
+from serai.matches.limits import Limits
 from serai.registry import Registry
 from serai.unplayable import UnplayableGame
 from service_helpers import create, join_all, status_of
@@ -351,7 +352,7 @@ def test_health_watch_streams_serving_then_not_serving_when_the_server_drains(st
 
 def test_watches_beyond_the_servers_limit_are_refused_until_one_ends(start_service):
     """A waiting Watch holds a Redis connection; past the limit, moves would wait for one."""
-    service = start_service(max_watches=2)
+    service = start_service(limits=Limits(max_watches=2))
     stub = service.stub()
     match_id = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seed=1)).match.match_id
 

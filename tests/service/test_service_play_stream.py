@@ -14,6 +14,7 @@ from google.protobuf import any_pb2, wrappers_pb2
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.game import OptionValue, Seat, seeded_rng
+from serai.matches.limits import Limits
 from service_helpers import PlayStream, create, join_all, watch_all
 from tiny_game import DECK, TinyGame, TinyState, tiny_registry
 from waiting import wait_until
@@ -340,7 +341,7 @@ def test_a_kept_stream_takes_a_next_open_only_once_its_match_has_ended(tiny):
 def test_a_kept_stream_between_matches_holds_a_watchs_place(start_service):
     """With one watch a client: the stream kept between two matches still counts, so a Watch
     is refused meanwhile; its next open takes the place back for that match."""
-    service = start_service(registry=tiny_registry(), max_watches_per_peer=1)
+    service = start_service(registry=tiny_registry(), limits=Limits(max_watches_per_peer=1))
     stub = service.stub()
     (first, tokens), (second, others) = _running(stub), _running(stub)
     kept = PlayStream(service.stub(), first, tokens[1], keep_open=True)

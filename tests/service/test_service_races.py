@@ -11,6 +11,7 @@ import pytest
 from google.protobuf import any_pb2, struct_pb2, wrappers_pb2
 from serai.api import match_service_pb2 as pb
 from serai.matches import Matches
+from serai.matches.limits import Limits
 from serai.store import REQUEST_WINDOW
 from serai.store.redis.store import RedisStore
 from service_helpers import Watcher, create, join_all, status_of, watch_all
@@ -280,7 +281,7 @@ def test_concurrent_creates_on_two_replicas_never_pass_a_client_s_open_match_lim
 
     async def scenario():
         stores = [RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)]
-        one, two = (Matches(s, tiny_registry(), max_open_per_client=2) for s in stores)
+        one, two = (Matches(s, tiny_registry(), limits=Limits(max_open_matches=2)) for s in stores)
         try:
             results = await asyncio.gather(
                 *((one, two)[n % 2].create("tiny", 2, client_id="eager-bot") for n in range(10)),

@@ -17,6 +17,7 @@ import redis
 from serai.api import match_service_pb2 as pb
 from serai.matches import LimitExceeded, Matches, WatchBatch, WatchBehind
 from serai.matches.hub import WatchHub
+from serai.matches.limits import Limits
 from serai.store.redis.store import RedisStore, open_store
 from serai.store.redis.streams import CLIENT_NAME
 from service_helpers import create, join_all, status_of
@@ -289,13 +290,15 @@ def test_watches_per_peer_and_per_match_are_bounded(redis_url):
         await opened[-1].aclose()  # type: ignore[attr-defined]
         return refused, matches.watching
 
-    refused, still_open = _run(redis_url, scenario, max_watches_per_peer=2, max_watches_per_match=3)
+    refused, still_open = _run(
+        redis_url, scenario, limits=Limits(max_watches_per_peer=2, max_watches_per_match=3)
+    )
     assert "2 watches open" in refused[0] and "already has 3 watchers" in refused[1]
     assert still_open == 0
 
 
 def test_the_per_peer_watch_limit_answers_resource_exhausted(start_service):
-    service = start_service(registry=tiny_registry(), max_watches_per_peer=1)
+    service = start_service(registry=tiny_registry(), limits=Limits(max_watches_per_peer=1))
     stub = service.stub()
     match_id = create(stub, hand="4", plays="4")
     tokens = join_all(stub, match_id, 2)

@@ -42,6 +42,7 @@ from serai.archive import SQLITE_FILE, Archive, ArchiveError
 from serai.archive.opening import open_archive
 from serai.commands import workers
 from serai.matches import Matches
+from serai.matches.limits import Limits
 from serai.registry import Registry
 from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import MatchHandlers
@@ -282,15 +283,17 @@ def _matches(
         cache_size=settings.cache_size,
         watch_block_ms=settings.watch_block_ms,
         idle_seconds=settings.idle_seconds,
-        max_open_per_client=settings.max_open_matches,
-        max_open_per_quota=settings.max_open_per_peer,
-        max_unfinished=settings.max_open_total,
+        limits=Limits(
+            max_open_matches=settings.max_open_matches,
+            max_open_per_peer=settings.max_open_per_peer,
+            max_open_total=settings.max_open_total,
+            # Watches share the runtime's hub (two Redis connections per node), not the pool
+            max_watches=settings.max_watches,
+            max_watches_per_peer=settings.max_watches_per_peer,
+            max_watches_per_match=settings.max_watches_per_match,
+        ),
         sweep_seconds=settings.sweep_seconds,
         allow_chosen_seeds=settings.chosen_seeds == "allow",
-        # Watches share the runtime's hub (two Redis connections per node), not the pool
-        max_watches=settings.max_watches,
-        max_watches_per_peer=settings.max_watches_per_peer,
-        max_watches_per_match=settings.max_watches_per_match,
         archive=archive,
         keep_finished_seconds=settings.keep_finished,
     )
@@ -307,7 +310,7 @@ def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:
     )
     return MatchHandlers(
         matches,
-        RateLimiter(settings.move_rate, settings.move_burst or 2 * settings.move_rate),
+        RateLimiter(settings.move_rate, settings.move_burst),
         RateLimiter(settings.list_rate, settings.list_burst),
         auth,
         create_limiter=RateLimiter(settings.create_rate, settings.create_burst),

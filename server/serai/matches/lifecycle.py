@@ -10,12 +10,9 @@ or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store k
 (what ``serai verify`` checks), :mod:`.archiving` (finished matches handed to the archive).
 
 Limits: ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long
-(it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``max_open_per_quota``
-bounds the unfinished matches one caller (the ``quota_key`` of :meth:`Matches.create`: its
-address) may have created, ``max_open_per_client`` those of one ``client_id`` (a label the
-client chooses, so no bound on a client that changes it), ``max_unfinished`` those of the whole
-store; ``max_watches`` the watches open at once, ``max_watches_per_peer`` those of one peer and
-``max_watches_per_match`` those of one match. 0 is no limit, for each. With an ``archive``
+(it answers :class:`MatchExpired` afterwards; see :mod:`.clocks`); ``limits`` (one
+:class:`~serai.matches.limits.Limits`, named as serve's flags are) bounds the unfinished matches
+and the watches of one caller, one match and the whole store. With an ``archive``
 (:mod:`serai.archive`), finished matches are written there and expire from the store
 ``keep_finished_seconds`` later; reads of a finished match find it there afterwards. Watches
 read through :class:`.watching.Polling` (a read per watch) until :meth:`Matches.use_watch_hub`
@@ -37,6 +34,7 @@ from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
 from serai.matches.hub import WatchHub
+from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.play import Play
 from serai.matches.reading import Reading
 from serai.matches.seating import Seating
@@ -70,14 +68,9 @@ class Matches:
         max_retries: int = 8,
         clock: Callable[[], float] = time.time,
         idle_seconds: int = 0,
-        max_open_per_client: int = 0,
-        max_open_per_quota: int = 0,
-        max_unfinished: int = 0,
+        limits: Limits = NO_LIMITS,
         sweep_seconds: float = 1.0,
         allow_chosen_seeds: bool = True,
-        max_watches: int = 0,
-        max_watches_per_peer: int = 0,
-        max_watches_per_match: int = 0,
         watch_queue: int = 256,
         archive: Archive | None = None,
         keep_finished_seconds: float = 3600.0,
@@ -106,9 +99,7 @@ class Matches:
             entries,
             clocks,
             allow_chosen_seeds=allow_chosen_seeds,
-            max_open_per_client=max_open_per_client,
-            max_open_per_quota=max_open_per_quota,
-            max_unfinished=max_unfinished,
+            limits=limits,
         )
         self._play = play = Play(entries, clocks)
         # The hot path is called straight, without a frame of the facade's own; the method
@@ -119,13 +110,7 @@ class Matches:
         self._watch_block_ms = watch_block_ms
         self._watch_queue = watch_queue
         self._hub: WatchHub | None = None
-        self._watching = Watching(
-            self._polling,
-            clocks,
-            max_watches=max_watches,
-            per_peer=max_watches_per_peer,
-            per_match=max_watches_per_match,
-        )
+        self._watching = Watching(self._polling, clocks, limits=limits)
 
     @property
     def closing(self) -> bool:

@@ -28,6 +28,7 @@ from serai.matches.errors import (
     SeatTaken,
     StaleVersion,
 )
+from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.requests import quoted
 from serai.matches.values import Joined
@@ -52,17 +53,13 @@ class Seating:
         clocks: Clocks,
         *,
         allow_chosen_seeds: bool,
-        max_open_per_client: int,
-        max_open_per_quota: int = 0,
-        max_unfinished: int = 0,
+        limits: Limits = NO_LIMITS,
     ) -> None:
         self.entries = entries
         self.clocks = clocks
         self.allow_chosen_seeds = allow_chosen_seeds
         # 0: no limit, for each
-        self.max_open_per_client = max_open_per_client
-        self.max_open_per_quota = max_open_per_quota
-        self.max_unfinished = max_unfinished
+        self.limits = limits
         self._placeholders: dict[tuple[str, int, tuple[tuple[str, Any], ...]], tuple[Any, bytes]]
         self._placeholders = {}
 
@@ -216,39 +213,39 @@ class Seating:
         """
         store, match_id, now_ms = self.entries.store, record.match_id, record.created_ms
         client_id = record.client_id
-        if client_id and self.max_open_per_client > 0:
-            open_now = await store.claim_open_slot(
-                client_id, match_id, now_ms, self.max_open_per_client
-            )
+        limits = self.limits
+        if client_id and limits.max_open_matches > 0:
+            most = limits.max_open_matches
+            open_now = await store.claim_open_slot(client_id, match_id, now_ms, most)
             if open_now is not None:
                 raise LimitExceeded(
                     f"client {quoted(client_id)} already has {open_now} unfinished matches, the "
-                    f"most this server allows ({self.max_open_per_client}): finish or resign some "
-                    "first"
+                    f"most this server allows ({most}): finish or resign some first"
                 )
         else:
             client_id = ""  # nothing claimed for it
-        per_quota = self.max_open_per_quota if max_open is None else max_open
-        if quota_key and per_quota > 0:
-            open_now = await store.claim_quota_slot(quota_key, match_id, now_ms, per_quota)
+        per_peer = limits.max_open_per_peer if max_open is None else max_open
+        if quota_key and per_peer > 0:
+            open_now = await store.claim_quota_slot(quota_key, match_id, now_ms, per_peer)
             if open_now is not None:
                 await store.release_open_slots(match_id, client_id=client_id)
                 raise LimitExceeded(
                     f"this caller ({_caller(quota_key)}) already has {open_now} unfinished "
                     f"matches, the most this server allows one caller "
-                    f"({per_quota}): finish or resign some first (a new client_id "
+                    f"({per_peer}): finish or resign some first (a new client_id "
                     "does not reset this limit)"
                 )
         else:
             quota_key = ""
-        if self.max_unfinished > 0:
-            open_now = await store.claim_unfinished_slot(match_id, now_ms, self.max_unfinished)
+        if limits.max_open_total > 0:
+            most = limits.max_open_total
+            open_now = await store.claim_unfinished_slot(match_id, now_ms, most)
             if open_now is not None:
                 await store.release_open_slots(match_id, client_id=client_id, quota_key=quota_key)
                 raise LimitExceeded(
                     f"this server already holds {open_now} unfinished matches, the most it "
-                    f"allows ({self.max_unfinished}): join an open match (ListMatches), or try "
-                    "again once some have finished"
+                    f"allows ({most}): join an open match (ListMatches), or try again once some "
+                    "have finished"
                 )
 
     async def join(

@@ -26,6 +26,7 @@ from serai.matches import access, requests
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.errors import LimitExceeded
+from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.reading import snapshot
 from serai.matches.values import WatchBatch
 from serai.store import StoredEvent, event_id_after
@@ -188,15 +189,11 @@ class Watching:
         source: WatchSource,
         clocks: Clocks,
         *,
-        max_watches: int,
-        per_peer: int = 0,
-        per_match: int = 0,
+        limits: Limits = NO_LIMITS,
     ) -> None:
         self.source = source
         self.clocks = clocks
-        self.max_watches = max_watches  # 0: no limit
-        self.per_peer = per_peer  # 0: no limit
-        self.per_match = per_match  # 0: no limit
+        self.limits = limits
         self.open = 0
         self.by_peer: dict[str, int] = {}
         self.by_match: dict[str, int] = {}
@@ -275,21 +272,23 @@ class Watching:
             yield
 
     def _admit(self, match_id: str | None, host: str) -> None:
-        if self.max_watches and self.open >= self.max_watches:
+        limits = self.limits
+        if limits.max_watches and self.open >= limits.max_watches:
             raise LimitExceeded(
                 f"this server already serves {self.open} watches, the most it allows: "
                 "retry in a moment (another replica may have room), or poll GetMatch"
             )
-        if host and self.per_peer and self.by_peer.get(host, 0) >= self.per_peer:
+        per_peer, per_match = limits.max_watches_per_peer, limits.max_watches_per_match
+        if host and per_peer and self.by_peer.get(host, 0) >= per_peer:
             raise LimitExceeded(
-                f"you already have {self.per_peer} watches open on this server, the most one "
+                f"you already have {per_peer} watches open on this server, the most one "
                 "client may: close one first (one watch per match is enough)"
             )
         if match_id is None:
             return
-        if self.per_match and self.by_match.get(match_id, 0) >= self.per_match:
+        if per_match and self.by_match.get(match_id, 0) >= per_match:
             raise LimitExceeded(
-                f"match {match_id} already has {self.per_match} watchers on this server, the "
+                f"match {match_id} already has {per_match} watchers on this server, the "
                 "most it allows: retry in a moment (another replica may have room), or poll "
                 "GetMatch"
             )

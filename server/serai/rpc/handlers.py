@@ -20,7 +20,6 @@ from google.protobuf import any_pb2
 from serai.api import match_service_pb2 as pb
 from serai.matches import (
     BadRequest,
-    LimitExceeded,
     Matches,
     PackedMove,
     Submitted,
@@ -79,7 +78,7 @@ class MatchHandlers:
         self.payloads = MovePayloads()
         self.seat_moves = SeatLegalMoves(LegalMoveBytes(self.payloads))
         self.responses = SubmitResponses()
-        self.key_move_limiters: dict[str, RateLimiter] = {}
+        self.key_move_limiters: dict[str, tuple[tuple[float, float], RateLimiter]] = {}
         self.play_streams = PlayStreams(self, open_seconds=play_open_seconds)
 
     async def recheck(self, ctx: CallContext, method: str) -> None:
@@ -97,13 +96,8 @@ class MatchHandlers:
     async def CreateMatch(
         self, request: pb.CreateMatchRequest, ctx: CallContext
     ) -> pb.CreateMatchResponse:
-        limiter = self.create_limiter
-        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
-            whose = "API key" if ctx.principal is not None else "address"
-            raise LimitExceeded(
-                f"more than {limiter.rate:g} CreateMatch calls per second (bursts of "
-                f"{limiter.burst:g}) from this {whose}: slow down, and retry in a moment"
-            )
+        whose = "from this API key" if ctx.principal is not None else "from this address"
+        self.create_limiter.check(ctx.quota_key, "CreateMatch calls", whose)
         if not request.game:
             raise BadRequest("game is empty: name one of the games ListGames lists")
         policy = POLICY_FROM_PB.get(request.timeout_policy)
@@ -152,12 +146,7 @@ class MatchHandlers:
     async def ListMatches(
         self, request: pb.ListMatchesRequest, ctx: CallContext
     ) -> pb.ListMatchesResponse:
-        limiter = self.list_limiter
-        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
-            raise LimitExceeded(
-                f"more than {limiter.rate:g} ListMatches calls per second (bursts of "
-                f"{limiter.burst:g}) from this address: slow down, and retry in a moment"
-            )
+        self.list_limiter.check(ctx.quota_key, "ListMatches calls", "from this address")
         if request.status and request.status not in PB_TO_STATUS:
             raise BadRequest(f"unknown status {request.status}; use OPEN, RUNNING or FINISHED")
         player_id = ""
@@ -220,12 +209,7 @@ class MatchHandlers:
         if principal is not None and principal.move_rate > 0:
             self._key_moves(principal)
         else:
-            limiter = self.move_limiter
-            if limiter.rate > 0 and not limiter.allow(ctx.peer):
-                raise LimitExceeded(
-                    f"more than {limiter.rate:g} moves per second (bursts of {limiter.burst:g}) "
-                    "on this connection: slow down, and retry this move in a moment"
-                )
+            self.move_limiter.check(ctx.peer, "moves", "on this connection")
         done = await self.matches.submit(
             match_id,
             token,
@@ -243,26 +227,18 @@ class MatchHandlers:
         self, request: pb.GetTranscriptRequest, ctx: CallContext
     ) -> pb.GetTranscriptResponse:
         # A finished match's transcript replays it whole: rated as a listing, for the same reason.
-        limiter = self.list_limiter
-        if limiter.rate > 0 and not limiter.allow(ctx.quota_key):
-            raise LimitExceeded(
-                f"more than {limiter.rate:g} ListMatches and GetTranscript calls per second "
-                f"(bursts of {limiter.burst:g}) from this address: slow down, and retry in a moment"
-            )
+        calls = "ListMatches and GetTranscript calls"
+        self.list_limiter.check(ctx.quota_key, calls, "from this address")
         document = await self.matches.transcript(request.match_id, request.seat_token, ctx.tenant)
         return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
 
     def _key_moves(self, principal: Principal) -> None:
         """An API key's own move rate, for all its connections to this process together."""
-        rate, burst = principal.move_rate, principal.move_burst or 2 * principal.move_rate
-        limiter = self.key_move_limiters.get(principal.name)
-        if limiter is None or limiter.rate != rate or limiter.burst != max(burst, 1.0):
-            limiter = self.key_move_limiters[principal.name] = RateLimiter(rate, burst, keys=1)
-        if not limiter.allow(principal.name):
-            raise LimitExceeded(
-                f"more than {rate:g} moves per second (bursts of {burst:g}) with this API key "
-                "on this server: slow down, and retry this move in a moment"
-            )
+        asked = (principal.move_rate, principal.move_burst)
+        made = self.key_move_limiters.get(principal.name)
+        if made is None or made[0] != asked:  # new, or the key's limits changed
+            made = self.key_move_limiters[principal.name] = (asked, RateLimiter(*asked, keys=1))
+        made[1].check(principal.name, "moves", "with this API key on this server")
 
     async def ReclaimSeat(
         self, request: pb.ReclaimSeatRequest, ctx: CallContext

@@ -9,14 +9,16 @@ import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
 
+from serai.matches import LimitExceeded
+
 
 class RateLimiter:
     """A token bucket per key (the peer: one per client connection): ``rate`` per second on
-    average, bursts of up to ``burst``. ``rate`` 0 allows everything. Keeps at most ``keys``
-    buckets (least recently used dropped: a dropped one starts full again). Example::
+    average, bursts of up to ``burst`` (0: twice the rate). ``rate`` 0 allows everything. Keeps at
+    most ``keys`` buckets (least recently used dropped: a dropped one starts full again). Example::
 
         limiter = RateLimiter(rate=50, burst=100)
-        if not limiter.allow(ctx.peer): ...   # RESOURCE_EXHAUSTED
+        limiter.check(ctx.peer, "moves", "on this connection")   # else RESOURCE_EXHAUSTED
     """
 
     def __init__(
@@ -28,7 +30,7 @@ class RateLimiter:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rate = rate
-        self.burst = max(burst, 1.0)
+        self.burst = max(burst or 2 * rate, 1.0)
         self._keys = keys
         self._clock = clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -44,6 +46,15 @@ class RateLimiter:
         if len(self._buckets) > self._keys:
             self._buckets.popitem(last=False)
         return allowed
+
+    def check(self, key: str, calls: str, whose: str) -> None:
+        """LimitExceeded once ``key`` is past the rate, in one sentence for every limit: "more
+        than 5 ``calls`` per second (bursts of 10) ``whose``: slow down ..."."""
+        if not self.allow(key):
+            raise LimitExceeded(
+                f"more than {self.rate:g} {calls} per second (bursts of {self.burst:g}) {whose}: "
+                "slow down, and retry in a moment"
+            )
 
 
 def quota_key_of(peer: str) -> str:

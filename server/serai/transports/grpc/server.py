@@ -238,7 +238,7 @@ async def build_server(
     if max_connections > 0:
         options.append(("grpc.max_allowed_incoming_connections", max_connections))
     server = grpc.aio.server(options=options)
-    limiter = RateLimiter(move_rate, move_burst or 2 * move_rate)
+    limiter = RateLimiter(move_rate, move_burst)
     logged = GrpcRequestLog()
     trace_queued_cancellations()
 
