@@ -383,7 +383,7 @@ async def _move_after_the_watch_ends(
 
     updates = handlers.play_streams.play(requests(), CallContext(peer="ipv4:127.0.0.1:1"))
     await sent.put(_open(match_id, tokens[0]))
-    async with contextlib.aclosing(updates):
+    async with contextlib.aclosing(updates):  # type: ignore[type-var]
         await asyncio.wait_for(anext(updates), 30)  # the session runs
         await server.matches.resign(match_id, tokens[1])
         await asyncio.wait_for(matches.ended.wait(), 30)  # the session's end is queued
