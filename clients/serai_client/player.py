@@ -27,6 +27,10 @@ Example::
 
 from __future__ import annotations
 
+import os
+import queue
+import select
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -64,19 +68,51 @@ NOT_DEALT = "the cards are dealt once every seat is taken"
 
 
 class InputLayer(Protocol):
-    """Where the player's answers come from. ``ask`` raises EOFError when there are no more."""
+    """Where the player's answers come from. ``ask`` raises EOFError when there are no more.
+    ``withdraw`` (from any thread) says no answer is wanted any more (the match is over): an
+    ``ask`` waiting then, or made after, raises EOFError."""
 
     def ask(self, prompt: str) -> str: ...
 
+    def withdraw(self) -> None: ...
+
 
 class ConsoleInput:
-    """Answers typed at the terminal, on its last line."""
+    """Answers typed at the terminal, on its last line. Where stdin is a file descriptor that
+    ``select`` can wait on (not on Windows), a question is withdrawn as soon as the match ends,
+    though nothing was typed; elsewhere :meth:`withdraw` holds from the next question."""
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console()
+        self._withdrawn = threading.Event()
+        self._wake_read, self._wake_write = os.pipe()  # wakes a question's select
+        self._typed = b""  # what was read past the last answer's line
 
     def ask(self, prompt: str) -> str:
-        return self.console.input(f"[bold]{prompt}[/] ")
+        if self._withdrawn.is_set():
+            raise EOFError("no answer is wanted any more")
+        try:
+            typed = sys.stdin.fileno()
+            select.select([typed], [], [], 0)
+        except (AttributeError, OSError, ValueError):
+            return self.console.input(f"[bold]{prompt}[/] ")
+        self.console.print(f"[bold]{prompt}[/] ", end="")
+        while b"\n" not in self._typed:
+            ready, _, _ = select.select([typed, self._wake_read], [], [])
+            if self._wake_read in ready:
+                raise EOFError("no answer is wanted any more")
+            chunk = os.read(typed, 4096)
+            if not chunk:
+                if not self._typed:
+                    raise EOFError("stdin is closed")
+                break
+            self._typed += chunk
+        line, _, self._typed = self._typed.partition(b"\n")
+        return line.decode(errors="replace").rstrip("\r")
+
+    def withdraw(self) -> None:
+        self._withdrawn.set()
+        os.write(self._wake_write, b"!")
 
 
 class ScriptedInput:
@@ -92,6 +128,9 @@ class ScriptedInput:
             return next(self._answers)
         except StopIteration:
             raise EOFError("no more scripted answers") from None
+
+    def withdraw(self) -> None:
+        """Nothing to do: a scripted answer never waits."""
 
 
 class Display(Protocol):
@@ -317,7 +356,7 @@ class TerminalPlayer:
         offered: PlayUpdate | None = None  # the last turn, offered again after a refusal
         with self.client.open_play(self.seat, steps=True, presentation=True) as session:
             try:
-                for update in session:
+                for update in self._read_ahead(session):
                     if update.event is not None:
                         self._record(update.event)
                         snapshot = update.snapshot
@@ -349,6 +388,29 @@ class TerminalPlayer:
             final = self._fetch()  # the stream was closed before the match's end
         self.draw(final)
         return final
+
+    def _read_ahead(self, session: PlaySession) -> Iterator[PlayUpdate]:
+        """The session's updates, read on a thread of their own: while the person is asked for
+        a move, the match may end (the other seat resigns), and the question is then withdrawn
+        (EOFError from the input) rather than left waiting for the keyboard for ever."""
+        updates: queue.SimpleQueue[PlayUpdate | BaseException | None] = queue.SimpleQueue()
+
+        def read() -> None:
+            try:
+                for update in session:
+                    updates.put(update)
+                    if update.snapshot is not None and update.snapshot.finished:
+                        self.inputs.withdraw()
+            except BaseException as error:  # handed to the player's thread, raised there
+                updates.put(error)
+            else:
+                updates.put(None)
+
+        threading.Thread(target=read, name="play-stream", daemon=True).start()
+        while (item := updates.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
 
     def _on_snapshot(self, session: PlaySession, update: PlayUpdate) -> str | None:
         """Draw the update's snapshot, or play the seat's turn in it; the request id sent."""

@@ -3,6 +3,7 @@ person is told how to come back, and ``--match ID`` (``--seat N``) returns to th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -26,6 +27,7 @@ class Play:
 
     def __init__(self, seats: Path, *args: str, stdin: str = "") -> None:
         env = os.environ | {"SERAI_SEATS_DIR": str(seats), "COLUMNS": "80", "LINES": "24"}
+        env["PYTHONFAULTHANDLER"] = "1"  # a child stopped with SIGABRT prints where it was
         self.process = subprocess.Popen(
             [sys.executable, "-m", "serai.cli", "play", *args],
             stdin=subprocess.PIPE,
@@ -40,8 +42,12 @@ class Play:
             self.process.stdin.flush()
         self.out: list[str] = []
         self.err: list[str] = []
-        for stream, into in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
-            threading.Thread(target=self._read, args=(stream, into), daemon=True).start()
+        self.readers = [
+            threading.Thread(target=self._read, args=(stream, into), daemon=True)
+            for stream, into in ((self.process.stdout, self.out), (self.process.stderr, self.err))
+        ]
+        for reader in self.readers:
+            reader.start()
 
     @staticmethod
     def _read(stream: Any, into: list[str]) -> None:
@@ -58,8 +64,18 @@ class Play:
         raise AssertionError(f"no {text!r} in\n" + "\n".join(self.out + self.err))
 
     def finish(self) -> int:
+        """The child's exit status; a child still running after WAIT fails the test with its
+        output and, from faulthandler, where each of its threads was."""
         try:
             return self.process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(WAIT)
+            for reader in self.readers:  # to the child's last line
+                reader.join(WAIT)
+            said = "\n".join(["stdout:", *self.out, "stderr:", *self.err])
+            raise AssertionError(f"serai play did not exit within {WAIT} s\n{said}") from None
         finally:
             if self.process.poll() is None:
                 self.process.kill()

@@ -3,9 +3,11 @@ retries, resumption, hidden information, move failures as answers, and its first
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import threading
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import grpc
@@ -15,6 +17,8 @@ from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.game import OptionValue, Seat, seeded_rng
 from serai.matches.limits import Limits
+from serai.rpc.context import CallContext
+from serai.rpc.handlers import MatchHandlers
 from service_helpers import PlayStream, create, join_all, watch_all
 from tiny_game import DECK, TinyGame, TinyState, tiny_registry
 from waiting import wait_until
@@ -299,10 +303,6 @@ def test_a_kept_stream_plays_match_after_match_and_ends_when_the_client_closes_i
             assert update.HasField("answer")  # at most the answer to the last move
 
 
-# On Redis: on the in-memory store the "late" move below, sent as the session ends, is never
-# answered (rpc/play.py's session end cancels its reader in the middle of that move: a race
-# the faster store makes certain), so the test would hang; kept on Redis until that is fixed.
-@pytest.mark.store("redis")
 def test_a_kept_stream_takes_a_next_open_only_once_its_match_has_ended(tiny):
     stub = tiny.stub()
     (first, tokens), (second, others) = _running(stub), _running(stub)
@@ -336,6 +336,67 @@ def test_a_kept_stream_takes_a_next_open_only_once_its_match_has_ended(tiny):
         pass
     assert told.event.snapshot.match.match_id == second  # type: ignore[union-attr]
     kept.close()
+
+
+def test_a_move_sent_once_a_kept_streams_match_has_ended_is_answered(tiny):
+    """The race of a move sent just as the session of its match ends, forced: the session's
+    watch has ended (its end queued) before the move arrives, and the stream's updates are read
+    only after. The move is answered (as on the ended match), not taken by the session's reader
+    and then dropped with the session."""
+    stub = tiny.stub()
+    match_id, tokens = _running(stub)
+    answer = tiny.run(_move_after_the_watch_ends(tiny, match_id, tokens))
+    assert answer.request_id == "late"
+    assert answer.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0], answer
+
+
+class _WatchSaysItsEnd:
+    """The matches, but for a watch that sets ``ended`` once it has given its last batch."""
+
+    def __init__(self, matches: Any) -> None:
+        self.matches = matches
+        self.ended = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.matches, name)
+
+    async def watch(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        batches = self.matches.watch(*args, **kwargs)
+        async with contextlib.aclosing(batches):
+            async for batch in batches:
+                yield batch
+        self.ended.set()
+
+
+async def _move_after_the_watch_ends(
+    server: Any, match_id: str, tokens: list[str]
+) -> pb.PlayAnswer:
+    handlers = MatchHandlers(server.matches)
+    matches = handlers.matches = _WatchSaysItsEnd(server.matches)  # type: ignore[assignment]
+    sent: asyncio.Queue[pb.PlayRequest] = asyncio.Queue()
+    asked = asyncio.Event()  # the stream asked for the request after the last one sent
+
+    async def requests() -> AsyncIterator[pb.PlayRequest]:
+        while True:
+            request = await sent.get()
+            yield request
+            asked.set()
+
+    updates = handlers.play_streams.play(requests(), CallContext(peer="ipv4:127.0.0.1:1"))
+    await sent.put(_open(match_id, tokens[0]))
+    async with contextlib.aclosing(updates):  # type: ignore[type-var]
+        await asyncio.wait_for(anext(updates), 30)  # the session runs
+        await server.matches.resign(match_id, tokens[1])
+        await asyncio.wait_for(matches.ended.wait(), 30)  # the session's end is queued
+        asked.clear()
+        await sent.put(pb.PlayRequest(move=pb.PlayMove(request_id="late", move_id="3.0")))
+        # Taken from the stream's requests: a session reader still reading would have it now
+        # (its wakeup was due before this task's).
+        await asyncio.wait_for(asked.wait(), 30)
+        while True:
+            update = await asyncio.wait_for(anext(updates), 30)  # TimeoutError: never answered
+            if update.HasField("answer"):
+                return update.answer
 
 
 def test_a_kept_stream_between_matches_holds_a_watchs_place(start_service):

@@ -235,8 +235,8 @@ class _Session:
 
     async def run(self, inbox: _Inbox) -> AsyncIterator[pb.PlayUpdate]:
         loop = asyncio.get_running_loop()
-        pump = loop.create_task(self._pump())
         reader = loop.create_task(self._read(inbox))
+        pump = loop.create_task(self._pump(reader))
         out = self.out
         bound = False
         try:
@@ -258,8 +258,9 @@ class _Session:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-    async def _pump(self) -> None:
-        """The watch's batches as updates; then the end (once no move is in progress)."""
+    async def _pump(self, reader: asyncio.Task[None]) -> None:
+        """The watch's batches as updates; then the end (once no move is in progress, and the
+        reader stopped)."""
         opened, ctx, out = self.opened, self.ctx, self.out
         try:
             if opened.after_event_id:
@@ -281,7 +282,12 @@ class _Session:
                             self.between.enter_context(matches.between_matches(ctx.peer))
                     for update in self._updates(batch):
                         await out.put(update)
-            await self.idle.wait()
+            # The reader stops taking requests before the end is queued: one it took after
+            # would be answered behind the end, where nobody reads (a kept stream's next
+            # request stays in the inbox, answered between matches).
+            while not self.idle.is_set():  # a request taken as the last one was answered
+                await self.idle.wait()
+            reader.cancel()
             await out.put(_End(None))
         except asyncio.CancelledError:
             raise
