@@ -75,6 +75,20 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """A test that runs a command in this process (``main(["serve", ...])``) configures serai's
+    logging onto pytest's captured stream, which is closed after that test: later tests' servers
+    would then log into a closed file (INTERNAL: "I/O operation on closed file")."""
+    import structlog
+    from serai import logging as serai_logging
+
+    kept = structlog.get_config(), serai_logging.request_lines
+    yield
+    structlog.configure(**kept[0])
+    serai_logging.request_lines = kept[1]
+
+
 # --- Redis ----------------------------------------------------------------------------------------
 
 

@@ -25,14 +25,12 @@ import abc
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
 
+from serai.evaluation import Evaluation
 from serai.quoting import quoted
-
-if TYPE_CHECKING:
-    from serai.evaluation import Evaluation
 
 Seat = int
 StateT = TypeVar("StateT")
@@ -287,8 +285,6 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
 
         Optional (declared by ``Provides.evaluation``): the default knows nothing of the game,
         random rollouts judged by the outcome alone."""
-        from serai.evaluation import Evaluation
-
         return Evaluation(self)
 
     def strategy(self, name: str, rng: random.Random) -> Strategy[ViewT, MoveT]:

@@ -9,6 +9,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -169,15 +170,25 @@ def _map_items(entries: Any, prefix: str) -> tuple[list[Item], list[Zone]]:
                 Zone(id=f"{prefix}{key}", title=f"{prefix}{key}", items=_cut(_lines(texts, "")))
             )
             continue
-        if isinstance(value, struct_pb2.Value) and value.WhichOneof("kind") == "number_value":
-            number = value.number_value
-            text = str(int(number)) if number.is_integer() else str(number)  # 3, not 3.0
+        if isinstance(value, struct_pb2.Value):
+            text = json.dumps(_whole(json_format.MessageToDict(value)), separators=(", ", ": "))
         elif isinstance(value, Message):
             text = json_format.MessageToJson(value, indent=None)
         else:
             text = str(value)
         items.append(Item(f"{prefix}{key}", value=text, count=0, kind="text"))
     return items, lists
+
+
+def _whole(value: Any) -> Any:
+    """A Struct's numbers (all doubles) written as whole numbers where they are: 3, not 3.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(entry) for entry in value]
+    if isinstance(value, dict):
+        return {key: _whole(entry) for key, entry in value.items()}
+    return value
 
 
 def _text_list(value: Any) -> list[str] | None:

@@ -39,21 +39,28 @@ def add_game_argument(parser: argparse.ArgumentParser, *, positional: bool = Fal
 
 
 def strategies_help() -> str:
-    """Which installed games each bot strategy plays, for a command's help."""
+    """Which installed games each bot strategy plays, by title, for a command's help."""
     from serai import registry
 
-    from serai_client.bots import strategies_for, strategy_names
+    from serai_client.bots import GENERIC, SEARCH, strategies_for, strategy_names
 
-    games = registry.load().games
-    plays = {
-        name: [
-            game for game, plugin in sorted(games.items()) if name in strategies_for(game, plugin)
-        ]
-        for name in strategy_names()
-    }
-    return "; ".join(
-        f"{name} plays {', '.join(names) or 'no installed game'}" for name, names in plays.items()
-    )
+    games = sorted(registry.load().games.items())
+
+    def titles(strategy: str) -> str:
+        named = [game.info.title for name, game in games if strategy in strategies_for(name, game)]
+        return ", ".join(named) or "no installed game"
+
+    said = []
+    for strategy in strategy_names():
+        if strategy in GENERIC:
+            said.append(f"{strategy} plays any game")
+        elif strategy == SEARCH:
+            said.append(
+                f"{strategy} plays any game that can deal the unseen cards ({titles(strategy)})"
+            )
+        else:
+            said.append(f"{strategy} plays {titles(strategy)}")
+    return "; ".join(said)
 
 
 def add_connect_timeout_argument(parser: argparse.ArgumentParser, default: float | None) -> None:
