@@ -1,14 +1,8 @@
 """The plugin contract's shared helpers: options, player counts, seeded generators."""
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
 from serai import registry
 from serai.game import (
-    Game,
     GameInfo,
     InvalidOptions,
     NotPlayable,
@@ -17,24 +11,11 @@ from serai.game import (
     seeded_rng,
 )
 from serai.unplayable import UnplayableGame
-
-
-def _short_game() -> Game[Any, Any, Any]:
-    """The peek game of tests/check (a match of a few moves): with it among the games, these
-    tests hold for any installed game, however short its matches."""
-    module = sys.modules.get("peek_game")
-    if module is None:
-        path = Path(__file__).parent / "check" / "peek_game.py"
-        spec = importlib.util.spec_from_file_location("peek_game", path)
-        assert spec is not None and spec.loader is not None
-        module = sys.modules["peek_game"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return module.PeekGame()  # type: ignore[no-any-return]
-
+from short_game import short_game
 
 GAMES = {
     **{name: game for name, game in registry.load().games.items() if game.info.playable},
-    "peek": _short_game(),
+    "peek": short_game(),
 }
 
 

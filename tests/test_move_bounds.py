@@ -9,7 +9,6 @@ number of Python calls however long the message is.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -26,22 +25,9 @@ from serai.matches.planning import unpack
 from serai_jaipur import jaipur_pb2
 from serai_nile import nile_pb2
 from serai_sobek import sobek_pb2
+from short_game import short_game
 
-
-def _short_game() -> Game[Any, Any, Any]:
-    """The peek game of tests/check (a match of a few moves): with it among the games, these
-    tests hold for any installed game, however short its matches."""
-    module = sys.modules.get("peek_game")
-    if module is None:
-        path = Path(__file__).parent / "check" / "peek_game.py"
-        spec = importlib.util.spec_from_file_location("peek_game", path)
-        assert spec is not None and spec.loader is not None
-        module = sys.modules["peek_game"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return module.PeekGame()  # type: ignore[no-any-return]
-
-
-GAMES = {**registry.load().games, "peek": _short_game()}
+GAMES = {**registry.load().games, "peek": short_game()}
 NAMES = sorted(GAMES)
 
 
