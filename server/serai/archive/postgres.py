@@ -13,7 +13,14 @@ from typing import Any
 
 import asyncpg
 
-from serai.archive import ArchivedMatch, ArchiveError, ArchiveStats, ArchiveUnavailable, codec
+from serai.archive import (
+    ArchivedMatch,
+    ArchiveError,
+    ArchiveStats,
+    ArchiveUnavailable,
+    codec,
+    schema,
+)
 from serai.archive.schema import CREATE_VERSION_TABLE, VERSION_TABLE, pending
 from serai.store import MatchRecord
 
@@ -121,16 +128,10 @@ class PostgresArchive:
         game: str | None = None,
         after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        query = "SELECT body, archived_ms FROM archived_matches WHERE tenant = $1"
-        args: list[Any] = [tenant]
-        if game is not None:
-            args.append(game)
-            query += f" AND game = ${len(args)}"
-        if after is not None:
-            args += after
-            query += f" AND (created_ms, match_id) < (${len(args) - 1}, ${len(args)})"
-        query += f" ORDER BY created_ms DESC, match_id DESC LIMIT ${len(args) + 1}"
-        rows = await self._fetch(query, *args, limit)
+        query, args = schema.page(
+            schema.TENANT_MATCHES, [tenant], limit, game=game, after=after, mark=_dollar
+        )
+        rows = await self._fetch(query, *args)
         return [codec.listed(row["body"], row["archived_ms"]) for row in rows]
 
     async def player_matches(
@@ -142,20 +143,10 @@ class PostgresArchive:
         game: str | None = None,
         after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        query = (
-            "SELECT m.body, m.archived_ms FROM archived_seats s"
-            " JOIN archived_matches m ON m.match_id = s.match_id"
-            " WHERE s.tenant = $1 AND s.player = $2"
+        query, args = schema.page(
+            schema.PLAYER_MATCHES, [tenant, player], limit, game=game, after=after, mark=_dollar
         )
-        args: list[Any] = [tenant, player]
-        if game is not None:
-            args.append(game)
-            query += f" AND m.game = ${len(args)}"
-        if after is not None:
-            args += after
-            query += f" AND (s.created_ms, s.match_id) < (${len(args) - 1}, ${len(args)})"
-        query += f" ORDER BY s.created_ms DESC, s.match_id DESC LIMIT ${len(args) + 1}"
-        rows = await self._fetch(query, *args, limit)
+        rows = await self._fetch(query, *args)
         return [codec.listed(row["body"], row["archived_ms"]) for row in rows]
 
     async def prune(self, created_before_ms: int, tenant: str | None = None) -> int:
@@ -208,3 +199,7 @@ async def _migrate(connection: asyncpg.Connection) -> None:
             await connection.execute(
                 f"INSERT INTO {VERSION_TABLE} (version) VALUES ($1)", steps[-1][0]
             )
+
+
+def _dollar(n: int) -> str:
+    return f"${n}"

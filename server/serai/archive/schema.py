@@ -23,7 +23,8 @@ Tables::
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from serai.archive import ArchiveError
 
@@ -79,3 +80,39 @@ def pending(current: int | None, dialect: Dialect) -> list[tuple[int, list[str]]
             f"up to {LATEST}): upgrade serai"
         )
     return [(version, steps[dialect]) for version, steps in MIGRATIONS if version > current]
+
+
+TENANT_MATCHES = "SELECT body, archived_ms FROM archived_matches WHERE tenant = {0}"
+PLAYER_MATCHES = (
+    "SELECT m.body, m.archived_ms FROM archived_seats s"
+    " JOIN archived_matches m ON m.match_id = s.match_id"
+    " WHERE s.tenant = {0} AND s.player = {1}"
+)
+
+
+def page(
+    select: str,
+    args: list[Any],
+    limit: int,
+    *,
+    game: str | None,
+    after: tuple[int, str] | None,
+    mark: Callable[[int], str],
+) -> tuple[str, list[Any]]:
+    """A listing query both backends run: ``select`` (:data:`TENANT_MATCHES` or
+    :data:`PLAYER_MATCHES`, its ``{n}`` the n-th of ``args``) narrowed to ``game``, past
+    ``after`` (created_ms, match_id), newest first, ``limit`` rows; ``mark(n)`` writes the n-th
+    parameter ("?" for SQLite, "$n" for PostgreSQL). The query and its arguments."""
+    query = select.format(*(mark(n) for n in range(1, len(args) + 1)))
+    table = "s." if select is PLAYER_MATCHES else ""
+    args = list(args)
+    if game is not None:
+        args.append(game)
+        query += f" AND {'m.' if table else ''}game = {mark(len(args))}"
+    if after is not None:
+        args += after
+        query += f" AND ({table}created_ms, {table}match_id) < ({mark(len(args) - 1)}, "
+        query += f"{mark(len(args))})"
+    args.append(limit)
+    query += f" ORDER BY {table}created_ms DESC, {table}match_id DESC LIMIT {mark(len(args))}"
+    return query, args

@@ -16,7 +16,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from serai.archive import ArchivedMatch, ArchiveError, ArchiveStats, ArchiveUnavailable, codec
+from serai.archive import (
+    ArchivedMatch,
+    ArchiveError,
+    ArchiveStats,
+    ArchiveUnavailable,
+    codec,
+    schema,
+)
 from serai.archive.schema import CREATE_VERSION_TABLE, VERSION_TABLE, pending
 from serai.store import MatchRecord
 
@@ -110,16 +117,10 @@ class SqliteArchive:
         game: str | None = None,
         after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        query = "SELECT body, archived_ms FROM archived_matches WHERE tenant = ?"
-        args: list[Any] = [tenant]
-        if game is not None:
-            query += " AND game = ?"
-            args.append(game)
-        if after is not None:
-            query += " AND (created_ms, match_id) < (?, ?)"
-            args += after
-        query += " ORDER BY created_ms DESC, match_id DESC LIMIT ?"
-        rows = await self._call(lambda db: db.execute(query, [*args, limit]).fetchall())
+        query, args = schema.page(
+            schema.TENANT_MATCHES, [tenant], limit, game=game, after=after, mark=_question
+        )
+        rows = await self._call(lambda db: db.execute(query, args).fetchall())
         return [codec.listed(body, at) for body, at in rows]
 
     async def player_matches(
@@ -131,20 +132,10 @@ class SqliteArchive:
         game: str | None = None,
         after: tuple[int, str] | None = None,
     ) -> list[MatchRecord]:
-        query = (
-            "SELECT m.body, m.archived_ms FROM archived_seats s"
-            " JOIN archived_matches m ON m.match_id = s.match_id"
-            " WHERE s.tenant = ? AND s.player = ?"
+        query, args = schema.page(
+            schema.PLAYER_MATCHES, [tenant, player], limit, game=game, after=after, mark=_question
         )
-        args: list[Any] = [tenant, player]
-        if game is not None:
-            query += " AND m.game = ?"
-            args.append(game)
-        if after is not None:
-            query += " AND (s.created_ms, s.match_id) < (?, ?)"
-            args += after
-        query += " ORDER BY s.created_ms DESC, s.match_id DESC LIMIT ?"
-        rows = await self._call(lambda db: db.execute(query, [*args, limit]).fetchall())
+        rows = await self._call(lambda db: db.execute(query, args).fetchall())
         return [codec.listed(body, at) for body, at in rows]
 
     async def prune(self, created_before_ms: int, tenant: str | None = None) -> int:
@@ -209,3 +200,7 @@ def _migrate(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _question(_n: int) -> str:
+    return "?"
