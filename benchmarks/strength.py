@@ -111,9 +111,10 @@ def measure(
         points += 0.5 if won and shared else 1.0 if won else 0.0
         search_seconds += timed.seconds
         search_moves += timed.moves
+        result = ("shared first place" if shared else "won") if won else "lost"
         print(
             f"  {game_name} match {number + 1}/{matches}: search at seat {search_seat}, "
-            f"scores {list(outcome.scores)}, {'won' if won else 'lost'}",
+            f"scores {list(outcome.scores)}, {result}",
             flush=True,
         )
     return points, matches, search_seconds / max(1, search_moves)
