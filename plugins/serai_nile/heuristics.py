@@ -31,6 +31,8 @@ FIELD = 0.6  # a card in a field, as a share of a card in the storehouse
 HAND = 0.25  # a crop card in hand
 DECAY = 0.5  # each pile, smallest first, weighs this much of the one before
 SCALE = 0.8  # the margin (in weighted cards) for which a position is judged ~73% won
+FLOODED = 0.22  # the chance a turn's flood shows a given crop: (16 crop + 4 speculation) / 91
+PASS_CARDS = 50  # cards a reshuffle deals again, about: the discard and the flood pile
 
 # Move ranking, in rough cards: a planted card, what a speculation and a pass are worth against
 # it, and what a trade costs per card it discards.
@@ -45,10 +47,19 @@ TRADED_HAND_OTHER = 0.2  # a speculation card, which pays only on a lucky flood
 TRADED_STOREHOUSE = 2.0
 
 
+def turns_left(state: NileState) -> float:
+    """About how many floods the match has left: three cards leave the deck a turn (the flood
+    and the draw), and each pass still to come deals about ``PASS_CARDS`` again."""
+    return (len(state.deck) + PASS_CARDS * (state.passes - state.pass_number)) / 3
+
+
 def standing(state: NileState, seat: int) -> float:
-    """``seat``'s profile as one number: its expected piles, smallest first, decaying weights."""
+    """``seat``'s profile as one number: its expected piles, smallest first, decaying weights.
+    A field counts no more than the harvests its crop may still get before the end."""
+    harvests = FLOODED * turns_left(state)
     piles = [
-        state.storehouses[seat][crop] + FIELD * state.fields[seat][crop] for crop in state.crops
+        state.storehouses[seat][crop] + FIELD * min(state.fields[seat][crop], harvests)
+        for crop in state.crops
     ]
     crops = {crop: index for index, crop in enumerate(state.crops)}
     for card in state.hands[seat]:
