@@ -1,30 +1,65 @@
-"""Nile judgement for the search bot: how far each seat's storehouse is from a winning profile.
+"""Nile judgement for the search bot: which moves to try first, how a rollout plays, and how far
+each seat's storehouse is from a winning profile.
 
 Nile is won by the largest smallest storehouse pile (then the next smallest, and so on), so a
 seat's standing is its piles sorted smallest first, each weighted half the one before: growing
 the smallest pile counts most. Cards still on the way count too, for less: a field card is
 harvested at a flood of its crop unless locusts or a larger rival field take it, a crop card in
 hand still has to be planted. The margin over the best other seat becomes a win chance.
+
+Moves are ranked before the search sees them (:func:`move_score`): planting many cards first,
+then speculating, then passing, and trades last, each trade less its cost (a market trades two
+cards for one; a storehouse card is score thrown away). Only the best few enter the tree, so
+that a search of a hundred iterations looks at each of them many times instead of once at each
+of hundreds of trades, and a rollout finishes the turn (and the next) with the best plant,
+speculation or pass, so that a trade is judged with the plant that follows it.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from serai.evaluation import Evaluation, margin_value, rank_value
 
+from . import rules
+from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
 from .state import NileState
 
 FIELD = 0.6  # a card in a field, as a share of a card in the storehouse
 HAND = 0.25  # a crop card in hand
 DECAY = 0.5  # each pile, smallest first, weighs this much of the one before
 SCALE = 0.8  # the margin (in weighted cards) for which a position is judged ~73% won
+FLOODED = 0.22  # the chance a turn's flood shows a given crop: (16 crop + 4 speculation) / 91
+PASS_CARDS = 50  # cards a reshuffle deals again, about: the discard and the flood pile
+
+# Move ranking, in rough cards: a planted card, what a speculation and a pass are worth against
+# it, and what a trade costs per card it discards.
+PLANTED = 1.0
+NEEDED = 0.3  # extra per planted card of a crop among the seat's two smallest piles
+SPECULATION = 1.5
+PASS = 0.5
+MARKET = 0.3  # a market draws one card
+OFFERING = 0.2  # an offering floods again: a harvest for the seat's fields, maybe
+TRADED_HAND_CROP = 0.6
+TRADED_HAND_OTHER = 0.2  # a speculation card, which pays only on a lucky flood
+TRADED_STOREHOUSE = 2.0
+
+
+def turns_left(state: NileState) -> float:
+    """About how many floods the match has left: three cards leave the deck a turn (the flood
+    and the draw), and each pass still to come deals about ``PASS_CARDS`` again."""
+    return (len(state.deck) + PASS_CARDS * (state.passes - state.pass_number)) / 3
 
 
 def standing(state: NileState, seat: int) -> float:
-    """``seat``'s profile as one number: its expected piles, smallest first, decaying weights."""
+    """``seat``'s profile as one number: its expected piles, smallest first, decaying weights.
+    A field counts no more than the harvests its crop may still get before the end."""
+    harvests = FLOODED * turns_left(state)
     piles = [
-        state.storehouses[seat][crop] + FIELD * state.fields[seat][crop] for crop in state.crops
+        state.storehouses[seat][crop] + FIELD * min(state.fields[seat][crop], harvests)
+        for crop in state.crops
     ]
     crops = {crop: index for index, crop in enumerate(state.crops)}
     for card in state.hands[seat]:
@@ -34,8 +69,61 @@ def standing(state: NileState, seat: int) -> float:
     return sum(pile * DECAY**index for index, pile in enumerate(piles))
 
 
+def move_score(state: NileState, seat: int, move: NileMove) -> float:
+    """A quick judgement of ``move`` before it is played, in rough cards (higher first)."""
+    if isinstance(move, Plant):
+        needed = sorted(state.crops, key=lambda crop: state.storehouses[seat][crop])[:2]
+        return sum(PLANTED + (NEEDED if crop in needed else 0.0) for crop in move.crops)
+    if isinstance(move, Speculate):
+        return SPECULATION * len(move.cards)
+    if isinstance(move, Pass):
+        return PASS
+    cost = len(move.storehouse) * TRADED_STOREHOUSE + sum(
+        TRADED_HAND_CROP if card.is_crop else TRADED_HAND_OTHER for card in move.hand
+    )
+    gain = MARKET if isinstance(move, Market) else OFFERING * _fields(state, seat)
+    return gain - cost
+
+
+def _fields(state: NileState, seat: int) -> int:
+    return sum(1 for crop in state.crops if state.fields[seat][crop])
+
+
+def ranked_moves(state: NileState, seat: int, moves: Sequence[NileMove]) -> list[NileMove]:
+    """``moves`` best first by :func:`move_score`; ties keep the rules' order."""
+    return sorted(moves, key=lambda move: -move_score(state, seat, move))
+
+
 class NileEvaluation(Evaluation):
-    """Every legal move enters the tree, and the piles judge where it leads (no rollout)."""
+    """The 6 best moves by :func:`move_score` enter the tree, a rollout of 4 moves plays the
+    best plant, speculation or pass, and the piles judge where it leads.
+
+    Trades are listed only where fewer than ``width`` other moves are: every trade scores below
+    a pass or nearly so, and listing them (dozens a position) was most of a search's time."""
+
+    width = 6
+    rollout_depth = 4
+    rollout_randomness = 0.0
+
+    def ranked(self, state: NileState, seat: int) -> list[NileMove]:
+        if state.finished or seat != state.active:
+            return []
+        moves: list[NileMove] = [Pass()]
+        moves += rules.plant_moves(state, seat)
+        moves += rules.speculate_moves(state, seat)
+        if len(moves) < self.width:
+            trades = rules.trade_sources(state, seat)
+            moves += [Market(hand, store) for hand, store in trades]
+            moves += [Offering(hand, store) for hand, store in trades]
+        return ranked_moves(state, seat, moves)
+
+    def rollout_move(self, state: NileState, seat: int, rng: random.Random) -> NileMove:
+        """The best plant, speculation or pass by :func:`move_score`: never a trade, so the
+        trades need not be listed."""
+        moves: list[NileMove] = [Pass()]
+        moves += rules.plant_moves(state, seat)
+        moves += rules.speculate_moves(state, seat)
+        return max(moves, key=lambda move: move_score(state, seat, move))
 
     def value(self, start: Any, state: NileState, seat: int) -> float:
         outcome = self.game.outcome(state)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from serai.game import OptionValue
 
-from serai_sobek.cards import CARDS, Face, Goods, Kind, face_of, faces
+from serai_sobek.cards import CARDS, Card, Face, Goods, Kind, face_of, faces
 from serai_sobek.events import TOKENS, Event
 from serai_sobek.sets import points
 from serai_sobek.state import (
@@ -151,13 +152,9 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
         visible += [face for t in s.sets for face in t.cards]
     if own is not None:
         visible += [*v.seats[own].hand, *v.seats[own].corruption]
-    unknown = list(range(len(CARDS)))
-    for card in _visible_ids(visible, v.unused_count):
-        unknown.remove(card)
-    known = {
-        face: [c for c in range(len(CARDS)) if c not in unknown and face_of(c) == face]
-        for face in set(visible)
-    }
+    seen = set(_visible_ids(visible, v.unused_count))
+    unknown = [card for card in range(len(CARDS)) if card not in seen]
+    known = {face: [c for c in _IDS[face] if c in seen] for face in set(visible)}
 
     def claim(wanted: tuple[Face, ...]) -> tuple[int, ...]:
         return tuple(known[face].pop() for face in wanted)
@@ -230,6 +227,21 @@ def determinize(v: SobekView, rng: random.Random) -> SobekState:
     )
 
 
+def _ids_by_face(keep: Callable[[Card], bool]) -> dict[Face, list[int]]:
+    """The ids of each face among the cards ``keep`` accepts, smallest first: looked up by
+    every determinization, so built once."""
+    ids: dict[Face, list[int]] = {}
+    for card in CARDS:
+        if keep(card):
+            ids.setdefault(card.face, []).append(card.id)
+    return ids
+
+
+_IDS = _ids_by_face(lambda card: True)
+_GREEN_IDS = _ids_by_face(lambda card: card.green)
+_MARKET_IDS = _ids_by_face(lambda card: not card.green)
+
+
 def _visible_ids(visible: list[Face], unused: int) -> list[int]:
     """Card ids for the visible faces, leaving enough green ids to fill the unused pile.
 
@@ -238,8 +250,8 @@ def _visible_ids(visible: list[Face], unused: int) -> list[int]:
     until ``unused`` green ones stay unknown; the real state proves this can be met.
     """
     counts = Counter(visible)
-    green = {f: [c.id for c in CARDS if c.face == f and c.green] for f in counts}
-    market = {f: [c.id for c in CARDS if c.face == f and not c.green] for f in counts}
+    green = {f: _GREEN_IDS.get(f, []) for f in counts}
+    market = {f: _MARKET_IDS.get(f, []) for f in counts}
     if any(len(green[f]) + len(market[f]) < n for f, n in counts.items()):
         raise ValueError("the view names cards that do not exist")
     greens = {f: min(n, len(green[f])) for f, n in counts.items()}

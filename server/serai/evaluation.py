@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -26,8 +27,9 @@ class Evaluation:
     for a finished match (its rank), a coin flip before that. Games subclass it.
 
     ``width`` (None: every move) is how many of a position's ranked moves enter the tree;
-    ``rollout_depth`` how many moves a rollout plays; ``rollout_randomness`` how often a rollout
-    move is drawn at random among the ranked ones instead of taking the first.
+    ``rollout_depth`` how many moves a rollout plays (each chosen by :meth:`rollout_move`);
+    ``rollout_randomness`` how often a rollout move is drawn at random among the ranked ones
+    instead of taking the first.
     """
 
     width: int | None = None
@@ -40,6 +42,15 @@ class Evaluation:
     def ranked(self, state: Any, seat: int) -> Sequence[Hashable]:
         """``seat``'s legal moves in ``state``, the most promising first."""
         return self.game.legal_moves(state, seat)  # type: ignore[no-any-return]
+
+    def rollout_move(self, state: Any, seat: int, rng: random.Random) -> Hashable:
+        """The move a rollout plays for ``seat``: with chance ``rollout_randomness`` one of the
+        ranked moves at random, else the first. A game may play a cheaper policy here (a
+        rollout needs one move, not every move in order)."""
+        ranked = self.ranked(state, seat)
+        if rng.random() < self.rollout_randomness:
+            return rng.choice(ranked)
+        return ranked[0]
 
     def stops(self, start: Any, state: Any) -> bool:
         """Whether the search looks no further than ``state`` (it began at ``start``)."""

@@ -12,8 +12,9 @@ One iteration (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
 1. sample a world consistent with the view;
 2. walk down the tree by UCB among the moves legal *in that world* (counting how often each
    was available), expanding the first untried one;
-3. play a short rollout (``rollout_depth`` moves by the evaluation's policy) — Python is slow,
-   so rollouts are truncated and the position is judged by the evaluation instead of played out;
+3. play a short rollout (``rollout_depth`` moves by the evaluation's ``rollout_move``) —
+   Python is slow, so rollouts are truncated and the position is judged by the evaluation
+   instead of played out;
 4. back the value up the path, each node scored for the seat that moved into it.
 
 The evaluation decides which moves enter the tree (its ``ranked`` moves, the first ``width``),
@@ -141,10 +142,5 @@ class InformationSetSearch:
             if evaluation.stops(start, state):
                 break
             mover = game.to_act(state)[0]
-            ranked = evaluation.ranked(state, mover)
-            if self.rng.random() < evaluation.rollout_randomness:
-                move = self.rng.choice(ranked)
-            else:
-                move = ranked[0]
-            state = game.apply(state, mover, move)
+            state = game.apply(state, mover, evaluation.rollout_move(state, mover, self.rng))
         return state
