@@ -4,9 +4,9 @@ Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the a
 finished matches (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that
 reads every watched match through a few store connections (:mod:`serai.matches.hub`, on the
 store's ``event_feed()``), the closing flag that ends every Watch when the process stops, and
-whether this process serves (:attr:`Runtime.serving`: not closing, and the store answers, as the
-store's breaker says, on stores that have one: see :mod:`serai.store.redis.breaker`), which
-every transport's health reports.
+whether this process serves (:attr:`Runtime.serving`: not closing, and the store answers, as
+its ``health`` says: see :mod:`serai.store.redis.breaker`), which every transport's health
+reports.
 ``serai serve`` starts one; a server built without one (tests, benchmarks) makes and runs its
 own. Example::
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
 
 from serai.matches import Matches
 from serai.matches.hub import WatchHub
@@ -42,8 +41,8 @@ class Runtime:
         self.hub: WatchHub | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._archiver: asyncio.Task[None] | None = None
-        # Whether the store answers (a RedisStore's); None: a store that is always taken as up.
-        self._breaker: Any = getattr(matches.store, "breaker", None)
+        # Whether the store answers; None: a store that always does (in memory).
+        self._breaker = matches.store.health
         self._listeners: list[Callable[[bool], None]] = []
         if self._breaker is not None:
             self._breaker.on_change(lambda _up: self._changed())

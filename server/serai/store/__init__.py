@@ -80,13 +80,34 @@ class EventFeed(Protocol):
         """Release what the feed holds (its connections)."""
 
 
+class StoreHealth(Protocol):
+    """Whether a store answers, as its own probe finds it (the Redis store's breaker,
+    serai.store.redis.breaker): what health reports; calls fail fast meanwhile."""
+
+    up: bool
+
+    def on_change(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(up)`` each time the store goes down or comes back."""
+
+    def start(self) -> None:
+        """Start probing (on the running loop)."""
+
+    async def stop(self) -> None:
+        """Stop probing."""
+
+
 class Store(Protocol):
     """What the server needs from storage: matches (the match lifecycle), the indexes that list
-    and count them, an event feed for watchers and the API keys (``api_keys``)."""
+    and count them, an event feed for watchers, the API keys (``api_keys``) and whether it
+    answers (``health``)."""
 
     @property
     def api_keys(self) -> ApiKeyStore:
         """The store's API keys (see :mod:`serai.store.api_keys`)."""
+
+    @property
+    def health(self) -> StoreHealth | None:
+        """Whether the store answers, probed; None: a store that always does (in memory)."""
 
     def event_feed(self) -> EventFeed:
         """A new reader of many matches' events at once (the caller closes it)."""
@@ -253,6 +274,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreFull",
+    "StoreHealth",
     "StoreUnavailable",
     "StoredEvent",
     "TimeoutPolicy",

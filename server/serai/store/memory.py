@@ -91,6 +91,10 @@ class MemoryStore:
     def api_keys(self) -> MemoryApiKeys:
         return self._api_keys
 
+    @property
+    def health(self) -> None:
+        return None  # in this process's memory: it answers while the process does
+
     def event_feed(self) -> MemoryFeed:
         return MemoryFeed(self)
 

@@ -232,6 +232,10 @@ class RedisStore(EventReads, Indexes, Expiry):
     def api_keys(self) -> RedisApiKeys:
         return self._api_keys
 
+    @property
+    def health(self) -> Breaker:
+        return self.breaker
+
     def event_feed(self) -> StreamFeed:
         """A reader of many matches' streams at once, with connections of its own (close it)."""
         return StreamFeed(self._redis)
