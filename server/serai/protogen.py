@@ -1,4 +1,6 @@
-"""Regenerates the Python code of every .proto file under proto/. One command::
+"""Regenerates the Python code of every .proto file under proto/. One command, run in the folder
+that holds ``proto/`` (serai's repository, or a game package of its own, as ``serai new-game``
+writes it)::
 
     python -m serai.protogen            # rewrite the generated files in place
     python -m serai.protogen --check    # exit 1 if the committed files are stale
@@ -6,7 +8,8 @@
 Where the generated modules go (the protobuf package stays as third-party clients see it):
 
 - ``proto/serai/v1/*.proto``               -> ``server/serai/api/``   (import ``serai.api``)
-- ``proto/serai/games/<game>/v1/*.proto``  -> ``plugins/serai_<game>/`` (import ``serai_<game>``)
+- ``proto/serai/games/<game>/v1/*.proto``  -> ``plugins/serai_<game>/`` in serai's repository,
+  ``serai_<game>/`` in a game's own package (import ``serai_<game>`` either way)
 
 protoc writes imports after the proto path (``from serai.v1 import x_pb2``); they are rewritten to
 the packages above, so each plugin carries its own messages and server/ knows none of them.
@@ -32,15 +35,20 @@ GAME_PROTO = re.compile(r"^serai/games/(?P<game>[a-z0-9_]+)/v1/")
 SERVICE_PROTO = re.compile(r"^serai/v1/")
 
 
-def destination(proto_relative: str) -> tuple[Path, str]:
-    """(folder under the repo root, python package) for a generated file's proto-relative path."""
+def destination(proto_relative: str, root: Path = ROOT) -> tuple[Path, str]:
+    """(folder under ``root``, python package) for a generated file's proto-relative path."""
     if SERVICE_PROTO.match(proto_relative):
         return Path("server/serai/api"), "serai.api"
     match = GAME_PROTO.match(proto_relative)
     if match:
-        game = match["game"]
-        return Path(f"plugins/serai_{game}"), f"serai_{game}"
-    raise ValueError(f"no destination rule for {proto_relative}; see serai.protogen")
+        package = f"serai_{match['game']}"
+        # serai's repository keeps its games under plugins/; a game's own package at its top.
+        folder = Path("plugins") / package if (root / "plugins").is_dir() else Path(package)
+        return folder, package
+    raise ValueError(
+        f"no destination rule for {proto_relative}: a game's messages go in "
+        "proto/serai/games/<game>/v1/; see serai.protogen"
+    )
 
 
 def _rewrite_imports(text: str) -> str:
@@ -76,17 +84,8 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
         ]
         if protoc.main(args) != 0:
             raise RuntimeError("protoc failed; see its message above")
-        connect_args = [
-            "protoc",
-            f"-I{proto_root}",
-            f"-I{include}",
-            f"--plugin=protoc-gen-connectrpc={_connect_plugin()}",
-            f"--connectrpc_out={tmp}",
-            "--connectrpc_opt=protobuf=google,io=async",
-            *services,
-        ]
-        if protoc.main(connect_args) != 0:
-            raise RuntimeError("protoc-gen-connectrpc failed; see its message above")
+        if services:  # the service's Connect module; a game package has none
+            _connect(proto_root, include, Path(tmp), services)
         for proto in services:
             described = Path(tmp) / re.sub(r"\.proto$", ".binpb", proto)
             described_args = [
@@ -100,7 +99,7 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
             ]
             if protoc.main(described_args) != 0:
                 raise RuntimeError("protoc failed; see its message above")
-            folder, _ = destination(proto)
+            folder, _ = destination(proto, root)
             outputs[folder / described.name] = described.read_bytes()
         for produced in sorted(Path(tmp).rglob("*.py*")):
             relative = produced.relative_to(tmp).as_posix()
@@ -108,10 +107,26 @@ def generate(root: Path = ROOT) -> dict[Path, bytes]:
                 proto_root, relative
             ):
                 continue  # protoc writes an empty grpc module for files without services
-            folder, _ = destination(relative)
+            folder, _ = destination(relative, root)
             text = _rewrite_imports(produced.read_text())
             outputs[folder / Path(relative).name] = text.encode()
     return outputs
+
+
+def _connect(proto_root: Path, include: Path, out: Path, services: list[str]) -> None:
+    from grpc_tools import protoc
+
+    connect_args = [
+        "protoc",
+        f"-I{proto_root}",
+        f"-I{include}",
+        f"--plugin=protoc-gen-connectrpc={_connect_plugin()}",
+        f"--connectrpc_out={out}",
+        "--connectrpc_opt=protobuf=google,io=async",
+        *services,
+    ]
+    if protoc.main(connect_args) != 0:
+        raise RuntimeError("protoc-gen-connectrpc failed; see its message above")
 
 
 def _connect_plugin() -> str:
@@ -137,10 +152,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check", action="store_true", help="only report stale files; exit 1 if any"
     )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        help="the folder that holds proto/ (default: the current folder)",
+    )
     args = parser.parse_args(argv)
+    if not (args.root / "proto").is_dir():
+        parser.error(f"no proto/ folder in {args.root}: run it where proto/ is, or pass --root")
     stale = []
-    for relative, content in generate().items():
-        target = ROOT / relative
+    for relative, content in generate(args.root).items():
+        target = args.root / relative
         if target.exists() and target.read_bytes() == content:
             continue
         stale.append(relative)
