@@ -357,16 +357,33 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         repeated field (or a count) longer than the rules could ever allow by its ``len()``
         before converting its entries, so that no message costs more than a legal one."""
 
-    @abc.abstractmethod
     def view_to_proto(self, view: ViewT) -> Message:
-        """The view as the game's typed protobuf message (a :attr:`view_message`)."""
+        """The view as the game's typed protobuf message (a :attr:`view_message`).
+
+        The default is for games whose views *are* their generated view message (the schema
+        written once, in the .proto): it hands the view over as it is. A game with views of its
+        own overrides this and :meth:`view_from_proto`."""
+        if not isinstance(view, self.view_message):
+            raise TypeError(
+                f"{self.info.name}: view() gave a {type(view).__name__}, not its view_message "
+                f"{self.view_message.__name__}; return that message, or override view_to_proto"
+            )
+        return view
 
     def view_from_proto(self, message: Message) -> ViewT:
         """The view a :attr:`view_message` describes: the exact inverse of :meth:`view_to_proto`,
         so that a bot holding only what its seat was sent can hand it to :meth:`determinize` or
         to a :meth:`strategy`. Optional (declared with ``Provides.determinize`` or
-        ``Provides.strategies``); raises ValueError for a message of another type."""
-        raise NotImplementedError(f"{self.info.name} offers no view_from_proto")
+        ``Provides.strategies``); raises ValueError for a message of another type. Games whose
+        views are their view message (the default :meth:`view_to_proto`) get it for free."""
+        if type(self).view_to_proto is not Game.view_to_proto:
+            raise NotImplementedError(f"{self.info.name} offers no view_from_proto")
+        if not isinstance(message, self.view_message):
+            raise ValueError(
+                f"a {self.info.name} view is a {self.view_message.__name__}, "
+                f"not a {type(message).__name__}"
+            )
+        return message  # type: ignore[return-value]  # the view is this message
 
     def view_bytes(self, view: ViewT) -> bytes:
         """:meth:`view_to_proto`'s message serialized deterministically: what the service sends
