@@ -114,3 +114,17 @@ def test_a_view_of_the_wrong_message_type_is_named_as_such():
         "google.protobuf.Struct"
     )
     assert cause in first, first
+
+
+class UnderstatesItsBound(peek_game.PeekGame):
+    """The game declaring fewer legal moves than its positions list: the training environments
+    would cut moves, so the check refuses the bound."""
+
+    info = replace(peek_game.PeekGame.info, max_legal_moves=1)
+
+
+def test_a_position_listing_more_moves_than_max_legal_moves_fails_the_contract():
+    report = check_game(UnderstatesItsBound(), Settings(seeds=2, redeals=0))
+    tally = report.tallies["contract.moves"]
+    assert tally.failures and "more than the declared max_legal_moves 1" in (tally.first or "")
+    assert not checked(peek_game.PeekGame).tallies["contract.moves"].failures

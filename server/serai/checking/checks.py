@@ -9,7 +9,8 @@ CHECKS: dict[str, str] = {
     "contract.mutation": "apply never changes its input state (encode_state before and after)",
     "contract.listed": "every listed move applies",
     "contract.unlisted": "moves not listed for a seat are refused with IllegalMove",
-    "contract.moves": "legal_moves lists each move once, in the same order on every call",
+    "contract.moves": "legal_moves lists each move once, in the same order on every call, "
+    "and at most max_legal_moves",
     "contract.idle": "seats not to act have no legal moves and their moves are refused",
     "contract.proto": "moves round-trip through their protobuf bytes and fit max_move_bytes",
     "contract.view": "views are deterministic, view_to_proto gives a view_message, and "

@@ -46,10 +46,12 @@ def check_position(
         repeat = list(game.legal_moves(state, seat))
         if not report.record(
             "contract.moves",
-            legal == repeat and len(set(legal)) == len(legal),
+            legal == repeat
+            and len(set(legal)) == len(legal)
+            and len(legal) <= (game.info.max_legal_moves or len(legal)),
             position.where(seat=seat),
         ):
-            report.explain("contract.moves", _listing_fault(legal, repeat))
+            report.explain("contract.moves", _listing_fault(game, legal, repeat))
         if seat not in acting:
             if not report.record("contract.idle", not legal, position.where(seat=seat)):
                 report.explain(
@@ -133,7 +135,10 @@ def _check_present(report: Report, position: Position, tried: dict[int, list[Any
                 )
 
 
-def _listing_fault(legal: list[Any], repeat: list[Any]) -> str:
+def _listing_fault(game: AnyGame, legal: list[Any], repeat: list[Any]) -> str:
+    bound = game.info.max_legal_moves
+    if bound and len(legal) > bound:
+        return f"{len(legal)} legal moves, more than the declared max_legal_moves {bound}"
     if legal != repeat:
         return "two calls listed different moves (or the same in another order)"
     seen: set[Any] = set()
