@@ -1,6 +1,7 @@
-"""The game from outside serai in the web table: ``serai serve`` finds it by entry point, the lobby
-offers the bots it declares (random, search), and a person plays it to the end against the
-server's search bot, the table drawn by the generic presentation."""
+"""Games from outside serai in the web table: ``serai serve`` finds them by entry point, the lobby
+offers the bots they declare (random, search), and a person plays each to the end against the
+server's search bot, the table drawn by the generic presentation. Gem Duel is one such game;
+the other is what ``serai new-game demo`` writes, pip-installed into a fresh environment."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from gem_duel import install
+from web_play import click_until_the_match_ends
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = "/usr/bin/chromium"
@@ -58,18 +60,32 @@ def test_a_person_plays_it_against_the_servers_search_bot(site: str, browser: An
     page.click("[data-game=gem_duel] [data-action=bot]")
     page.wait_for_url("**#/m/**")
     page.wait_for_selector(".zone")
-    rng = random.Random(3)
-    for _ in range(200):
-        if page.locator(".outcome").count():
-            break
-        moves, steps = page.locator("[data-move]"), page.locator("[data-step]")
-        if moves.count():
-            moves.nth(rng.randrange(moves.count())).click()
-        elif steps.count():  # a move of one step: its label, then "Play"
-            steps.nth(rng.randrange(steps.count())).click()
-        page.wait_for_timeout(150)
+    click_until_the_match_ends(page, random.Random(3))
     assert page.locator(".outcome").count(), page.inner_text("body")
     assert "best total" in page.inner_text(".outcome")
     log = page.inner_text(".log")
     assert "search bot joined" in log and "search bot (seat 1): play gem" in log
+    assert not errors
+
+
+def test_a_game_from_serai_new_game_plays_to_the_end(
+    scaffolded: Any, start_serve: Callable[..., Any], redis_url: str, browser: Any
+) -> None:
+    command = [str(scaffolded.python), "-m", "serai.cli"]
+    server = start_serve("--redis-url", redis_url, "--http-port", "0", command=command)
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://{server.http_address}/")
+    page.wait_for_selector("#name", timeout=15_000)
+    page.fill("#name", "ada")
+    page.dispatch_event("#name", "change")
+    page.wait_for_selector("[data-game=demo] select[name=bot]")
+    page.select_option("[data-game=demo] select[name=bot]", "search")
+    page.click("[data-game=demo] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".zone")
+    click_until_the_match_ends(page, random.Random(4))
+    assert "best total" in page.inner_text(".outcome")
+    assert "search bot (seat 1): play card" in page.inner_text(".log")
     assert not errors
