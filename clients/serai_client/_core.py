@@ -143,6 +143,7 @@ class ClientCore:
         seed: int | None,
         move_seconds: int = 0,
         timeout_policy: str = "lose",
+        bank_seconds: int = 0,
     ) -> pb.CreateMatchRequest:
         policies = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
         if timeout_policy not in policies:
@@ -155,6 +156,7 @@ class ClientCore:
             request_id=new_request_id(),  # kept by the retries: one match, however many tries
             move_seconds=move_seconds,
             timeout_policy=policies[timeout_policy] if move_seconds else None,
+            bank_seconds=bank_seconds,
         )
         if seed is not None:
             request.seed = seed

@@ -162,11 +162,13 @@ class AsyncSeraiClient:
         *,
         move_seconds: int = 0,
         timeout_policy: str = "lose",
+        bank_seconds: int = 0,
     ) -> pb.MatchSummary:
         """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
-        loses (``timeout_policy`` "lose") or has its first legal move played ("default_move")."""
+        loses (``timeout_policy`` "lose") or has its first legal move played ("default_move").
+        ``bank_seconds``: each seat's time bank on top, spent once a move takes longer."""
         request = self._core.create_request(
-            game, seats, options, seed, move_seconds, timeout_policy
+            game, seats, options, seed, move_seconds, timeout_policy, bank_seconds
         )
         return (await self._call(self._stub.CreateMatch, request)).match
 

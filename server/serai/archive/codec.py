@@ -13,9 +13,10 @@ The document::
      "record": {"match_id": ..., "game": ..., "options": {...}, "seed": 7, "created_ms": ...,
                 "status": "finished", "version": 112, "seats": [{"name": ..., "joined": true,
                 "resigned": false, "token_hash": ..., "join_id": ..., "sealed_token": ...,
-                "entropy": <hex>, "player": ...}, ...], "state": <base64>, "outcome": {...},
-                "last_event_id": ..., "client_id": ..., "move_seconds": 0,
-                "timeout_policy": "lose", "deadline_ms": 0, "seed_chosen": false,
+                "entropy": <hex>, "player": ..., "bank_ms": 0}, ...], "state": <base64>,
+                "outcome": {...}, "last_event_id": ..., "client_id": ..., "move_seconds": 0,
+                "timeout_policy": "lose", "deadline_ms": 0, "bank_seconds": 0,
+                "seed_chosen": false,
                 "server_seed": <hex>, "tenant": ...},
      "log": [[version, seat, <base64 move> or null, "resigned" | "timed_out" | null], ...]}
 """

@@ -12,6 +12,13 @@ measures how far its own clock is from the store's (:meth:`Clocks.follow_store_c
 sweeper starts and every :data:`FOLLOW_SECONDS` after) and corrects by it, so that a replica
 whose clock is a minute off neither forfeits a seat early nor lets a clock run a minute long.
 
+A match created with ``bank_seconds`` too gives each seat a time bank, spent once a move takes
+longer than ``move_seconds`` (as in correspondence chess's "days per move plus a reserve"): the
+deadline of a turn is ``move_seconds`` plus the bank of the seat to act (with several seats to act,
+the largest of theirs, so that none loses before its own bank is spent), and when the seat moves,
+what is left of its bank is the time that was left to the deadline, at most the bank it had. The
+banks are public, as a chess clock is.
+
 ``idle_seconds`` lets the store drop an unfinished match nobody changed for that long, counted
 from the turn clock's deadline when there is one, so that a match never expires while a seat
 still has time to move.
@@ -34,7 +41,7 @@ from serai.matches.cache import Entry
 from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError
 from serai.metrics import CLOCK_EXPIRIES, CLOCK_SKEW
-from serai.store import Commit, MatchRecord, StoreError, StoreUnavailable
+from serai.store import Commit, MatchRecord, SeatRecord, StoreError, StoreUnavailable
 
 log = structlog.get_logger("serai.matches")
 
@@ -83,19 +90,39 @@ class Clocks:
             )
         return offset
 
-    def deadline(self, record: MatchRecord, running: bool) -> int | None:
-        """The deadline to store with a change (None: the match has no clock)."""
+    def deadline(
+        self,
+        record: MatchRecord,
+        running: bool,
+        to_act: tuple[Seat, ...] = (),
+        seats: tuple[SeatRecord, ...] | None = None,
+    ) -> int | None:
+        """The deadline to store with a change (None: the match has no clock): ``move_seconds``
+        from now, plus the largest time bank among the seats ``to_act`` after it (their records
+        in ``seats``, else the record's)."""
         if not record.move_seconds:
             return None
-        return self.now_ms() + record.move_seconds * 1000 if running else 0
+        if not running:
+            return 0
+        banks = [(seats or record.seats)[seat].bank_ms for seat in to_act]
+        return self.now_ms() + record.move_seconds * 1000 + max(banks, default=0)
 
     def idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int:
         """The keys' time to live after a change: ``idle_seconds``, counted from the deadline
-        when the change sets one (``move_seconds`` from now), so that a match never expires
-        inside the deadline it shows."""
+        when the change sets one, so that a match never expires inside the deadline it shows."""
         if not self.idle_ms or not deadline:
             return self.idle_ms
-        return record.move_seconds * 1000 + self.idle_ms
+        return max(0, deadline - self.now_ms()) + self.idle_ms
+
+    def spent(self, record: MatchRecord, mover: Seat) -> tuple[SeatRecord, ...] | None:
+        """The seats with ``mover``'s bank after its move now: the time that was left to the
+        deadline, at most the bank it had (None: the match has no time bank)."""
+        if not record.bank_seconds:
+            return None
+        seats = list(record.seats)
+        left = min(seats[mover].bank_ms, record.deadline_ms - self.now_ms())
+        seats[mover] = replace(seats[mover], bank_ms=max(0, left))
+        return tuple(seats)
 
     def overdue(self, entry: Entry) -> bool:
         record = entry.record

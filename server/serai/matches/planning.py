@@ -20,15 +20,23 @@ from serai.matches.cache import Entry
 from serai.matches.errors import MatchNotRunning, MoveNotFound, NotYourTurn, StaleVersion
 from serai.matches.requests import quoted
 from serai.matches.values import PackedMove
-from serai.store import Commit, LogEntry, MatchRecord, Status
+from serai.store import Commit, LogEntry, MatchRecord, SeatRecord, Status
 
 
 class Deadlines(Protocol):
     """The turn clock's part in a commit (see :class:`serai.matches.clocks.Clocks`)."""
 
-    def deadline(self, record: MatchRecord, running: bool) -> int | None: ...
+    def deadline(
+        self,
+        record: MatchRecord,
+        running: bool,
+        to_act: tuple[Seat, ...] = (),
+        seats: tuple[SeatRecord, ...] | None = None,
+    ) -> int | None: ...
 
     def idle_ms_with(self, record: MatchRecord, deadline: int | None) -> int: ...
+
+    def spent(self, record: MatchRecord, mover: Seat) -> tuple[SeatRecord, ...] | None: ...
 
 
 def plan_move(
@@ -56,9 +64,11 @@ def plan_move(
         events.append(event.finished(outcome_dict))
     encoded = game.encode_state(state)
     move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
-    deadline = clocks.deadline(record, outcome is None)
+    seats = clocks.spent(record, seat)  # a time bank drawn on past move_seconds
+    deadline = clocks.deadline(record, outcome is None, tuple(game.to_act(state)), seats)
     commit = Commit(
         state=encoded,
+        seats=seats,
         status=status,
         outcome=outcome_dict,
         log=(LogEntry(version, seat, move_bytes),),

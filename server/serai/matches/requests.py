@@ -22,6 +22,7 @@ MAX_MOVE_ID = 30  # 20 digits of version, a dot, 9 of index
 MAX_TOKEN = 64  # the server makes 32-character seat tokens
 CLIENT_ID = re.compile(r"[\x21-\x7e]{1,64}")
 MAX_MOVE_SECONDS = 14 * 24 * 3600  # correspondence play: up to a fortnight a move
+MAX_BANK_SECONDS = 30 * 24 * 3600  # a reserve of up to a month on top
 MAX_REQUEST_ID = 128
 MIN_SECRET_REQUEST_ID = 16  # JoinMatch's and CreateMatch's: a repeat gets their answer
 REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{MAX_REQUEST_ID}}}")
@@ -74,6 +75,13 @@ def check_client_id(client_id: str) -> None:
 def check_move_seconds(move_seconds: int) -> None:
     if not 0 <= move_seconds <= MAX_MOVE_SECONDS:
         raise BadRequest(f"move_seconds must be 0 (no clock) to {MAX_MOVE_SECONDS}")
+
+
+def check_bank_seconds(bank_seconds: int, move_seconds: int) -> None:
+    if not 0 <= bank_seconds <= MAX_BANK_SECONDS:
+        raise BadRequest(f"bank_seconds must be 0 (no time bank) to {MAX_BANK_SECONDS}")
+    if bank_seconds and not move_seconds:
+        raise BadRequest("bank_seconds needs a clock: set move_seconds too")
 
 
 def check_player_name(player_name: str) -> None:

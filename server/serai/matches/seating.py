@@ -73,6 +73,7 @@ class Seating:
         client_id: str = "",
         move_seconds: int = 0,
         timeout_policy: TimeoutPolicy = "lose",
+        bank_seconds: int = 0,
         request_id: str = "",
         quota_key: str = "",
         tenant: str = "",
@@ -80,7 +81,8 @@ class Seating:
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
-        ``move_seconds`` > 0 gives it a turn clock (see :mod:`.clocks`). The match counts
+        ``move_seconds`` > 0 gives it a turn clock, and ``bank_seconds`` each seat a time bank
+        on top (see :mod:`.clocks`). The match counts
         against three limits of unfinished matches (see :meth:`_claim`): the caller's
         (``quota_key``, e.g. ``peer:10.0.0.7``: what the caller cannot change for free), the
         ``client_id``'s (a label the caller chooses: a courtesy limit among cooperating bots),
@@ -93,6 +95,7 @@ class Seating:
         made and answers it as it is now, instead of making a second one.
         """
         self._check_create(client_id, move_seconds, seed, request_id)
+        requests.check_bank_seconds(bank_seconds, move_seconds)
         # Another tenant's retry with the same client_id and request_id makes a match of its own
         # (a newline cannot be in a client_id: the two never meet).
         owner = f"{tenant}\n{client_id}" if tenant else client_id
@@ -122,6 +125,7 @@ class Seating:
             client_id=client_id,
             move_seconds=move_seconds,
             timeout_policy=timeout_policy,
+            bank_seconds=bank_seconds,
             seed_chosen=seed_chosen,
             server_seed=b"" if seed_chosen else fairness.new_server_seed(),
             tenant=tenant,
@@ -374,6 +378,7 @@ class _Join(Change[Joined]):
             sealed_token=seal(token, match_id, request_id) if request_id else "",
             entropy=self.entropy if record.server_seed else b"",
             player=self.player,
+            bank_ms=record.bank_seconds * 1000,
         )
         events = [event.joined(chosen, name)]
         starts = all(s.joined for s in seats)
@@ -386,7 +391,8 @@ class _Join(Change[Joined]):
                 state = game.setup(len(seats), seed, record.options)
                 encoded = game.encode_state(state)
         clocks = self.seating.clocks
-        deadline = clocks.deadline(record, starts)
+        to_act = tuple(entry.game.to_act(state)) if starts else ()
+        deadline = clocks.deadline(record, starts, to_act, tuple(seats))
         commit = Commit(
             state=encoded,
             seats=tuple(seats),

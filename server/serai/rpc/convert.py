@@ -70,7 +70,9 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
         game=record.game,
         status=STATUS_TO_PB[record.status],
         seats=[
-            pb.SeatInfo(seat=i, player_name=s.name, joined=s.joined, resigned=s.resigned)
+            pb.SeatInfo(
+                seat=i, player_name=s.name, joined=s.joined, resigned=s.resigned, bank_ms=s.bank_ms
+            )
             for i, s in enumerate(record.seats)
         ],
         version=record.version,
@@ -83,6 +85,7 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
             else pb.TIMEOUT_POLICY_UNSPECIFIED
         ),
         seed_chosen=record.seed_chosen,
+        bank_seconds=record.bank_seconds,
     )
     if record.server_seed:
         message.seed_commitment = fairness.commitment(record.server_seed)

@@ -113,6 +113,7 @@ class MatchHandlers:
             client_id=request.client_id,
             move_seconds=request.move_seconds,
             timeout_policy=policy,  # type: ignore[arg-type]
+            bank_seconds=request.bank_seconds,
             request_id=request.request_id,
             quota_key=ctx.quota_key,
             tenant=ctx.tenant,

@@ -241,6 +241,7 @@ def _summary_parts(
         record.created_ms,
         record.move_seconds,
         record.timeout_policy,
+        record.bank_seconds,
         # the seed material: its commitment always, its reveal once finished
         record.server_seed,
         record.seed,

@@ -61,6 +61,7 @@ class SeatRecord:
     entropy: bytes = b""
     player: str = ""
     replaced_token: str = ""
+    bank_ms: int = 0  # with a time bank: what is left of this seat's (see serai.matches.clocks)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class MatchRecord:
     move_seconds: int = 0
     timeout_policy: TimeoutPolicy = "lose"
     deadline_ms: int = 0  # with a clock: when the seats to act run out of time (0: none)
+    bank_seconds: int = 0  # with a clock: each seat's time bank, drawn on past move_seconds
     seed_chosen: bool = False  # by the creator, who can then work out the deal
     server_seed: bytes = b""
     tenant: str = ""  # the API key's name that created it ("": made without a key)

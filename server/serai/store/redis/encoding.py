@@ -242,6 +242,8 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
             row["p"] = s.player
         if s.replaced_token:  # only seats taken back with ReclaimSeat
             row["x"] = s.replaced_token
+        if s.bank_ms:  # only seats of a match with a time bank, while some is left
+            row["b"] = s.bank_ms
         rows.append(row)
     return json.dumps(rows, separators=(",", ":"))
 
@@ -258,6 +260,7 @@ def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
             entropy=bytes.fromhex(row.get("e", "")),
             player=row.get("p", ""),
             replaced_token=row.get("x", ""),
+            bank_ms=row.get("b", 0),
         )
         for row in json.loads(raw)
     )
@@ -277,6 +280,7 @@ SUMMARY_FIELDS = (
     "client",
     "move_s",
     "policy",
+    "bank_s",
     "deadline",
     "chosen",
     "server",
@@ -303,6 +307,8 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["move_s"] = str(record.move_seconds)
         fields["policy"] = record.timeout_policy
         fields["deadline"] = str(record.deadline_ms)
+    if record.bank_seconds:
+        fields["bank_s"] = str(record.bank_seconds)
     if record.seed_chosen:
         fields["chosen"] = "1"
     if record.server_seed:  # a committed deal (records before them have none)
@@ -342,6 +348,7 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         move_seconds=int(fields.get("move_s") or 0),
         timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
         deadline_ms=int(fields.get("deadline") or 0),
+        bank_seconds=int(fields.get("bank_s") or 0),
         seed_chosen=fields.get("chosen") == b"1",
         server_seed=bytes.fromhex(text(fields.get("server") or b"")),
         tenant=text(fields.get("tenant") or b""),
