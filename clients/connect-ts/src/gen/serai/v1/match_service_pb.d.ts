@@ -219,6 +219,16 @@ export declare type CreateMatchRequest = Message<"serai.v1.CreateMatchRequest"> 
    * @generated from field: string request_id = 8;
    */
   requestId: string;
+
+  /**
+   * With a clock: a time bank for each seat, in seconds, spent once a move takes longer than
+   * move_seconds (the turn's deadline is move_seconds plus the bank of the seat to act); what is
+   * left of it is shown in SeatInfo.bank_ms. 0: none. Correspondence play: e.g. a day a move
+   * (86400) and a week's reserve (604800).
+   *
+   * @generated from field: uint32 bank_seconds = 20;
+   */
+  bankSeconds: number;
 };
 
 /**
@@ -455,6 +465,14 @@ export declare type SeatInfo = Message<"serai.v1.SeatInfo"> & {
    * @generated from field: bool resigned = 4;
    */
   resigned: boolean;
+
+  /**
+   * With a time bank (MatchSummary.bank_seconds): what is left of this seat's, in milliseconds,
+   * as of the last change. Public, as a chess clock is.
+   *
+   * @generated from field: int64 bank_ms = 10;
+   */
+  bankMs: bigint;
 };
 
 /**
@@ -539,6 +557,13 @@ export declare type MatchSummary = Message<"serai.v1.MatchSummary"> & {
    * @generated from field: serai.v1.SeedReveal seed_reveal = 12;
    */
   seedReveal?: SeedReveal | undefined;
+
+  /**
+   * Each seat's time bank at the start, in seconds (0: none); see CreateMatchRequest.
+   *
+   * @generated from field: uint32 bank_seconds = 20;
+   */
+  bankSeconds: number;
 };
 
 /**
