@@ -54,6 +54,8 @@ _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least 
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
+_DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
+# not hold up new events (on a slow link, 8 reads at once are 8 a round trip, for every match)
 
 __all__ = ["WatchHub"]
 
@@ -79,7 +81,8 @@ class WatchHub:
         queue_batches: int = 256,
     ) -> None:
         self.feed = feed
-        self.reads = BoundedReads(reads, _DIRECT_READS)
+        self.reads = BoundedReads(reads, _DIRECT_READS)  # catch-ups and rechecks
+        self.delivery_reads = BoundedReads(reads, _DELIVERY_READS)  # new events
         self.clocks = clocks
         self.block_ms = max(1, min(block_ms, 5000))  # below the store's command timeout
         self.queue_batches = queue_batches
@@ -246,14 +249,20 @@ class WatchHub:
             followed.recheck = False
             start = followed.cursor  # the newest event read for it, in ``events`` or before
             try:
+                # a recheck: only a load, unless the match has more to read
+                if not events and not await self._has_more(followed):
+                    if finished_at(followed.entry, followed.cursor):
+                        self._end_all(followed, None, drop_queued=False)
+                        return
+                    continue
                 caught = await read_to_entry(
-                    self.reads,
+                    self.delivery_reads if events else self.reads,
                     self.clocks,
                     followed.match_id,
                     followed.label,
                     events,
                     start,
-                    None,
+                    None if events else followed.entry,
                     read_first=read_first,
                 )
             except (MatchError, StoreError) as error:  # expired, gone, or the store is down
@@ -275,6 +284,13 @@ class WatchHub:
             if finished_at(caught.entry, followed.cursor) and not followed.inbox:
                 self._end_all(followed, None, drop_queued=False)
                 return
+
+    async def _has_more(self, followed: FollowedMatch) -> bool:
+        """Load a quiet match (its clock enforced, its expiry found): whether it has events
+        after the hub's cursor, the shared read's having missed them (archived first)."""
+        entry = await self.clocks.current(followed.match_id)
+        followed.entry = entry
+        return event_id_after(entry.record.last_event_id, followed.cursor)
 
     def _fan_out(self, followed: FollowedMatch, events: list[StoredEvent], entry: Entry) -> None:
         shared: dict[Seat | None, WatchBatch] = {}

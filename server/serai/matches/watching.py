@@ -33,7 +33,7 @@ from serai.store import StoredEvent, event_id_after
 
 _RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 CHUNK = 100  # events per read when catching up
-_RELOADS = 16  # a match changing faster than it is read: deliver what is read after this many
+_RELOADS = 4  # a store answering older records than its events (a failover): give up after
 
 
 class WatchSource(Protocol):
@@ -88,6 +88,10 @@ async def read_to_entry(
     came back short has all its events in that read, and an entry loaded after a read is at
     least as new as what it read. ``entry`` None: load one now (after ``events`` were read);
     ``read_first``: the events read so far may not be all there is (a read came back full).
+
+    At most a load and a read each (a round trip each), however fast the match moves: events
+    read past the entry are cut off into ``rest``, not chased with another load (which, on a
+    slow link to the store, could find the match moved on again, and so on).
     """
     synced = False  # a short read happened after the entry's load
     reloads = 0
@@ -107,8 +111,12 @@ async def read_to_entry(
             synced = not read_first
             continue
         version = entry.record.version
-        if events and events[-1].version > version and reloads < _RELOADS:
-            entry, reloads, read_first = None, reloads + 1, True  # events newer than the entry
+        if events and events[0].version > version and reloads < _RELOADS:
+            # Every event read is newer than the entry (one given, or cached): load it again,
+            # after them, so it is at least as new. Never chase a match that moves faster than
+            # a round trip (load, read, load, ...): events newer than the entry stay for the
+            # next batch instead (``rest``).
+            entry, reloads = None, reloads + 1
             continue
         if not synced and (not events or events[-1].version < version):
             read_first = True  # the entry is newer than the events: read what it has
