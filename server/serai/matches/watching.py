@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from serai.game import Game, Seat
-from serai.matches import access, requests
+from serai.matches import access, requests, spectating
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
+from serai.matches.entries import Entries
 from serai.matches.errors import LimitExceeded
 from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.reading import snapshot
@@ -243,6 +244,8 @@ class Watching:
             if entry.archived:  # its events left with it: nothing more will happen there
                 return
             batches = self.source.batches(entry, seat, after_event_id)
+            if seat is None and entry.record.spectator_delay_moves:
+                batches = delayed_batches(self.clocks.entries, batches)
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:
                     yield batch
@@ -300,6 +303,28 @@ class Watching:
                 "most it allows: retry in a moment (another replica may have room), or poll "
                 "GetMatch"
             )
+
+
+async def delayed_batches(
+    entries: Entries, batches: AsyncIterator[WatchBatch]
+) -> AsyncIterator[WatchBatch]:
+    """A spectator's watch of a match with a delay: each event held back until the delayed
+    match reaches its version, each batch's snapshot the delayed match's; all of it once the
+    match is finished."""
+    held: list[StoredEvent] = []
+    async for batch in batches:
+        held.extend(batch.events)
+        if batch.entry is None or not spectating.delayed(batch.entry):
+            if held:
+                yield WatchBatch(tuple(held), batch.snapshot, batch.entry)
+            held = []
+            continue
+        seen = await spectating.spectator_entry(entries, batch.entry)
+        upto = seen.record.version
+        shown = [e for e in held if e.version <= upto]
+        if shown:
+            held = held[len(shown) :]
+            yield WatchBatch(tuple(shown), snapshot(seen, None), seen)
 
 
 def _count(counts: dict[str, int], key: str, change: int) -> None:

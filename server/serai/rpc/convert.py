@@ -83,6 +83,7 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
             else pb.TIMEOUT_POLICY_UNSPECIFIED
         ),
         seed_chosen=record.seed_chosen,
+        spectator_delay_moves=record.spectator_delay_moves,
     )
     if record.server_seed:
         message.seed_commitment = fairness.commitment(record.server_seed)
