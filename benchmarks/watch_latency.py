@@ -3,13 +3,13 @@ move's arrival at each watcher, for each added delay between the replicas and Re
 
 Starts its own Redis and, for each ``--delay-ms`` (added each way, so a round trip costs twice
 it more), a delaying TCP proxy in front of it (tests/reliability/delaying_proxy.py) and two
-replicas in this process, each through the proxy: one plays ``--playing`` jaipur matches (one
-move every ``--interval`` s per match), the other serves their watchers (both seats and a
-spectator per match, through its watch hub), a spectator of each of ``--idle`` quiet matches
-(which the hub looks at again every few seconds) and ``--arriving`` new spectators a second, each
-reading its match from the start (the catch-up that stalled the hub). Play starts once the first
-watchers have caught up; a new watcher's lag counts only moves submitted after it opened.
-Example::
+replicas in this process, each through the proxy. One plays ``--playing`` jaipur matches (list
+the legal moves, submit one, pause ``--interval`` s); the other serves their watchers (both seats
+and a spectator per match, through its watch hub), a spectator of each of ``--idle`` quiet
+matches (which the hub looks at again every few seconds) and ``--arriving`` new spectators a
+second, each reading its match from the start (the catch-up that stalled the hub). Play starts
+once the first watchers have caught up; a new watcher's lag counts only moves submitted after it
+opened. Example::
 
     python benchmarks/watch_latency.py --delay-ms 0 50 200 --playing 20 --seconds 30
 """
@@ -41,10 +41,12 @@ def parse_args() -> argparse.Namespace:
         "--delay-ms", type=float, nargs="+", default=[0, 50, 200], help="delays added each way"
     )
     parser.add_argument("--playing", type=int, default=20, help="matches played at once")
-    parser.add_argument("--interval", type=float, default=1.0, help="seconds between moves")
+    parser.add_argument(
+        "--interval", type=float, default=0.2, help="pause after each move of a match (s)"
+    )
     parser.add_argument("--arriving", type=float, default=2.0, help="new spectators a second")
     parser.add_argument(
-        "--idle", type=int, default=300, help="idle running matches, one spectator each"
+        "--idle", type=int, default=100, help="idle running matches, one spectator each"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="how long each delay runs")
     return parser.parse_args()
@@ -83,14 +85,13 @@ async def watch(matches: Matches, match_id: str, token: str, lags: Lags, into: l
 async def play(matches: Matches, match_id: str, tokens: list[str], lags: Lags, args: Any) -> None:
     rng = random.Random(match_id)
     await asyncio.sleep(rng.random() * args.interval)
-    while True:
-        now = await matches.get(match_id)
-        if now.record.status != "running":
-            return
+    now = await matches.get(match_id)
+    while now.record.status == "running":  # two round trips a move: list, submit
         seat = now.to_act[0]
         listed = await matches.legal_moves(match_id, tokens[seat])
         lags.sent[(match_id, listed.version + 1)] = time.perf_counter()
-        await matches.submit(match_id, tokens[seat], move_id=rng.choice(listed.moves).id)
+        move_id = rng.choice(listed.moves).id
+        now = (await matches.submit(match_id, tokens[seat], move_id=move_id)).snapshot
         await asyncio.sleep(args.interval)
 
 
@@ -171,6 +172,8 @@ async def main() -> int:
                     f"{args.playing} matches, {rate:.1f} moves/s:"
                 )
                 print(line("lag, watchers from the start", lags.steady))
+                last = lags.steady[-len(lags.steady) // 4 :]
+                print(line("... of which the last quarter (does lag grow?)", last))
                 print(line("lag, arriving spectators", lags.arrived))
                 print(line("arriving spectators' first batch", lags.catch_up))
         finally:
