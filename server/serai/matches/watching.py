@@ -82,6 +82,7 @@ async def read_to_entry(
     entry: Entry | None,
     *,
     read_first: bool,
+    read_newer: bool = True,
 ) -> Caught:
     """Read on from ``position`` until the events read end exactly at a loaded entry's version.
 
@@ -93,6 +94,9 @@ async def read_to_entry(
     At most a load and a read each (a round trip each), however fast the match moves: events
     read past the entry are cut off into ``rest``, not chased with another load (which, on a
     slow link to the store, could find the match moved on again, and so on).
+    ``read_newer`` False: an entry loaded newer than the events (of a match still running) is
+    returned with no events and all of them in ``rest``, for a caller that gets the missing
+    events another way (the hub's shared read).
     """
     synced = False  # a short read happened after the entry's load
     reloads = 0
@@ -120,6 +124,8 @@ async def read_to_entry(
             entry, reloads = None, reloads + 1
             continue
         if not synced and (not events or events[-1].version < version):
+            if not read_newer and events and entry.record.status != "finished":
+                return Caught([], events, position, entry)  # the caller waits for the rest
             read_first = True  # the entry is newer than the events: read what it has
             continue
         cut = len(events)
