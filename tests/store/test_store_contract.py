@@ -112,6 +112,7 @@ def test_a_created_match_loads_back_as_it_was_stored(open_store: OpenStore) -> N
             seed_chosen=True,
             server_seed=b"\x01\x02",
             seats=(SeatRecord("a", True, token_hash="h", entropy=b"e", player="p"), SeatRecord()),
+            spectator_delay_moves=2,
         )
         last = await store.create(made, [NewEvent("created"), NewEvent("joined", {"seat": 0})])
         loaded = await store.load(match_id)

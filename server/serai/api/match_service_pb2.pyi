@@ -75,7 +75,7 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id", "bank_seconds")
+    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id", "bank_seconds", "spectator_delay_moves")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -92,6 +92,7 @@ class CreateMatchRequest(_message.Message):
     TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     BANK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_MOVES_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _containers.ScalarMap[str, str]
@@ -101,7 +102,8 @@ class CreateMatchRequest(_message.Message):
     timeout_policy: TimeoutPolicy
     request_id: str
     bank_seconds: int
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ..., bank_seconds: _Optional[int] = ...) -> None: ...
+    spectator_delay_moves: int
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ..., bank_seconds: _Optional[int] = ..., spectator_delay_moves: _Optional[int] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)
@@ -182,7 +184,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., joined: _Optional[bool] = ..., resigned: _Optional[bool] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy", "seed_chosen", "seed_commitment", "seed_reveal", "bank_seconds")
+    __slots__ = ("match_id", "game", "status", "seats", "version", "options", "created_at_ms", "move_seconds", "timeout_policy", "seed_chosen", "seed_commitment", "seed_reveal", "bank_seconds", "spectator_delay_moves")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +205,7 @@ class MatchSummary(_message.Message):
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEED_REVEAL_FIELD_NUMBER: _ClassVar[int]
     BANK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_MOVES_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     status: MatchStatus
@@ -216,7 +219,8 @@ class MatchSummary(_message.Message):
     seed_commitment: bytes
     seed_reveal: SeedReveal
     bank_seconds: int
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seed_chosen: _Optional[bool] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., bank_seconds: _Optional[int] = ...) -> None: ...
+    spectator_delay_moves: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., version: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., seed_chosen: _Optional[bool] = ..., seed_commitment: _Optional[bytes] = ..., seed_reveal: _Optional[_Union[SeedReveal, _Mapping]] = ..., bank_seconds: _Optional[int] = ..., spectator_delay_moves: _Optional[int] = ...) -> None: ...
 
 class SeedReveal(_message.Message):
     __slots__ = ("server_seed", "seat_entropy", "seed")

@@ -25,6 +25,8 @@ class Entry:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     view_bytes: dict[Seat | None, bytes] = field(default_factory=dict)
     archived: bool = False  # read from the archive: the store no longer has the match
+    # What spectators see at this version when it is delayed (see serai.matches.spectating).
+    spectator: Entry | None = field(default=None, compare=False, repr=False)
 
     def legal_for(self, seat: Seat) -> Sequence[Any]:
         if seat not in self.legal:

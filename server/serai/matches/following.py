@@ -61,6 +61,8 @@ class FollowedMatch:
         self.inbox: list[StoredEvent] = []
         self.full = False  # the last shared read brought as many as it may: read on directly
         self.recheck = False
+        # A load newer than the events read: delivered once the shared read brings them.
+        self.ahead: Entry | None = None
         self.task: asyncio.Task[None] | None = None
         self.active = time.monotonic()
 

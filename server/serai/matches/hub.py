@@ -54,6 +54,8 @@ _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least 
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
+_DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
+# not hold up new events (on a slow link, 8 reads at once are 8 a round trip, for every match)
 
 __all__ = ["WatchHub"]
 
@@ -79,7 +81,8 @@ class WatchHub:
         queue_batches: int = 256,
     ) -> None:
         self.feed = feed
-        self.reads = BoundedReads(reads, _DIRECT_READS)
+        self.reads = BoundedReads(reads, _DIRECT_READS)  # catch-ups and rechecks
+        self.delivery_reads = BoundedReads(reads, _DELIVERY_READS)  # new events
         self.clocks = clocks
         self.block_ms = max(1, min(block_ms, 5000))  # below the store's command timeout
         self.queue_batches = queue_batches
@@ -241,20 +244,31 @@ class WatchHub:
     async def _deliver(self, followed: FollowedMatch) -> None:
         """Complete the match's new events up to a load of it and hand them to its watchers."""
         while (followed.inbox or followed.recheck) and followed.watchers and not self.closing:
+            if self._waiting_for_feed(followed):
+                return  # the reader kicks this again with the events (or the nudge does)
             events, followed.inbox = followed.inbox, []
             read_first, followed.full = followed.full or not events, False
-            followed.recheck = False
+            nudged, followed.recheck = followed.recheck, False
+            ahead, followed.ahead = followed.ahead, None
             start = followed.cursor  # the newest event read for it, in ``events`` or before
+            began = time.monotonic()
             try:
+                # a recheck: only a load, unless the match has more to read
+                if not events and not await self._has_more(followed):
+                    if finished_at(followed.entry, followed.cursor):
+                        self._end_all(followed, None, drop_queued=False)
+                        return
+                    continue
                 caught = await read_to_entry(
-                    self.reads,
+                    self.delivery_reads if events else self.reads,
                     self.clocks,
                     followed.match_id,
                     followed.label,
                     events,
                     start,
-                    None,
+                    (ahead if not read_first else None) if events else followed.entry,
                     read_first=read_first,
+                    read_newer=nudged or not events,
                 )
             except (MatchError, StoreError) as error:  # expired, gone, or the store is down
                 self._end_all(followed, error)
@@ -263,18 +277,58 @@ class WatchHub:
                 log.exception("watch hub could not deliver", match_id=followed.match_id)
                 self._end_all(followed, None)
                 return
-            # Events read directly may also come from the shared read in flight: keep each once.
-            position = caught.position
-            if event_id_after(position, followed.cursor):
-                followed.cursor = position
-            later = [e for e in followed.inbox if event_id_after(e.event_id, position)]
-            followed.inbox = caught.rest + later
-            followed.entry = caught.entry
-            if caught.events:
-                self._fan_out(followed, caught.events, caught.entry)
-            if finished_at(caught.entry, followed.cursor) and not followed.inbox:
-                self._end_all(followed, None, drop_queued=False)
+            if self._delivered(followed, caught, time.monotonic() - began):
                 return
+
+    def _waiting_for_feed(self, followed: FollowedMatch) -> bool:
+        """Whether the match waits for the shared read to bring its events up to the entry
+        loaded ahead of them (see :meth:`_delivered`)."""
+        ahead, inbox = followed.ahead, followed.inbox
+        return (
+            ahead is not None
+            and bool(inbox)
+            and not followed.full
+            and not followed.recheck
+            and ahead.record.version > inbox[-1].version
+        )
+
+    def _delivered(self, followed: FollowedMatch, caught: Caught, took: float) -> bool:
+        """Hand what was caught to the watchers; whether the match is over for them.
+
+        A load that found the match newer than its events read: their missing events are
+        already on their way in the shared read (it was sent as the load was), so wait for them
+        (``ahead``) rather than spend a round trip reading them directly; a direct read only if
+        they do not come within twice the time the load took (the nudge)."""
+        # Events read directly may also come from the shared read in flight: keep each once.
+        position = caught.position
+        if event_id_after(position, followed.cursor):
+            followed.cursor = position
+        later = [e for e in followed.inbox if event_id_after(e.event_id, position)]
+        followed.inbox = caught.rest + later
+        followed.entry = caught.entry
+        if caught.events:
+            self._fan_out(followed, caught.events, caught.entry)
+        elif caught.rest and caught.entry.record.version > caught.rest[-1].version:
+            followed.ahead = caught.entry
+            wait = min(max(2 * took, 0.02), self.block_ms / 1000)
+            asyncio.get_running_loop().call_later(wait, self._nudge, followed, caught.entry)
+        if finished_at(caught.entry, followed.cursor) and not followed.inbox:
+            self._end_all(followed, None, drop_queued=False)
+            return True
+        return False
+
+    def _nudge(self, followed: FollowedMatch, ahead: Entry) -> None:
+        """Read the match directly if the events up to ``ahead`` did not come."""
+        if followed.ahead is ahead and self._matches.get(followed.match_id) is followed:
+            followed.recheck = True
+            self._kick(followed)
+
+    async def _has_more(self, followed: FollowedMatch) -> bool:
+        """Load a quiet match (its clock enforced, its expiry found): whether it has events
+        after the hub's cursor, the shared read's having missed them (archived first)."""
+        entry = await self.clocks.current(followed.match_id)
+        followed.entry = entry
+        return event_id_after(entry.record.last_event_id, followed.cursor)
 
     def _fan_out(self, followed: FollowedMatch, events: list[StoredEvent], entry: Entry) -> None:
         shared: dict[Seat | None, WatchBatch] = {}

@@ -156,6 +156,7 @@ class Matches:
         quota_key: str = "",
         tenant: str = "",
         max_open: int | None = None,
+        spectator_delay_moves: int = 0,
     ) -> MatchRecord:
         """A new open match; see :meth:`serai.matches.seating.Seating.create`."""
         return await self._seating.create(
@@ -171,6 +172,7 @@ class Matches:
             request_id=request_id,
             tenant=tenant,
             max_open=max_open,
+            spectator_delay_moves=spectator_delay_moves,
         )
 
     async def join(

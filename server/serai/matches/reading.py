@@ -10,7 +10,7 @@ from typing import Any
 
 from serai.archive import Archive
 from serai.game import Seat
-from serai.matches import access, paging
+from serai.matches import access, paging, spectating
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.values import LegalMove, LegalMoves, MatchPage, Snapshot
@@ -104,7 +104,10 @@ class Reading:
         """The match as the token's seat sees it, or as a spectator without a token."""
         entry = await self.clocks.current(match_id)
         access.check_tenant(entry, tenant)
-        return snapshot(entry, access.authenticate(entry, token))
+        seat = access.authenticate(entry, token)
+        if seat is None and spectating.delayed(entry):
+            entry = await spectating.spectator_entry(self.clocks.entries, entry)
+        return snapshot(entry, seat)
 
     async def legal_moves(self, match_id: str, token: str, tenant: str | None = None) -> LegalMoves:
         """The seat's legal moves now, each with an id valid at this version (empty if none)."""

@@ -84,6 +84,16 @@ def check_bank_seconds(bank_seconds: int, move_seconds: int) -> None:
         raise BadRequest("bank_seconds needs a clock: set move_seconds too")
 
 
+MAX_SPECTATOR_DELAY = 1000  # moves
+
+
+def check_spectator_delay(moves: int) -> None:
+    if not 0 <= moves <= MAX_SPECTATOR_DELAY:
+        raise BadRequest(
+            f"spectator_delay_moves must be 0 (no delay) to {MAX_SPECTATOR_DELAY} moves"
+        )
+
+
 def check_player_name(player_name: str) -> None:
     """A name others see in events and snapshots: printable text, so it cannot break a log line
     or a terminal, reorder the text around it (bidi overrides), or hide in invisible characters.

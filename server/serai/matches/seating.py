@@ -78,6 +78,7 @@ class Seating:
         quota_key: str = "",
         tenant: str = "",
         max_open: int | None = None,
+        spectator_delay_moves: int = 0,
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
@@ -93,9 +94,12 @@ class Seating:
         With a ``request_id``, the match id is derived from it and the ``client_id``, so a
         repeated create (a client retrying after a lost answer) finds the match the first one
         made and answers it as it is now, instead of making a second one.
+        ``spectator_delay_moves``: spectators see the match that many moves late while it runs
+        (see :mod:`.spectating`).
         """
         self._check_create(client_id, move_seconds, seed, request_id)
         requests.check_bank_seconds(bank_seconds, move_seconds)
+        requests.check_spectator_delay(spectator_delay_moves)
         # Another tenant's retry with the same client_id and request_id makes a match of its own
         # (a newline cannot be in a client_id: the two never meet).
         owner = f"{tenant}\n{client_id}" if tenant else client_id
@@ -129,6 +133,7 @@ class Seating:
             seed_chosen=seed_chosen,
             server_seed=b"" if seed_chosen else fairness.new_server_seed(),
             tenant=tenant,
+            spectator_delay_moves=spectator_delay_moves,
         )
         await self._claim(record, quota_key, max_open)
         return await self._store_new(Entry(record, plugin, state), bool(request_id))

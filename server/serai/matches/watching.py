@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from serai.game import Game, Seat
-from serai.matches import access, requests
+from serai.matches import access, requests, spectating
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
+from serai.matches.entries import Entries
 from serai.matches.errors import LimitExceeded
 from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.reading import snapshot
@@ -33,7 +34,7 @@ from serai.store import StoredEvent, event_id_after
 
 _RECHECK_SECONDS = 5.0  # a quiet Watch looks at its match this often (expiry, clocks)
 CHUNK = 100  # events per read when catching up
-_RELOADS = 16  # a match changing faster than it is read: deliver what is read after this many
+_RELOADS = 4  # a store answering older records than its events (a failover): give up after
 
 
 class WatchSource(Protocol):
@@ -81,6 +82,7 @@ async def read_to_entry(
     entry: Entry | None,
     *,
     read_first: bool,
+    read_newer: bool = True,
 ) -> Caught:
     """Read on from ``position`` until the events read end exactly at a loaded entry's version.
 
@@ -88,6 +90,13 @@ async def read_to_entry(
     came back short has all its events in that read, and an entry loaded after a read is at
     least as new as what it read. ``entry`` None: load one now (after ``events`` were read);
     ``read_first``: the events read so far may not be all there is (a read came back full).
+
+    At most a load and a read each (a round trip each), however fast the match moves: events
+    read past the entry are cut off into ``rest``, not chased with another load (which, on a
+    slow link to the store, could find the match moved on again, and so on).
+    ``read_newer`` False: an entry loaded newer than the events (of a match still running) is
+    returned with no events and all of them in ``rest``, for a caller that gets the missing
+    events another way (the hub's shared read).
     """
     synced = False  # a short read happened after the entry's load
     reloads = 0
@@ -107,10 +116,16 @@ async def read_to_entry(
             synced = not read_first
             continue
         version = entry.record.version
-        if events and events[-1].version > version and reloads < _RELOADS:
-            entry, reloads, read_first = None, reloads + 1, True  # events newer than the entry
+        if events and events[0].version > version and reloads < _RELOADS:
+            # Every event read is newer than the entry (one given, or cached): load it again,
+            # after them, so it is at least as new. Never chase a match that moves faster than
+            # a round trip (load, read, load, ...): events newer than the entry stay for the
+            # next batch instead (``rest``).
+            entry, reloads = None, reloads + 1
             continue
         if not synced and (not events or events[-1].version < version):
+            if not read_newer and events and entry.record.status != "finished":
+                return Caught([], events, position, entry)  # the caller waits for the rest
             read_first = True  # the entry is newer than the events: read what it has
             continue
         cut = len(events)
@@ -235,6 +250,8 @@ class Watching:
             if entry.archived:  # its events left with it: nothing more will happen there
                 return
             batches = self.source.batches(entry, seat, after_event_id)
+            if seat is None and entry.record.spectator_delay_moves:
+                batches = delayed_batches(self.clocks.entries, batches)
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:
                     yield batch
@@ -292,6 +309,28 @@ class Watching:
                 "most it allows: retry in a moment (another replica may have room), or poll "
                 "GetMatch"
             )
+
+
+async def delayed_batches(
+    entries: Entries, batches: AsyncIterator[WatchBatch]
+) -> AsyncIterator[WatchBatch]:
+    """A spectator's watch of a match with a delay: each event held back until the delayed
+    match reaches its version, each batch's snapshot the delayed match's; all of it once the
+    match is finished."""
+    held: list[StoredEvent] = []
+    async for batch in batches:
+        held.extend(batch.events)
+        if batch.entry is None or not spectating.delayed(batch.entry):
+            if held:
+                yield WatchBatch(tuple(held), batch.snapshot, batch.entry)
+            held = []
+            continue
+        seen = await spectating.spectator_entry(entries, batch.entry)
+        upto = seen.record.version
+        shown = [e for e in held if e.version <= upto]
+        if shown:
+            held = held[len(shown) :]
+            yield WatchBatch(tuple(shown), snapshot(seen, None), seen)
 
 
 def _count(counts: dict[str, int], key: str, change: int) -> None:

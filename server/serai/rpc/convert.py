@@ -86,6 +86,7 @@ def summary(record: MatchRecord) -> pb.MatchSummary:
         ),
         seed_chosen=record.seed_chosen,
         bank_seconds=record.bank_seconds,
+        spectator_delay_moves=record.spectator_delay_moves,
     )
     if record.server_seed:
         message.seed_commitment = fairness.commitment(record.server_seed)

@@ -118,6 +118,7 @@ class MatchHandlers:
             quota_key=ctx.quota_key,
             tenant=ctx.tenant,
             max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
+            spectator_delay_moves=request.spectator_delay_moves,
         )
         return pb.CreateMatchResponse(match=summary(record))
 

@@ -91,6 +91,7 @@ class MatchRecord:
     seed_chosen: bool = False  # by the creator, who can then work out the deal
     server_seed: bytes = b""
     tenant: str = ""  # the API key's name that created it ("": made without a key)
+    spectator_delay_moves: int = 0  # spectators see it this many moves late while it runs
 
 
 @dataclass(frozen=True)

@@ -285,6 +285,7 @@ SUMMARY_FIELDS = (
     "chosen",
     "server",
     "tenant",
+    "spec_delay",
 )
 
 
@@ -315,6 +316,8 @@ def record_fields(record: MatchRecord) -> dict[str, bytes | str]:
         fields["server"] = record.server_seed.hex()
     if record.tenant:
         fields["tenant"] = record.tenant
+    if record.spectator_delay_moves:
+        fields["spec_delay"] = str(record.spectator_delay_moves)
     return fields
 
 
@@ -352,4 +355,5 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         seed_chosen=fields.get("chosen") == b"1",
         server_seed=bytes.fromhex(text(fields.get("server") or b"")),
         tenant=text(fields.get("tenant") or b""),
+        spectator_delay_moves=int(fields.get("spec_delay") or 0),
     )

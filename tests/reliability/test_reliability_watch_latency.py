@@ -1,0 +1,108 @@
+"""Watchers keep up when Redis is far away: with a delaying proxy between the replicas and a real
+redis-server, every watcher gets every event, none waits many round trips for one, and new
+watchers arriving (catch-ups, rechecks) do not hold up the others' deliveries."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from delaying_proxy import DelayingProxy
+from serai.matches import Matches
+from serai.store.redis import RedisStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+from tiny_game import tiny_registry
+
+DELAY = 0.1  # seconds each way: a round trip costs 0.2 s more
+MATCHES = 8
+# Generous: a delivery takes two or three round trips (0.6 s); the hub's stalls were 5 s and
+# more, and its lag grew without bound once matches moved faster than it read them.
+MOST_LAG = 2.5
+
+
+async def _play(matches: Matches, match_id: str, tokens: list[str], sent: dict[Any, float]) -> None:
+    rng = random.Random(match_id)
+    while True:
+        now = await matches.get(match_id)
+        if now.record.status != "running":
+            return
+        seat = now.to_act[0]
+        listed = await matches.legal_moves(match_id, tokens[seat])
+        sent[(match_id, listed.version + 1)] = time.perf_counter()
+        await matches.submit(match_id, tokens[seat], move_id=rng.choice(listed.moves).id)
+
+
+async def _watch(
+    matches: Matches, match_id: str, token: str, sent: dict[Any, float], lags: list[float]
+) -> list[str]:
+    opened = time.perf_counter()
+    seen = []
+    async for batch in matches.watch(match_id, token):
+        arrived = time.perf_counter()
+        for event in batch.events:
+            seen.append(event.event_id)
+            began = sent.get((match_id, event.version))
+            if event.kind == "move" and began is not None and began >= opened:
+                lags.append(arrived - began)
+    return seen
+
+
+async def _slow_redis_run(redis_port: int) -> dict[str, Any]:
+    async with DelayingProxy("127.0.0.1", redis_port, delay=DELAY) as proxy:
+        url = f"redis://127.0.0.1:{proxy.port}/0"
+        # Two replicas: one plays, the other serves the watchers (none of its own commits cached).
+        play_store, watch_store = RedisStore.from_url(url), RedisStore.from_url(url)
+        players = Matches(play_store, tiny_registry())
+        watchers = Matches(watch_store, tiny_registry(), watch_block_ms=1000)
+        hub = watchers.use_watch_hub(watch_store.event_feed())
+        sent: dict[Any, float] = {}
+        lags: list[float] = []
+        try:
+            started = []
+            for _ in range(MATCHES):
+                record = await players.create("tiny", seats=2, options={"hand": 4, "plays": 4})
+                tokens = [(await players.join(record.match_id, s)).token for s in range(2)]
+                started.append((record.match_id, tokens))
+            watches = [
+                asyncio.create_task(_watch(watchers, match_id, token, sent, lags))
+                for match_id, tokens in started
+                for token in (*tokens, "")
+            ]
+            playing = asyncio.gather(*(_play(players, m, t, sent) for m, t in started))
+            arriving: list[tuple[str, asyncio.Task[list[str]]]] = []
+            rng = random.Random(3)
+            while not playing.done():  # a new spectator every 100 ms, reading from the start
+                match_id = rng.choice(started)[0]
+                watch = _watch(watchers, match_id, "", sent, lags)
+                arriving.append((match_id, asyncio.create_task(watch)))
+                await asyncio.wait([playing], timeout=0.1)
+            await playing
+            every_watch = [*watches, *(task for _, task in arriving)]
+            seen = await asyncio.wait_for(asyncio.gather(*every_watch), 60)
+            events = {
+                m: [e.event_id for e in await play_store.read_events(m, "", count=1000)]
+                for m, _ in started
+            }
+            expected = [events[m] for m, _ in started for _ in range(3)]
+            expected += [events[m] for m, _ in arriving]
+            return {"seen": seen, "expected": expected, "lags": lags, "arrived": len(arriving)}
+        finally:
+            await hub.close()
+            await play_store.close()
+            await watch_store.close()
+
+
+def test_watchers_keep_up_with_a_slow_redis(redis_server, redis_url):
+    """At +100 ms each way, while new spectators keep arriving: every watcher gets every event
+    once, in order, and no move waits more than a few round trips to reach its watchers."""
+    found = asyncio.run(_slow_redis_run(redis_server.port))
+    assert found["arrived"] >= 10
+    assert found["seen"] == found["expected"]
+    lags = sorted(found["lags"])
+    assert len(lags) >= MATCHES * 8 * 3
+    assert lags[-1] < MOST_LAG, f"slowest deliveries: {[round(x, 2) for x in lags[-5:]]}"
