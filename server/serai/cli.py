@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "serai.commands.check",
     "serai.commands.keys",
     "serai.commands.archive",
+    "serai.commands.webhooks",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

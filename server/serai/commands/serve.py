@@ -53,6 +53,8 @@ from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.replication import ReplicaWait
 from serai.transports.grpc.server import build_server
+from serai.webhooks.dispatch import Webhooks, WebhookSettings
+from serai.webhooks.urls import AllowedHosts
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -244,10 +246,14 @@ async def serve(
         for broken in games.broken:
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
         matches = _matches(settings, store, games, archive)
-        runtime = Runtime(matches)
+        webhooks = _webhooks(settings, store, games)
+        runtime = Runtime(matches, webhooks=webhooks)
         servers = await _servers(settings, runtime, games, reuse_port=worker is not None)
         if not await servers.listen(settings, worker is not None):
             return 1
+        if webhooks is not None:  # never called: serai's own ports, as bound
+            ports = (servers.port, servers.http_port, servers.metrics_port, settings.port)
+            webhooks.own_ports = tuple(p for p in ports if p)
         runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
@@ -297,6 +303,14 @@ def _matches(
         archive=archive,
         keep_finished_seconds=settings.keep_finished,
     )
+
+
+def _webhooks(settings: config.Settings, store: Store, games: Registry) -> Webhooks | None:
+    """The process's webhook worker, when the operator allows some host (else none runs)."""
+    if not settings.webhook_allow_host:
+        return None
+    allowed = AllowedHosts.parse(settings.webhook_allow_host)
+    return Webhooks(store, games, WebhookSettings(allowed))
 
 
 def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:
