@@ -112,7 +112,9 @@ def test_every_turn_and_the_end_reach_the_app_across_a_replica_kill(
             got = sorted(
                 (h["type"], h["data"].get("version"), h["data"].get("seat")) for h in told()
             )
-            raise AssertionError(f"{error}\nturns {sorted(turns)}\ngot {got}\n{second.log()}")
+            raise AssertionError(
+                f"{error}\nturns {sorted(turns)}\ngot {got}\n{second.log()}"
+            ) from None
         bodies = told()
     by_id: dict[str, dict[str, Any]] = {}
     for body in bodies:  # a webhook sent again is the same webhook, with the same id
