@@ -151,8 +151,7 @@ class Webhooks:
     async def run(self) -> None:
         """Claim and serve due matches until closing."""
         jitter = random.Random()
-        async with new_client() as client:
-            self._client = client
+        try:
             while not self.closing:
                 try:
                     if await self.pass_once() >= self.settings.batch:
@@ -165,6 +164,14 @@ class Webhooks:
                 with contextlib.suppress(TimeoutError):
                     wait = self.settings.poll_seconds * (0.5 + jitter.random())
                     await asyncio.wait_for(self._wake.wait(), wait)
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Close the HTTP client (its connections to the receivers)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
 
     async def pass_once(self) -> int:
         """Serve the matches due now (up to a batch), together; how many there were."""
@@ -191,8 +198,11 @@ class Webhooks:
             await refuse_own_address(host, port, self.own_ports)
         except ValueError as error:
             return "refused", Sent(False, 0, str(error))
-        client = self._client if self._client is not None else new_client()
-        sent = await send(client, key.webhook_url, key.webhook_secret, hook, self.settings.limits)
+        if self._client is None:
+            self._client = new_client()
+        sent = await send(
+            self._client, key.webhook_url, key.webhook_secret, hook, self.settings.limits
+        )
         return ("delivered" if sent.ok else "failed"), sent
 
     async def note(self, key_name: str, hook: Webhook, outcome: str, sent: Sent, n: int) -> None:
