@@ -28,12 +28,9 @@ class Scene:
         self.matches = Matches(self.store, registry.load())
         self.now_ms = 1_000_000
         settings = WebhookSettings(AllowedHosts.parse(["127.0.0.1"]), first_retry_ms=1000)
-        self.hooks = Webhooks(self.store, self.matches.registry, settings, clock=self.clock)
+        self.hooks = Webhooks(self.store, self.matches.registry, settings, lambda: self.now_ms)
         self.matches.follow_changes(self.hooks.follow)
         self.secret = ""
-
-    def clock(self) -> float:
-        return self.now_ms / 1000
 
     async def start(self) -> tuple[str, list[str]]:
         made = await self.store.api_keys.create("acme", webhook_url=self.receiver.url)

@@ -246,7 +246,7 @@ async def serve(
         for broken in games.broken:
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
         matches = _matches(settings, store, games, archive)
-        webhooks = _webhooks(settings, store, games)
+        webhooks = _webhooks(settings, matches)
         runtime = Runtime(matches, webhooks=webhooks)
         servers = await _servers(settings, runtime, games, reuse_port=worker is not None)
         if not await servers.listen(settings, worker is not None):
@@ -305,12 +305,12 @@ def _matches(
     )
 
 
-def _webhooks(settings: config.Settings, store: Store, games: Registry) -> Webhooks | None:
+def _webhooks(settings: config.Settings, matches: Matches) -> Webhooks | None:
     """The process's webhook worker, when the operator allows some host (else none runs)."""
     if not settings.webhook_allow_host:
         return None
     allowed = AllowedHosts.parse(settings.webhook_allow_host)
-    return Webhooks(store, games, WebhookSettings(allowed))
+    return Webhooks(matches.store, matches.registry, WebhookSettings(allowed), matches.now_ms)
 
 
 def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:

@@ -315,6 +315,10 @@ class Matches:
         see :meth:`serai.matches.watching.Watching.opening`."""
         return self._watching.opening(peer)
 
+    def now_ms(self) -> int:
+        """Now on the store's clock (as every replica's deadlines are taken: see .clocks)."""
+        return self._clocks.now_ms()
+
     def follow_changes(self, follow: Callable[[MatchRecord], Awaitable[None]] | None) -> None:
         """Await ``follow(record)`` before each new match is stored and after each commit (the
         process's webhooks: :mod:`serai.webhooks.dispatch`); None: no more."""

@@ -104,19 +104,22 @@ class Progress:
 
 
 class Webhooks:
-    """One process's webhook worker over ``store``; ``registry`` decodes states (whose turn)."""
+    """One process's webhook worker over ``store``; ``registry`` decodes states (whose turn);
+    ``clock_ms``: now in ms (default: this machine's clock)."""
 
     def __init__(
         self,
         store: Store,
         registry: Registry,
         settings: WebhookSettings,
-        clock: Callable[[], float] = time.time,
+        clock_ms: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
         self.settings = settings
-        self.clock = clock
+        # Leases and retries are timed on the store's clock when given (Matches.now_ms), so a
+        # replica whose clock is off neither steals leases nor retries early.
+        self.clock_ms = clock_ms if clock_ms is not None else lambda: int(time.time() * 1000)
         self.closing = False
         self._lease = secrets.token_hex(8)  # this process's: whose lease a match is under
         self._keys: dict[str, tuple[float, ApiKey | None]] = {}
@@ -125,17 +128,22 @@ class Webhooks:
         self.own_ports: tuple[int, ...] = ()  # serai's own (set once they are bound): never called
 
     def now_ms(self) -> int:
-        return int(self.clock() * 1000)
+        return self.clock_ms()
 
     async def follow(self, record: MatchRecord) -> None:
         """Follow the match if its key has a webhook (before it is stored, and after each
-        commit: see the module docstring)."""
+        commit: see the module docstring). A store failure here is logged, not raised: the move
+        is made, and the match was followed at its creation, so it is read again anyway."""
         if not record.tenant:
             return
-        key = await self.key(record.tenant)
-        if key is None or not key.webhook_url:
+        try:
+            key = await self.key(record.tenant)
+            if key is None or not key.webhook_url:
+                return
+            await self.store.webhooks.follow(record.match_id, self.now_ms())
+        except StoreError as error:
+            log.warning("webhooks: a match not followed", match=record.match_id, error=str(error))
             return
-        await self.store.webhooks.follow(record.match_id, self.now_ms())
         self._wake.set()
 
     async def key(self, name: str) -> ApiKey | None:
