@@ -18,6 +18,9 @@ the gRPC port with the caller's API key, plays to the end and stops; --house-bot
 the README's "Using it").
 Every limit applies on both ports alike; those per client address (--max-open-per-peer,
 --list-rate) count a client's calls on both ports together.
+With --webhook-allow-host, every replica sends the webhooks of API keys that have one (serai keys
+--webhook-url: your turn, match finished, seat reclaimed; see the README's "Webhooks"), only to
+URLs on those hosts and never to serai's own ports; serai webhooks log NAME shows the attempts.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
 --workers N runs N server processes on the one port, to use N cores (see serai.commands.workers).
 """
