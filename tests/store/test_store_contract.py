@@ -635,17 +635,19 @@ def test_a_key_s_player_token_rules_are_set_and_replaced(open_store: OpenStore) 
 def test_a_key_s_webhook_is_set_replaced_and_removed(open_store: OpenStore) -> None:
     async def test(store: Store) -> None:
         keys = store.api_keys
-        made = await keys.create("acme", webhook_url="https://hooks.example.com/a")
-        assert made.webhook_secret.startswith("whsec_")
+        made = await keys.create("acme", webhook_url="https://hooks.example.com/a", now_ms=7)
+        assert made.webhook_secret.startswith("whsec_") and made.key.webhook_since_ms == 7
         assert made.key.webhook_secret == made.webhook_secret
         assert await keys.get("acme") == made.key
-        changed = await keys.set_webhook("acme", "http://hooks.example.com:8080/b")
+        changed = await keys.set_webhook("acme", "http://hooks.example.com:8080/b", now_ms=9)
         assert changed is not None and changed.webhook_secret not in ("", made.webhook_secret)
+        assert changed.key.webhook_since_ms == 9
         assert await keys.get("acme") == changed.key
         removed = await keys.set_webhook("acme", "")
         assert removed is not None and removed.webhook_secret == ""
         key = await keys.get("acme")
         assert key is not None and (key.webhook_url, key.webhook_secret) == ("", "")
+        assert key.webhook_since_ms == 0
         for bad in ("ftp://example.com/", "https:///no-host", "https://u:p@example.com/"):
             with pytest.raises(ValueError):
                 await keys.set_webhook("acme", bad)

@@ -10,7 +10,7 @@ from typing import Any
 
 from serai import registry
 from serai.matches import Matches
-from serai.store.memory import MemoryStore
+from serai.store.memory import MemoryStore, wall_ms
 from serai.webhooks.dispatch import Webhooks, WebhookSettings
 from serai.webhooks.urls import AllowedHosts
 from standardwebhooks.webhooks import Webhook
@@ -137,6 +137,30 @@ def test_a_reclaimed_seat_and_the_end_are_told_then_the_match_is_left_alone() ->
             assert json.dumps(body).count("label") == 0
         scene.now_ms += 10 * DAY_MS
         assert await scene.hooks.pass_once() == 0  # no longer followed
+
+    with Receiver() as receiver:
+        run(receiver, test)
+
+
+def test_a_webhook_set_mid_match_is_told_only_what_comes_after() -> None:
+    async def test(scene: Scene) -> None:
+        scene.matches.follow_changes(None)  # attached below, once the key has its webhook
+        await scene.store.api_keys.create("acme")
+        record = await scene.matches.create("jaipur", 2, tenant="acme")
+        tokens = [(await scene.matches.join(record.match_id, tenant="acme")).token for _ in "ab"]
+        for _ in range(3):
+            await scene.move(record.match_id, tokens)
+        since = wall_ms() + 1
+        made = await scene.store.api_keys.set_webhook("acme", scene.receiver.url, now_ms=since)
+        assert made is not None
+        scene.secret = made.webhook_secret
+        scene.matches.follow_changes(scene.hooks.follow)
+        while wall_ms() <= since:  # the next event is dated after the webhook was set
+            await asyncio.sleep(0.001)
+        await scene.move(record.match_id, tokens)
+        await scene.hooks.pass_once()
+        told = [(b["type"], b["data"]["version"]) for b in await scene.bodies()]
+        assert told == [("match.your_turn", 6)]  # not the turns of versions 2 to 5
 
     with Receiver() as receiver:
         run(receiver, test)

@@ -96,6 +96,7 @@ class ApiKey:
     players: PlayerTokenRules | None = None  # None: the key takes no player tokens
     webhook_url: str = ""  # "": no webhook
     webhook_secret: str = ""  # whsec_...: what its webhooks are signed with
+    webhook_since_ms: int = 0  # when the URL was set: earlier events are not told to it
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +132,12 @@ class ApiKeyStore(Protocol):
         """Replace how the key's player tokens are checked (None: it takes none any more); the
         key with the new signing secret if one was asked for; None if there is no active key."""
 
-    async def set_webhook(self, name: str, url: str) -> CreatedKey | None:
-        """Send the key's webhooks to ``url`` ("": none any more), signed with a new secret
-        (in the answer); None if there is no active key. ValueError for a bad URL."""
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
+        """Send the key's webhooks to ``url`` ("": none any more) from ``now_ms`` on, signed
+        with a new secret (in the answer); None if there is no active key. ValueError for a bad
+        URL."""
 
     async def get(self, name: str) -> ApiKey | None:
         """The key of that name (revoked ones too), or None."""
@@ -177,19 +181,20 @@ def new_key(
     token = f"{TOKEN_PREFIX}{name}.{secret}"
     if not webhook_url:
         return CreatedKey(key, token, made_secret(rules))
-    hooked = with_webhook(key, webhook_url)
+    hooked = with_webhook(key, webhook_url, created_ms)
     return CreatedKey(hooked.key, token, made_secret(rules), hooked.webhook_secret)
 
 
-def with_webhook(key: ApiKey, url: str) -> CreatedKey:
-    """``key`` sending its webhooks to ``url`` with a new signing secret (""; none and no
-    secret), and that secret to show once. Raises ValueError for a URL that is no http(s) URL
-    with a host."""
+def with_webhook(key: ApiKey, url: str, now_ms: int) -> CreatedKey:
+    """``key`` sending its webhooks to ``url`` from ``now_ms`` on, with a new signing secret
+    (""; none and no secret), and that secret to show once. Raises ValueError for a URL that is
+    no http(s) URL with a host."""
     if not url:
-        return CreatedKey(replace(key, webhook_url="", webhook_secret=""), "")
+        return CreatedKey(replace(key, webhook_url="", webhook_secret="", webhook_since_ms=0), "")
     check_webhook_url(url)
     made = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
-    return CreatedKey(replace(key, webhook_url=url, webhook_secret=made), "", webhook_secret=made)
+    hooked = replace(key, webhook_url=url, webhook_secret=made, webhook_since_ms=now_ms)
+    return CreatedKey(hooked, "", webhook_secret=made)
 
 
 def check_webhook_url(url: str) -> urllib.parse.SplitResult:

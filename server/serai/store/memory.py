@@ -492,11 +492,13 @@ class MemoryApiKeys:
         self._keys[name] = updated.key
         return updated
 
-    async def set_webhook(self, name: str, url: str) -> CreatedKey | None:
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
         key = self._keys.get(name)
         if key is None or key.revoked_ms:
             return None
-        updated = with_webhook(key, url)
+        updated = with_webhook(key, url, self._clock_ms() if now_ms is None else now_ms)
         self._keys[name] = updated.key
         return updated
 

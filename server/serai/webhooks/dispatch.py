@@ -295,8 +295,12 @@ class _Match:
         async def to_act_at(version: int) -> Sequence[int]:
             return await self.hooks.to_act_at(record, version)
 
-        progress.pending = await payloads.derive(record, events, to_act_at)
-        progress.finished = any(h.type == payloads.WebhookType.FINISHED for h in progress.pending)
+        # Not what happened before the key had this webhook (set mid-match: no flood of turns).
+        key = await self.hooks.key(record.tenant)
+        since = key.webhook_since_ms if key is not None else 0
+        derived = await payloads.derive(record, events, to_act_at)
+        progress.pending = [hook for hook in derived if hook.at_ms >= since]
+        progress.finished = any(h.type == payloads.WebhookType.FINISHED for h in derived)
         until = self.hooks.now_ms() + self.hooks.settings.lease_ms
         return await self.outbox.keep(match_id, self.claimed.lease, progress.dumps(), until)
 

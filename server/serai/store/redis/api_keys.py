@@ -84,11 +84,13 @@ class RedisApiKeys:
             await pipe.execute()
         return updated
 
-    async def set_webhook(self, name: str, url: str) -> CreatedKey | None:
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
         key = await self.get(name)
         if key is None or key.revoked_ms:
             return None
-        updated = with_webhook(key, url)
+        updated = with_webhook(key, url, int(time.time() * 1000) if now_ms is None else now_ms)
         fields = _webhook_fields(updated.key)
         async with errors():
             pipe = self._redis.pipeline(transaction=True)  # one key: fine on a cluster too
@@ -132,13 +134,14 @@ def _player_fields(rules: PlayerTokenRules | None) -> dict[str, str]:
 
 
 # The hash's fields of a key's webhook: its URL and signing secret.
-_WEBHOOK_FIELDS = ("wh_url", "wh_secret")
+_WEBHOOK_FIELDS = ("wh_url", "wh_secret", "wh_since")
 
 
 def _webhook_fields(key: ApiKey) -> dict[str, str]:
     if not key.webhook_url:
         return {}
-    return {"wh_url": key.webhook_url, "wh_secret": key.webhook_secret}
+    since = str(key.webhook_since_ms)
+    return {"wh_url": key.webhook_url, "wh_secret": key.webhook_secret, "wh_since": since}
 
 
 def _key(name: str, fields: dict[Any, Any]) -> ApiKey:
@@ -163,4 +166,5 @@ def _key(name: str, fields: dict[Any, Any]) -> ApiKey:
         players=players,
         webhook_url=got.get("wh_url", ""),
         webhook_secret=got.get("wh_secret", ""),
+        webhook_since_ms=int(got.get("wh_since") or 0),
     )
