@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "serai.commands.keys",
     "serai.commands.archive",
     "serai.commands.new_game",
+    "serai.commands.webhooks",
     "serai_client.commands.play",
     "serai_client.commands.bot",
     "serai_client.commands.arena",

@@ -16,6 +16,7 @@ from typing import Any
 
 from serai import flag_values as values
 from serai.flag_values import memory_bytes  # noqa: F401  (serve and tests read it here)
+from serai.webhooks.urls import add_allow_host_argument, allowed_hosts
 
 DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 50052
@@ -78,6 +79,7 @@ class Settings:
     metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
     metrics_token: str = ""
     metrics_tenants: bool = False
+    webhook_allow_host: tuple[str, ...] = ()  # hosts webhook URLs may name (none: no webhooks)
 
 
 def _setting(
@@ -121,6 +123,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     operator = parser.add_argument_group("what an operator sets")
     for flags in (_listening, _data, _access):
         flags(operator)
+    add_allow_host_argument(operator)  # webhooks: see serai.webhooks
     tuning = parser.add_argument_group("tuning (the defaults suit most servers)")
     for flags in (
         _redis_tuning,
@@ -603,6 +606,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         metrics_port=args.metrics_port,
         metrics_token=args.metrics_token,
         metrics_tenants=args.metrics_tenants,
+        webhook_allow_host=tuple(sorted(allowed_hosts(args).hosts)),
     )
 
 

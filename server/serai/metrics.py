@@ -1,15 +1,15 @@
 """What an operator graphs and alerts on, in Prometheus' terms, counted in one place per kind.
 
-Calls are counted where the request log writes their line (:mod:`serai.transports.request_log`,
-both transports), calls by API key where the key is checked (:mod:`serai.rpc.auth`), moves and
-watchers in the shared handlers, compare-and-set retries in the one CAS loop
-(:mod:`serai.matches.entries`), clock expiries where a clock is enforced, Redis round trips,
-their latency and failures in the Redis store (no call of its own: each is timed where it is
-made); the matches by status are read from the store's indexes when scraped. Under
-``serve --workers`` the supervisor gives every worker one ``PROMETHEUS_MULTIPROC_DIR``
-(prometheus-client's multiprocess mode: each process writes its figures to files there, and
-whichever worker answers a scrape adds them all up), so
-the figures are the service's, not one worker's. Example::
+Calls are counted where the request log writes their line (:mod:`serai.transports.request_log`, both
+transports), calls by API key where the key is checked (:mod:`serai.rpc.auth`), moves and watchers
+in the shared handlers, compare-and-set retries in the one CAS loop (:mod:`serai.matches.entries`),
+clock expiries where a clock is enforced, webhook deliveries where each is attempted
+(:mod:`serai.webhooks.dispatch`), Redis round trips, their latency and failures in the Redis store
+(no call of its own: each is timed where it is made); the matches by status are read from the
+store's indexes when scraped. Under ``serve --workers`` the supervisor gives every worker one
+``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode: each process writes its figures
+to files there, and whichever worker answers a scrape adds them all up), so the figures are the
+service's, not one worker's. Example::
 
     observe_call("SubmitMove", "OK", 0.0004)
     text = await exposition(store)        # GET /metrics: the store counts its matches
@@ -72,6 +72,12 @@ STORE_ERRORS = Counter(
     "serai_store_errors",
     "Redis failures by kind: unavailable (down, failing over), full (out of memory), refused",
     ["kind"],
+)
+WEBHOOK_DELIVERIES = Counter(
+    "serai_webhook_deliveries",
+    "Webhook delivery attempts by outcome: delivered (a 2xx), failed (retried later), gave_up "
+    "(failed for a day), refused (the URL may not be called, or the key has no webhook)",
+    ["outcome"],
 )
 TENANT_REQUESTS = Counter(
     "serai_tenant_requests",

@@ -1,12 +1,12 @@
 """Process-level services every transport shares, started once per process, not per server.
 
-Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the archiver of
-finished matches (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that
-reads every watched match through a few store connections (:mod:`serai.matches.hub`, on the
-store's ``event_feed()``), the closing flag that ends every Watch when the process stops, and
-whether this process serves (:attr:`Runtime.serving`: not closing, and the store answers, as
-its ``health`` says: see :mod:`serai.store.redis.breaker`), which every transport's health
-reports.
+Today: the webhook worker (:mod:`serai.webhooks.dispatch`, with webhooks), the turn-clock sweeper
+(:meth:`serai.matches.Matches.run_sweeper`), the archiver of finished matches
+(:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that reads every
+watched match through a few store connections (:mod:`serai.matches.hub`, on the store's
+``event_feed()``), the closing flag that ends every Watch when the process stops, and whether this
+process serves (:attr:`Runtime.serving`: not closing, and the store answers, as its ``health`` says:
+see :mod:`serai.store.redis.breaker`), which every transport's health reports.
 ``serai serve`` starts one; a server built without one (tests, benchmarks) makes and runs its
 own. Example::
 
@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from serai.matches import Matches
 from serai.matches.hub import WatchHub
+from serai.webhooks.dispatch import Webhooks
 
 
 class Runtime:
@@ -35,9 +36,13 @@ class Runtime:
     ``watch_hub`` False leaves each watch reading for itself (a store connection per waiting
     watch), as before the hub."""
 
-    def __init__(self, matches: Matches, *, watch_hub: bool = True) -> None:
+    def __init__(
+        self, matches: Matches, *, watch_hub: bool = True, webhooks: Webhooks | None = None
+    ) -> None:
         self.matches = matches
         self.watch_hub = watch_hub
+        self.webhooks = webhooks
+        self._webhook_worker: asyncio.Task[None] | None = None
         self.hub: WatchHub | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._archiver: asyncio.Task[None] | None = None
@@ -76,6 +81,9 @@ class Runtime:
             self._sweeper = loop.create_task(self.matches.run_sweeper())
             if self.matches.archive is not None:
                 self._archiver = loop.create_task(self.matches.run_archiver())
+            if self.webhooks is not None:
+                self.matches.follow_changes(self.webhooks.follow)
+                self._webhook_worker = loop.create_task(self.webhooks.run())
             if self.watch_hub:
                 self.hub = self.matches.use_watch_hub(self.matches.store.event_feed())
             if self._breaker is not None:
@@ -90,7 +98,9 @@ class Runtime:
             await self._breaker.stop()
         if self.hub is not None:
             await self.hub.close()
-        for task in (self._sweeper, self._archiver):
+        if self.webhooks is not None:
+            self.webhooks.closing = True
+        for task in (self._sweeper, self._archiver, self._webhook_worker):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

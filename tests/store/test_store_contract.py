@@ -36,6 +36,7 @@ from serai.store import (
 from serai.store.api_keys import KeyExists, PlayerTokenRules, secret_hash, split_token
 from serai.store.memory import MemoryStore
 from serai.store.redis import RedisStore
+from serai.store.webhooks import DeliveryLine
 from store_records import running_record
 
 OpenStore = Callable[[], Store]
@@ -628,5 +629,91 @@ def test_a_key_s_player_token_rules_are_set_and_replaced(open_store: OpenStore) 
         with pytest.raises(ValueError):
             await keys.set_players("acme", PlayerTokenRules(secret=True, public_key="PEM"))
         assert await keys.set_players("nobody", None) is None
+
+    scenario(open_store, test)
+
+
+def test_a_key_s_webhook_is_set_replaced_and_removed(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        keys = store.api_keys
+        made = await keys.create("acme", webhook_url="https://hooks.example.com/a", now_ms=7)
+        assert made.webhook_secret.startswith("whsec_") and made.key.webhook_since_ms == 7
+        assert made.key.webhook_secret == made.webhook_secret
+        assert await keys.get("acme") == made.key
+        changed = await keys.set_webhook("acme", "http://hooks.example.com:8080/b", now_ms=9)
+        assert changed is not None and changed.webhook_secret not in ("", made.webhook_secret)
+        assert changed.key.webhook_since_ms == 9
+        assert await keys.get("acme") == changed.key
+        removed = await keys.set_webhook("acme", "")
+        assert removed is not None and removed.webhook_secret == ""
+        key = await keys.get("acme")
+        assert key is not None and (key.webhook_url, key.webhook_secret) == ("", "")
+        assert key.webhook_since_ms == 0
+        for bad in ("ftp://example.com/", "https:///no-host", "https://u:p@example.com/"):
+            with pytest.raises(ValueError):
+                await keys.set_webhook("acme", bad)
+        assert await keys.set_webhook("nobody", "https://example.com/") is None
+
+    scenario(open_store, test)
+
+
+# --- the webhook outbox ---------------------------------------------------------------------------
+
+
+def test_a_followed_match_is_claimed_by_one_caller_until_its_lease_ends(
+    open_store: OpenStore,
+) -> None:
+    async def test(store: Store) -> None:
+        outbox = store.webhooks
+        await outbox.follow("m1", 100)
+        await outbox.follow("m1", 500)  # later: it stays due at 100
+        assert await outbox.claim(99, 1000, 10, "a") == []
+        (claimed,) = await outbox.claim(100, 1000, 10, "a")
+        assert (claimed.match_id, claimed.lease, claimed.progress) == ("m1", "a", "")
+        assert await outbox.claim(1099, 1000, 10, "b") == []  # leased to a
+        assert await outbox.keep("m1", "a", "p1", 2000)  # a goes on: its lease extended
+        assert await outbox.claim(1500, 1000, 10, "b") == []
+        (taken,) = await outbox.claim(2000, 1000, 10, "b")  # a's lease ran out: b takes it
+        assert taken.progress == "p1"
+        assert not await outbox.settle("m1", "a", "stale", 2001, 2100)  # a no longer holds it
+        assert not await outbox.keep("m1", "a", "stale", 9000)
+        assert not await outbox.drop("m1", "a")
+        assert await outbox.settle("m1", "b", "p2", 2001, 5000)
+        assert await outbox.claim(4999, 1000, 10, "c") == []
+        (again,) = await outbox.claim(5000, 1000, 10, "c")
+        assert again.progress == "p2"
+        assert await outbox.drop("m1", "c")
+        await outbox.follow("m2", 0)
+        assert [c.match_id for c in await outbox.claim(10**9, 1000, 10, "d")] == ["m2"]
+
+    scenario(open_store, test)
+
+
+def test_a_match_followed_while_leased_is_due_at_once_when_settled(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        outbox = store.webhooks
+        await outbox.follow("m1", 0)
+        await outbox.claim(10, 1000, 10, "a")
+        await outbox.follow("m1", 20)  # a commit meanwhile: the holder is told, no one else
+        assert await outbox.claim(20, 1000, 10, "b") == []
+        assert await outbox.settle("m1", "a", "p", 30, 60_000)
+        claimed = await outbox.claim(30, 1000, 10, "b")  # at once, not at 60_000
+        assert [c.match_id for c in claimed] == ["m1"]
+        assert await outbox.settle("m1", "b", "p", 40, 60_000)  # the mark was used up
+        assert await outbox.claim(59_999, 1000, 10, "c") == []
+
+    scenario(open_store, test)
+
+
+def test_a_delivery_log_keeps_the_newest_lines_first(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        outbox = store.webhooks
+        for n in range(3):
+            line = DeliveryLine(n, f"msg_{n}", "match.your_turn", "m1", "delivered", 204, 1)
+            await outbox.record("acme", line)
+        got = await outbox.delivery_log("acme", 2)
+        assert [line.webhook_id for line in got] == ["msg_2", "msg_1"]
+        assert got[0] == DeliveryLine(2, "msg_2", "match.your_turn", "m1", "delivered", 204, 1)
+        assert await outbox.delivery_log("other", 10) == []
 
     scenario(open_store, test)

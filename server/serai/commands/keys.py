@@ -14,6 +14,13 @@ secret itself), so give the app this secret, never the API key, to sign with.
 ``--player-token-public-key FILE`` (a PEM RSA or EC P-256 key: RS256 or ES256) or
 ``--player-token-jwks-url URL`` register the app's public key instead, and nothing secret is
 stored. ``set`` changes these on an existing key.
+
+``--webhook-url URL`` (on ``create`` or ``set``) sends the app's webhooks there (see the README's
+"Webhooks"): the URL must be http(s) on a host the operator allows (``--webhook-allow-host``, as
+given to ``serai serve``). A signing secret (``whsec_...``) is made and printed once, on a line
+of its own after the key and any player-token secret; the app checks each webhook's signature
+with it (Standard Webhooks). ``set --webhook-url`` makes a new secret; ``set --no-webhook``
+stops the webhooks.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from serai.store import StoreError
 from serai.store.api_keys import ApiKeyStore, KeyExists, PlayerTokenRules
 from serai.store.embedded import EmbeddedRedisError
 from serai.store.redis import open_store
+from serai.webhooks.urls import add_allow_host_argument, allowed_hosts
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,23 +72,26 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--burst", type=float, default=0.0, metavar="B", help="bursts of up to B (0: 2 x R)"
     )
     _add_player_token_arguments(create)
+    _add_webhook_arguments(create)
     create.set_defaults(run=run, action=_create)
     change = actions.add_parser(
         "set",
-        help="change how an existing key's player tokens are checked (a new secret is printed)",
+        help="change how an existing key's player tokens are checked, or its webhook (a new "
+        "secret is printed)",
     )
-    change.add_argument("name", metavar="NAME")
+    change.add_argument("name", metavar="NAME", help="the key's name")
     _add_player_token_arguments(change)
     change.add_argument(
         "--no-player-tokens",
         action="store_true",
         help="the key takes no player tokens any more (its signing secret is deleted)",
     )
+    _add_webhook_arguments(change, removable=True)
     change.set_defaults(run=run, action=_set)
     listing = actions.add_parser("list", help="list the keys (never their secrets)")
     listing.set_defaults(run=run, action=_list)
     revoke = actions.add_parser("revoke", help="revoke a key: refused within a second")
-    revoke.add_argument("name", metavar="NAME")
+    revoke.add_argument("name", metavar="NAME", help="the key's name")
     revoke.set_defaults(run=run, action=_revoke)
 
 
@@ -112,6 +123,32 @@ def _add_player_token_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--player-token-audience", default="", metavar="AUD", help="the aud tokens must carry"
     )
+
+
+def _add_webhook_arguments(parser: argparse.ArgumentParser, *, removable: bool = False) -> None:
+    group = parser.add_argument_group("webhooks", "where serai POSTs the app's webhooks")
+    way = group.add_mutually_exclusive_group()
+    way.add_argument(
+        "--webhook-url",
+        metavar="URL",
+        help="send the app's webhooks (your turn, match finished, seat reclaimed) to this "
+        "http(s) URL; a signing secret (whsec_...) is printed once",
+    )
+    if removable:
+        way.add_argument(
+            "--no-webhook",
+            action="store_true",
+            help="send the key no webhooks any more (its signing secret is deleted)",
+        )
+    add_allow_host_argument(group)
+
+
+def _webhook_url(args: Any) -> str:
+    """The webhook URL asked for ("" for none), if the allowed hosts take it; else ValueError."""
+    url = args.webhook_url or ""
+    if url:
+        allowed_hosts(args).check(url)
+    return url
 
 
 def _player_rules(args: Any) -> PlayerTokenRules | None:
@@ -167,12 +204,14 @@ _audit = structlog.get_logger("serai.audit")
 
 async def _create(keys: ApiKeyStore, args: Any) -> int:
     players = _player_rules(args)
+    webhook_url = _webhook_url(args)
     made = await keys.create(
         args.name,
         max_open_matches=args.max_open_matches,
         move_rate=args.rate,
         move_burst=args.burst,
         players=players,
+        webhook_url=webhook_url,
     )
     _audit.info(
         "api key created",
@@ -181,32 +220,50 @@ async def _create(keys: ApiKeyStore, args: Any) -> int:
         rate=args.rate,
         burst=args.burst,
         player_tokens=players.method if players is not None else "",
+        webhook_url=webhook_url,
     )
     print(made.token)
     if made.player_secret:
         print(made.player_secret)
+    if made.webhook_secret:
+        print(made.webhook_secret)
     return 0
 
 
 async def _set(keys: ApiKeyStore, args: Any) -> int:
     players = None if args.no_player_tokens else _player_rules(args)
-    if players is None and not args.no_player_tokens:
+    webhook = args.no_webhook or bool(args.webhook_url)
+    if players is None and not args.no_player_tokens and not webhook:
         raise ValueError(
             "say how player tokens are checked (--player-token-secret, --player-token-public-key "
-            "or --player-token-jwks-url), or --no-player-tokens"
+            "or --player-token-jwks-url) or --no-player-tokens, or give --webhook-url or "
+            "--no-webhook"
         )
-    made = await keys.set_players(args.name, players)
-    if made is None:
-        print(f"serai keys: no active key named {args.name!r}", file=sys.stderr)
-        return 1
-    _audit.info(
-        "api key player tokens set",
-        key=args.name,
-        player_tokens=players.method if players is not None else "",
-    )
-    if made.player_secret:
-        print(made.player_secret)
+    url = "" if args.no_webhook else _webhook_url(args)  # checked before anything changes
+    if players is not None or args.no_player_tokens:
+        made = await keys.set_players(args.name, players)
+        if made is None:
+            return _no_key(args.name)
+        _audit.info(
+            "api key player tokens set",
+            key=args.name,
+            player_tokens=players.method if players is not None else "",
+        )
+        if made.player_secret:
+            print(made.player_secret)
+    if webhook:
+        hooked = await keys.set_webhook(args.name, url)
+        if hooked is None:
+            return _no_key(args.name)
+        _audit.info("api key webhook set", key=args.name, webhook_url=url)
+        if hooked.webhook_secret:
+            print(hooked.webhook_secret)
     return 0
+
+
+def _no_key(name: str) -> int:
+    print(f"serai keys: no active key named {name!r}", file=sys.stderr)
+    return 1
 
 
 async def _list(keys: ApiKeyStore, _args: Any) -> int:
@@ -218,14 +275,15 @@ async def _list(keys: ApiKeyStore, _args: Any) -> int:
         )
         if key.players is not None:  # how, never the secret
             limits += f"\tplayer tokens: {key.players.method}"
+        if key.webhook_url:
+            limits += f"\twebhook: {key.webhook_url}"
         print(f"{key.name}\t{state}\tcreated {_when(key.created_ms)}\t{limits}")
     return 0
 
 
 async def _revoke(keys: ApiKeyStore, args: Any) -> int:
     if not await keys.revoke(args.name):
-        print(f"serai keys: no active key named {args.name!r}", file=sys.stderr)
-        return 1
+        return _no_key(args.name)
     _audit.info("api key revoked", key=args.name)
     return 0
 

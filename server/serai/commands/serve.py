@@ -18,6 +18,9 @@ the gRPC port with the caller's API key, plays to the end and stops; --house-bot
 the README's "Using it").
 Every limit applies on both ports alike; those per client address (--max-open-per-peer,
 --list-rate) count a client's calls on both ports together.
+With --webhook-allow-host, every replica sends the webhooks of API keys that have one (serai keys
+--webhook-url: your turn, match finished, seat reclaimed; see the README's "Webhooks"), only to
+URLs on those hosts and never to serai's own ports; serai webhooks log NAME shows the attempts.
 SIGTERM or SIGINT stops the server gracefully: new requests are refused, in-flight moves finish.
 --workers N runs N server processes on the one port, to use N cores (see serai.commands.workers).
 """
@@ -53,6 +56,8 @@ from serai.store.embedded import EmbeddedRedis, EmbeddedRedisError
 from serai.store.redis import open_store, printable_url
 from serai.store.redis.replication import ReplicaWait
 from serai.transports.grpc.server import build_server
+from serai.webhooks.dispatch import Webhooks, WebhookSettings
+from serai.webhooks.urls import AllowedHosts
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -244,10 +249,14 @@ async def serve(
         for broken in games.broken:
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
         matches = _matches(settings, store, games, archive)
-        runtime = Runtime(matches)
+        webhooks = _webhooks(settings, matches)
+        runtime = Runtime(matches, webhooks=webhooks)
         servers = await _servers(settings, runtime, games, reuse_port=worker is not None)
         if not await servers.listen(settings, worker is not None):
             return 1
+        if webhooks is not None:  # never called: serai's own ports, as bound
+            ports = (servers.port, servers.http_port, servers.metrics_port, settings.port)
+            webhooks.own_ports = tuple(p for p in ports if p)
         runtime.start()  # once per process, whatever transports it serves
         _tune_garbage_collection()
         if worker is None:
@@ -297,6 +306,14 @@ def _matches(
         archive=archive,
         keep_finished_seconds=settings.keep_finished,
     )
+
+
+def _webhooks(settings: config.Settings, matches: Matches) -> Webhooks | None:
+    """The process's webhook worker, when the operator allows some host (else none runs)."""
+    if not settings.webhook_allow_host:
+        return None
+    allowed = AllowedHosts.parse(settings.webhook_allow_host)
+    return Webhooks(matches.store, matches.registry, WebhookSettings(allowed), matches.now_ms)
 
 
 def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:

@@ -59,6 +59,9 @@ class Entries:
         self.cache = Cache(cache_size)
         self.max_retries = max_retries  # compare-and-set attempts per change
         self.idle_seconds = idle_seconds  # only to say why a match expired
+        # Told of each match before it is stored and after each commit (the webhooks follow
+        # their matches so: serai.webhooks.dispatch); None: nobody listens.
+        self.follow: Callable[[MatchRecord], Awaitable[None]] | None = None
 
     def games(self) -> list[GameInfo]:
         """The installed games, by name."""
@@ -168,6 +171,8 @@ class Entries:
                 self.cache.put(entry)
                 if entry.record.status != before:
                     await self.store.index(entry.record, before, entry.record.status)
+                if self.follow is not None:
+                    await self.follow(entry.record)
                 answer = change.done(entry, commit)
                 if answer is not None:
                     return answer

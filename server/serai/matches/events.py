@@ -32,7 +32,8 @@ class Kind(StrEnum):
     MOVE = "move"
     """A seat moved: ``{"seat": n, "label": text}``."""
     ANNOUNCEMENT = "announcement"
-    """The game says something public: ``{"text": text}``."""
+    """The game says something public: ``{"text": text}``; or serai does, with
+    ``"reclaimed": seat`` when the seat's player came back on another device (ReclaimSeat)."""
     RESIGNED = "resigned"
     """A seat resigned: ``{"seat": n}``."""
     TIMED_OUT = "timed_out"
@@ -69,6 +70,13 @@ def moved(seat: int, label: str) -> NewEvent:
 
 def announced(text: str) -> NewEvent:
     return NewEvent(_ANNOUNCEMENT, {"text": text})
+
+
+def reclaimed(seat: int) -> NewEvent:
+    """A seat's player took the seat back with a new token (what webhooks tell as
+    seat.reclaimed)."""
+    text = f"seat {seat}'s player came back on another device"
+    return NewEvent(_ANNOUNCEMENT, {"text": text, "reclaimed": seat})
 
 
 def resigned(seat: int) -> NewEvent:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from serai.archive import Archive
@@ -318,6 +318,15 @@ class Matches:
         """A watch's place held by a stream until it says what it watches, within the limits;
         see :meth:`serai.matches.watching.Watching.opening`."""
         return self._watching.opening(peer)
+
+    def now_ms(self) -> int:
+        """Now on the store's clock (as every replica's deadlines are taken: see .clocks)."""
+        return self._clocks.now_ms()
+
+    def follow_changes(self, follow: Callable[[MatchRecord], Awaitable[None]] | None) -> None:
+        """Await ``follow(record)`` before each new match is stored and after each commit (the
+        process's webhooks: :mod:`serai.webhooks.dispatch`); None: no more."""
+        self._entries.follow = follow
 
     def use_watch_hub(self, feed: EventFeed) -> WatchHub:
         """Make new watches read through one hub on ``feed`` (the process's: see

@@ -178,6 +178,8 @@ class Seating:
         """Store a new open match and its ``created`` event, cached and listed as open."""
         entries, store, record = self.entries, self.entries.store, entry.record
         players = len(record.seats)
+        if entries.follow is not None:  # before: a replica killed after the create lost nothing
+            await entries.follow(record)
         try:
             last = await store.create(
                 record,
@@ -492,7 +494,7 @@ class _Reclaim(Change[Joined]):
         # An event, so that watchers see the version this makes (move ids name versions).
         commit = Commit(
             seats=tuple(seats),
-            events=[event.announced(f"seat {seat}'s player came back on another device")],
+            events=[event.reclaimed(seat)],
         )
         return commit, entry.state
 

@@ -52,6 +52,7 @@ from serai.store.records import (
     event_id_after,
     event_id_key,
 )
+from serai.store.webhooks import WebhookOutbox
 
 
 class EventFeed(Protocol):
@@ -98,12 +99,17 @@ class StoreHealth(Protocol):
 
 class Store(Protocol):
     """What the server needs from storage: matches (the match lifecycle), the indexes that list
-    and count them, an event feed for watchers, the API keys (``api_keys``) and whether it
-    answers (``health``)."""
+    and count them, an event feed for watchers, the API keys (``api_keys``), the webhook outbox
+    (``webhooks``) and whether it answers (``health``)."""
 
     @property
     def api_keys(self) -> ApiKeyStore:
         """The store's API keys (see :mod:`serai.store.api_keys`)."""
+
+    @property
+    def webhooks(self) -> WebhookOutbox:
+        """The matches that may owe webhooks, and the delivery logs (see
+        :mod:`serai.store.webhooks`)."""
 
     @property
     def health(self) -> StoreHealth | None:

@@ -15,13 +15,20 @@ or JWKS URL (RS256/ES256), with the issuer and audience the tokens must carry. E
                                        players=PlayerTokenRules(secret=True))
     print(made.token, made.player_secret)  # shown once: only the key's hash is stored
     await store.api_keys.revoke("acme")
+
+A key may register a *webhook* URL (see :mod:`serai.webhooks`): serai makes a signing secret for
+it (``whsec_...``, as the Standard Webhooks spec writes them), stored as such (the receiver checks
+an HMAC with it) and shown once. Which hosts a URL may name is the operator's choice
+(:mod:`serai.webhooks.urls`); here a URL is only checked to be http(s), with a host.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import secrets
+import urllib.parse
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -87,16 +94,21 @@ class ApiKey:
     move_rate: float = 0.0
     move_burst: float = 0.0
     players: PlayerTokenRules | None = None  # None: the key takes no player tokens
+    webhook_url: str = ""  # "": no webhook
+    webhook_secret: str = ""  # whsec_...: what its webhooks are signed with
+    webhook_since_ms: int = 0  # when the URL was set: earlier events are not told to it
 
 
 @dataclass(frozen=True, slots=True)
 class CreatedKey:
     """A key just made, with the token to hand the app (it is never shown again), and the
-    player-token signing secret when one was asked for ("" otherwise; shown once too)."""
+    player-token and webhook signing secrets when they were asked for ("" otherwise; shown once
+    too)."""
 
     key: ApiKey
     token: str
     player_secret: str = ""
+    webhook_secret: str = ""  # made with a webhook URL; shown once
 
 
 class ApiKeyStore(Protocol):
@@ -110,14 +122,22 @@ class ApiKeyStore(Protocol):
         move_rate: float = 0.0,
         move_burst: float = 0.0,
         players: PlayerTokenRules | None = None,
+        webhook_url: str = "",
         now_ms: int | None = None,
     ) -> CreatedKey:
         """Make a key (see :func:`new_key`); raises KeyExists if the name is or was taken, and
-        ValueError for a bad name or bad player-token rules."""
+        ValueError for a bad name, bad player-token rules or a bad webhook URL."""
 
     async def set_players(self, name: str, players: PlayerTokenRules | None) -> CreatedKey | None:
         """Replace how the key's player tokens are checked (None: it takes none any more); the
         key with the new signing secret if one was asked for; None if there is no active key."""
+
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
+        """Send the key's webhooks to ``url`` ("": none any more) from ``now_ms`` on, signed
+        with a new secret (in the answer); None if there is no active key. ValueError for a bad
+        URL."""
 
     async def get(self, name: str) -> ApiKey | None:
         """The key of that name (revoked ones too), or None."""
@@ -137,9 +157,11 @@ def new_key(
     move_rate: float = 0.0,
     move_burst: float = 0.0,
     players: PlayerTokenRules | None = None,
+    webhook_url: str = "",
 ) -> CreatedKey:
     """A key of ``name`` with a fresh secret, for a store to keep (``key``) and its caller to
-    show once (``token``, ``player_secret``). Raises ValueError for a bad name or rules."""
+    show once (``token``, ``player_secret``, ``webhook_secret``). Raises ValueError for a bad
+    name, rules or webhook URL."""
     if NAME.fullmatch(name) is None:
         raise ValueError(
             f"bad key name {name!r}: 1 to 40 lower-case letters, digits and -, "
@@ -156,7 +178,40 @@ def new_key(
         move_burst=move_burst,
         players=rules,
     )
-    return CreatedKey(key, f"{TOKEN_PREFIX}{name}.{secret}", made_secret(rules))
+    token = f"{TOKEN_PREFIX}{name}.{secret}"
+    if not webhook_url:
+        return CreatedKey(key, token, made_secret(rules))
+    hooked = with_webhook(key, webhook_url, created_ms)
+    return CreatedKey(hooked.key, token, made_secret(rules), hooked.webhook_secret)
+
+
+def with_webhook(key: ApiKey, url: str, now_ms: int) -> CreatedKey:
+    """``key`` sending its webhooks to ``url`` from ``now_ms`` on, with a new signing secret
+    (""; none and no secret), and that secret to show once. Raises ValueError for a URL that is
+    no http(s) URL with a host."""
+    if not url:
+        return CreatedKey(replace(key, webhook_url="", webhook_secret="", webhook_since_ms=0), "")
+    check_webhook_url(url)
+    made = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+    hooked = replace(key, webhook_url=url, webhook_secret=made, webhook_since_ms=now_ms)
+    return CreatedKey(hooked, "", webhook_secret=made)
+
+
+def check_webhook_url(url: str) -> urllib.parse.SplitResult:
+    """``url`` split, if it is an http(s) URL with a host, no user name or password and no
+    fragment; else ValueError saying what is wrong."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError as error:
+        raise ValueError(f"bad webhook URL {url!r}: {error}") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"the webhook URL must start with https:// or http://: {url!r}")
+    if not parts.hostname:
+        raise ValueError(f"the webhook URL names no host: {url!r}")
+    if parts.username or parts.password or parts.fragment:
+        raise ValueError(f"the webhook URL may carry no user name, password or #fragment: {url!r}")
+    return parts
 
 
 def with_players(key: ApiKey, players: PlayerTokenRules | None) -> CreatedKey:

@@ -45,8 +45,16 @@ from serai.store import (
     Unchanged,
     event_id_after,
 )
-from serai.store.api_keys import ApiKey, CreatedKey, KeyExists, PlayerTokenRules, new_key
+from serai.store.api_keys import (
+    ApiKey,
+    CreatedKey,
+    KeyExists,
+    PlayerTokenRules,
+    new_key,
+    with_webhook,
+)
 from serai.store.api_keys import with_players as _with_players
+from serai.store.webhooks import LOG_LINES, Claimed, DeliveryLine
 
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
 # on its way (as in the Redis store).
@@ -85,11 +93,16 @@ class MemoryStore:
         self._last_event = (0, -1)  # (ms, seq) of the last event id given
         self._waiters: set[asyncio.Future[None]] = set()  # reads waiting for new events
         self._api_keys = MemoryApiKeys(clock_ms)
+        self._webhooks = MemoryWebhookOutbox()
         self._unarchived: dict[str, int] = {}  # finished, not archived: match id -> leased until
 
     @property
     def api_keys(self) -> MemoryApiKeys:
         return self._api_keys
+
+    @property
+    def webhooks(self) -> MemoryWebhookOutbox:
+        return self._webhooks
 
     @property
     def health(self) -> None:
@@ -454,6 +467,7 @@ class MemoryApiKeys:
         move_rate: float = 0.0,
         move_burst: float = 0.0,
         players: PlayerTokenRules | None = None,
+        webhook_url: str = "",
         now_ms: int | None = None,
     ) -> CreatedKey:
         made = new_key(
@@ -463,6 +477,7 @@ class MemoryApiKeys:
             move_rate=move_rate,
             move_burst=move_burst,
             players=players,
+            webhook_url=webhook_url,
         )
         if name in self._keys:
             raise KeyExists(f"a key named {name!r} exists or existed: choose another name")
@@ -474,6 +489,16 @@ class MemoryApiKeys:
         if key is None or key.revoked_ms:
             return None
         updated = _with_players(key, players)
+        self._keys[name] = updated.key
+        return updated
+
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
+        key = self._keys.get(name)
+        if key is None or key.revoked_ms:
+            return None
+        updated = with_webhook(key, url, self._clock_ms() if now_ms is None else now_ms)
         self._keys[name] = updated.key
         return updated
 
@@ -490,6 +515,65 @@ class MemoryApiKeys:
         revoked = self._clock_ms() if now_ms is None else now_ms
         self._keys[name] = replace(key, revoked_ms=revoked)
         return True
+
+
+class MemoryWebhookOutbox:
+    """:class:`serai.store.webhooks.WebhookOutbox` in dictionaries, as the Redis one keeps it:
+    due times, lease tokens, progress, the matches followed while leased, and the logs."""
+
+    def __init__(self) -> None:
+        self._due: dict[str, int] = {}
+        self._leases: dict[str, str] = {}
+        self._progress: dict[str, str] = {}
+        self._poked: set[str] = set()
+        self._logs: dict[str, deque[DeliveryLine]] = {}
+
+    async def follow(self, match_id: str, due_ms: int) -> None:
+        if match_id in self._leases:
+            self._poked.add(match_id)
+        else:
+            self._due[match_id] = min(due_ms, self._due.get(match_id, due_ms))
+
+    async def claim(self, now_ms: int, lease_ms: int, limit: int, lease: str) -> list[Claimed]:
+        due = sorted((at, m) for m, at in self._due.items() if at <= now_ms)[:limit]
+        for _at, match_id in due:
+            self._due[match_id] = now_ms + lease_ms
+            self._leases[match_id] = lease
+            self._poked.discard(match_id)
+        return [Claimed(m, lease, self._progress.get(m, "")) for _at, m in due]
+
+    async def settle(
+        self, match_id: str, lease: str, progress: str, now_ms: int, due_ms: int
+    ) -> bool:
+        if self._leases.get(match_id) != lease:
+            return False
+        del self._leases[match_id]
+        self._progress[match_id] = progress
+        poked = match_id in self._poked
+        self._poked.discard(match_id)
+        self._due[match_id] = now_ms if poked else due_ms
+        return True
+
+    async def keep(self, match_id: str, lease: str, progress: str, until_ms: int) -> bool:
+        if self._leases.get(match_id) != lease:
+            return False
+        self._progress[match_id] = progress
+        self._due[match_id] = until_ms
+        return True
+
+    async def drop(self, match_id: str, lease: str) -> bool:
+        if self._leases.get(match_id) != lease:
+            return False
+        for table in (self._due, self._leases, self._progress):
+            table.pop(match_id, None)
+        self._poked.discard(match_id)
+        return True
+
+    async def record(self, key_name: str, line: DeliveryLine) -> None:
+        self._logs.setdefault(key_name, deque(maxlen=LOG_LINES)).appendleft(line)
+
+    async def delivery_log(self, key_name: str, limit: int) -> list[DeliveryLine]:
+        return list(self._logs.get(key_name, ()))[:limit]
 
 
 def _as_stored(record: MatchRecord) -> MatchRecord:

@@ -14,6 +14,7 @@ from serai.store.api_keys import (
     PlayerTokenRules,
     new_key,
     with_players,
+    with_webhook,
 )
 from serai.store.redis.breaker import Breaker
 from serai.store.redis.encoding import text
@@ -38,6 +39,7 @@ class RedisApiKeys:
         move_rate: float = 0.0,
         move_burst: float = 0.0,
         players: PlayerTokenRules | None = None,
+        webhook_url: str = "",
         now_ms: int | None = None,
     ) -> CreatedKey:
         made = new_key(
@@ -47,6 +49,7 @@ class RedisApiKeys:
             move_rate=move_rate,
             move_burst=move_burst,
             players=players,
+            webhook_url=webhook_url,
         )
         key = made.key
         async with errors():
@@ -61,6 +64,7 @@ class RedisApiKeys:
                     "rate": repr(move_rate),
                     "burst": repr(move_burst),
                     **_player_fields(key.players),
+                    **_webhook_fields(key),
                 },
             )
             await self._redis.sadd(API_KEYS_KEY, name)
@@ -75,6 +79,22 @@ class RedisApiKeys:
         async with errors():
             pipe = self._redis.pipeline(transaction=True)  # one key: fine on a cluster too
             pipe.hdel(api_key_key(name), *_PLAYER_FIELDS)
+            if fields:
+                pipe.hset(api_key_key(name), mapping=fields)
+            await pipe.execute()
+        return updated
+
+    async def set_webhook(
+        self, name: str, url: str, now_ms: int | None = None
+    ) -> CreatedKey | None:
+        key = await self.get(name)
+        if key is None or key.revoked_ms:
+            return None
+        updated = with_webhook(key, url, int(time.time() * 1000) if now_ms is None else now_ms)
+        fields = _webhook_fields(updated.key)
+        async with errors():
+            pipe = self._redis.pipeline(transaction=True)  # one key: fine on a cluster too
+            pipe.hdel(api_key_key(name), *_WEBHOOK_FIELDS)
             if fields:
                 pipe.hset(api_key_key(name), mapping=fields)
             await pipe.execute()
@@ -113,6 +133,17 @@ def _player_fields(rules: PlayerTokenRules | None) -> dict[str, str]:
     return {f: v for f, v in zip(_PLAYER_FIELDS, values, strict=True) if v}
 
 
+# The hash's fields of a key's webhook: its URL and signing secret.
+_WEBHOOK_FIELDS = ("wh_url", "wh_secret", "wh_since")
+
+
+def _webhook_fields(key: ApiKey) -> dict[str, str]:
+    if not key.webhook_url:
+        return {}
+    since = str(key.webhook_since_ms)
+    return {"wh_url": key.webhook_url, "wh_secret": key.webhook_secret, "wh_since": since}
+
+
 def _key(name: str, fields: dict[Any, Any]) -> ApiKey:
     got = {text(k): text(v) for k, v in fields.items()}
     players = None
@@ -133,4 +164,7 @@ def _key(name: str, fields: dict[Any, Any]) -> ApiKey:
         move_rate=float(got.get("rate") or 0),
         move_burst=float(got.get("burst") or 0),
         players=players,
+        webhook_url=got.get("wh_url", ""),
+        webhook_secret=got.get("wh_secret", ""),
+        webhook_since_ms=int(got.get("wh_since") or 0),
     )

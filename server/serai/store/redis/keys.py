@@ -43,6 +43,15 @@ a cross-slot script::
                                   due (a drainer's lease pushes it on): see expiry.py
     serai:expiring                archived matches whose keys expire at the score: a JSON list
                                   [match id, the indexes to remove it from then] (expiry.py)
+
+The webhook outbox (webhooks.py; one hash tag, so that its scripts run on a cluster too)::
+
+    serai:{webhooks}:due          the followed matches, scored by when each is to be read again
+                                  (while leased: when the lease ends)
+    serai:{webhooks}:leases       match id -> the token of whoever holds it now
+    serai:{webhooks}:progress     match id -> how far its webhooks got (serai.webhooks' JSON)
+    serai:{webhooks}:poked        match ids followed again while leased: due at once when settled
+    serai:webhooks:log:<key>      a list: the key's latest delivery attempts, newest first (JSON)
 """
 
 from __future__ import annotations
@@ -98,3 +107,16 @@ def client_key(client_id: str) -> str:
 def quota_index_key(quota_key: str) -> str:
     """The index of one caller's unfinished matches (for its quota)."""
     return f"serai:quota:{quota_key}"
+
+
+WEBHOOK_KEYS = (
+    "serai:{webhooks}:due",
+    "serai:{webhooks}:leases",
+    "serai:{webhooks}:progress",
+    "serai:{webhooks}:poked",
+)
+
+
+def webhook_log_key(key_name: str) -> str:
+    """The delivery log of one API key's webhook."""
+    return f"serai:webhooks:log:{key_name}"

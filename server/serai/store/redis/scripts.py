@@ -65,3 +65,12 @@ INDEX_SCRIPT = _read("index")
 # (ms), the lease (ms), the most to take. Takes the due ones, each due again only after the lease
 # (a replica that died holding it), so that replicas draining together seldom take the same.
 LEASE_SCRIPT = _read("lease")
+
+# The webhook outbox (webhooks.py). KEYS, for all three: the due matches, their leases, their
+# progress, those followed while leased (keys.WEBHOOK_KEYS). FOLLOW: ARGV match id, due ms; makes
+# it due by then, or marks it followed if leased. CLAIM: ARGV now, lease ms, limit, token; replies
+# match id, progress pairs. SETTLE: ARGV match id, token, progress, now, due (or the lease's new
+# end), mode ("settle", "keep" or "drop"); 0 when the token no longer holds the lease.
+WEBHOOK_FOLLOW_SCRIPT = _read("webhook_follow")
+WEBHOOK_CLAIM_SCRIPT = _read("webhook_claim")
+WEBHOOK_SETTLE_SCRIPT = _read("webhook_settle")

@@ -66,6 +66,7 @@ from serai.store.redis.pools import BoundedPool
 from serai.store.redis.replication import RESEND, ReplicaWait, not_replicated, run_and_wait
 from serai.store.redis.scripts import COMMIT_SCRIPT, CREATE_SCRIPT, LOAD_SCRIPT, Script
 from serai.store.redis.streams import EventReads, StreamFeed
+from serai.store.redis.webhooks import RedisWebhookOutbox
 from serai.store.redis.wire import packed
 
 
@@ -122,6 +123,7 @@ class RedisStore(EventReads, Indexes, Expiry):
         self._closing = tuple(closing)
         self.replica_wait = replica_wait
         self._api_keys = RedisApiKeys(client, self.breaker)
+        self._webhooks = RedisWebhookOutbox(client, self._run)
         # commit and load (the hot path) share one connection made as the connections of a
         # BoundedPool whose connections make no retries (redis-py's default; a URL may ask for
         # some): see multiplexed.py. Its commands are packed as that pool's connections do.
@@ -231,6 +233,10 @@ class RedisStore(EventReads, Indexes, Expiry):
     @property
     def api_keys(self) -> RedisApiKeys:
         return self._api_keys
+
+    @property
+    def webhooks(self) -> RedisWebhookOutbox:
+        return self._webhooks
 
     @property
     def health(self) -> Breaker:
