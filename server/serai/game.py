@@ -214,6 +214,61 @@ class Presentation:
     zones: tuple[Zone, ...] = ()
 
 
+@dataclass(frozen=True)
+class Private:
+    """An announcement addressed to some seats alone: the card a peek showed its player, the
+    result of a comparison made in secret. :meth:`Game.announcements` returns it among its plain
+    strings (public news).
+
+    The seats in ``to`` read ``text``; every other watcher (the other seats, spectators, their
+    transcripts) reads ``others`` instead: what the rules let them see of it ("seat 0 looked at
+    seat 1's card"), or, left empty, that the seats in ``to`` were told something. ``serai check``
+    counts ``text`` as observed by those seats alone, so it must be the same in every world where
+    their own observations are; ``others`` must name nothing hidden.
+
+    Example: ``Private("seat 1 holds a Duelist", to=(0,), others="seat 0 looked at seat 1's
+    card")``.
+    """
+
+    text: str
+    to: tuple[Seat, ...]
+    others: str = ""
+
+    def __post_init__(self) -> None:
+        seats = self.to
+        if not isinstance(seats, tuple) or not seats or any(type(s) is not int for s in seats):
+            raise ValueError(f"a Private announcement's `to` is a tuple of seats, not {seats!r}")
+
+    def read_by(self, seat: Seat | None) -> str:
+        """The text ``seat`` (None: a spectator) reads of this announcement."""
+        return self.text if seat in self.to else self.withheld
+
+    @property
+    def withheld(self) -> str:
+        """What every seat not in ``to`` reads."""
+        if self.others:
+            return self.others
+        named = ", ".join(str(seat) for seat in self.to)
+        if len(self.to) == 1:
+            return f"seat {named} was told something"
+        return f"seats {named} were told something"
+
+
+Announcement = str | Private
+"""What :meth:`Game.announcements` returns each of: public text, or a :class:`Private` one."""
+
+
+def told(announcements: Sequence[Announcement], seat: Seat | None) -> tuple[str, ...]:
+    """The texts of the :class:`Private` announcements addressed to ``seat``: what it alone
+    observes of a move (``serai check`` keeps it with the seat's observations)."""
+    return tuple(a.text for a in announcements if isinstance(a, Private) and seat in a.to)
+
+
+def heard(announcements: Sequence[Announcement], seat: Seat | None) -> tuple[str, ...]:
+    """Every announcement as ``seat`` (None: a spectator) reads it, in order."""
+    return tuple(a if isinstance(a, str) else a.read_by(seat) for a in announcements)
+
+
 class Strategy(Protocol[ViewT_contra, MoveT]):
     """A bot written for one game (:meth:`Game.strategy`): it chooses one of ``moves`` (the
     seat's legal moves, in the rules' order) from the seat's own ``view`` alone."""
@@ -268,8 +323,10 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def players(self, state: StateT) -> int:
         """The number of seats in the match."""
 
-    def announcements(self, before: StateT, after: StateT) -> Sequence[str]:
-        """Public news a move caused, beyond the move itself ("round 1: seat 0 wins 68 to 65")."""
+    def announcements(self, before: StateT, after: StateT) -> Sequence[Announcement]:
+        """News a move caused, beyond the move itself: each a public text ("round 1: seat 0 wins
+        68 to 65"), or a :class:`Private` one that some seats alone read in full (the card a
+        peek showed); the others read that it happened, as the rules say they do."""
         return ()
 
     def determinize(self, view: ViewT, rng: random.Random) -> StateT:
@@ -295,7 +352,9 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def observation(self, state: StateT, seat: Seat | None) -> Hashable:
         """What the rules show ``seat`` (``None``: a spectator) at this moment, as a plain
         hashable value: its own cards, the cards face up, whose turn it is, the public part of
-        the last move, and what the last move showed it alone (the card a peek revealed).
+        the last move, and what the last move showed it alone (the card a peek revealed), unless
+        a :class:`Private` announcement told it that: the check keeps what a seat was told with
+        its observations.
 
         No memory: ``serai check`` keeps the history of observations itself, and checks that
         everything the seat receives (its view, labels, announcements, legal moves, error texts)

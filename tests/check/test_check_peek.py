@@ -1,5 +1,5 @@
 """``serai check`` at its defaults on a small peek/compare game: it passes the clean game and
-catches each of five planted leaks, whatever the game's determinize does."""
+catches each of six planted leaks, whatever the game's determinize does."""
 
 import functools
 from dataclasses import replace
@@ -17,6 +17,7 @@ CAUGHT_BY = {
     "known_field": ("redeal.view", "its view differs in known["),
     "label": ("redeal.events", "the label: the move reads"),
     "error": ("redeal.errors", "the error text: submitting"),
+    "private_text": ("redeal.events", "the announcements: the move reads"),
 }
 REDEAL_CHECKS = ["redeal.view", "redeal.turn", "redeal.legal", "redeal.events", "redeal.errors"]
 

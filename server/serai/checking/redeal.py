@@ -4,10 +4,12 @@ plugin's view or determinize say.
 The framework deals other worlds itself, by seed: ``setup`` from other seeds, then the playout's
 moves replayed. For each observer (every seat and the spectator) a re-dealt world stays in the
 comparison only while that observer's history of observations in it (``Game.observation``,
-gathered from the deal on: what the rules show it, with no memory) equals its history in the true
+gathered from the deal on: what the rules show it, with no memory; and the text of every private
+announcement addressed to it, :class:`serai.game.Private`) equals its history in the true
 match. In each such world, everything the observer receives must be byte-identical to the true
 match: its view, whose turn it is and the outcome, its legal moves (labels and payloads), the
-answers to probe moves, and the label and announcements of each move played.
+answers to probe moves, and the label and announcements of each move played (each as the
+observer reads it: a private one addressed to another seat only as what others read of it).
 
 Another seat's move is replayed as the same move where that is legal and looks the same to the
 observer; else as the first legal move of the mover that looks the same (the observation after it
@@ -31,7 +33,7 @@ from google.protobuf.message import Message
 
 from serai.checking.position import AnyGame, Observer, attempt, payload, view_bytes, who
 from serai.checking.report import Report
-from serai.game import Seat
+from serai.game import Seat, heard, told
 
 PROBES = 12
 """Moves submitted per observer, position and world, as probes of the error texts."""
@@ -138,6 +140,13 @@ def _safe(observe: Observe, state: Any, observer: Observer) -> Hashable:
         return error
 
 
+def _safe_told(game: AnyGame, before: Any, after: Any, observer: Observer) -> Hashable:
+    try:
+        return told(game.announcements(before, after), observer)
+    except Exception as error:  # a crash in another world only ends that world
+        return error
+
+
 def _probe_pool(game: AnyGame, truth: list[Any], rng: random.Random) -> list[Any]:
     """Moves seen listed anywhere in the true match: each seat may submit any of them."""
     pool: dict[Any, None] = {}
@@ -209,16 +218,20 @@ def _replay(
         return None
     legal = list(game.legal_moves(world, seat))
     choices = [move] if seat == observer else [move, *(m for m in legal if m != move)]
+    said = game.announcements(truth[ply], truth[ply + 1])
+    # What a private announcement told the observer is one of its observations.
+    observed = (seen[ply + 1], told(said, observer))
     for choice in choices:
         if choice not in legal:
             continue
         after = game.apply(world, seat, choice)
-        if _safe(observe, after, observer) == seen[ply + 1]:
+        there = (_safe(observe, after, observer), _safe_told(game, world, after, observer))
+        if there == observed:
             break
     else:
         return None
-    news = (game.label(move), tuple(game.announcements(truth[ply], truth[ply + 1])))
-    news_there = (game.label(choice), tuple(game.announcements(world, after)))
+    news = (game.label(move), heard(said, observer))
+    news_there = (game.label(choice), heard(game.announcements(world, after), observer))
     where = f"{match.where(ply, observer)}, seat {seat} playing {news[0]!r}"
     if not report.record("redeal.events", news == news_there, where):
         field = "the label" if news[0] != news_there[0] else "the announcements"
