@@ -115,3 +115,15 @@ def test_a_view_of_the_wrong_message_type_is_named_as_such():
         "google.protobuf.Struct"
     )
     assert cause in first, first
+
+
+def test_what_a_seat_was_told_privately_counts_as_observed():
+    """The Watcher's note in its view is explained by the private announcement that told it:
+    without that announcement (and with no reveal in its observation) the same view leaks."""
+
+    class Untold(peek_game.PeekGame):
+        def announcements(self, before, after):
+            return [a for a in super().announcements(before, after) if isinstance(a, str)]
+
+    report = check_game(Untold(), Settings(seeds=4))
+    assert "its view differs in known[" in failures(report).get("redeal.view", ""), report.render()
