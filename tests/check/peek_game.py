@@ -26,6 +26,7 @@ import json
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
@@ -362,3 +363,15 @@ _VIEW_FIELDS = (
     "known",
     "last",
 )
+
+
+def install(folder: Path) -> Path:
+    """A folder that, on ``sys.path``, installs the clean game as a package would (for a ``serai
+    serve`` subprocess): this module and a ``dist-info`` naming its entry point."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "peek_game.py").write_text(Path(__file__).read_text())
+    info = folder / "peek_game-1.0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: peek-game\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[serai.games]\npeek = peek_game:PeekGame\n")
+    return folder
