@@ -1198,6 +1198,24 @@ export declare type Announcement = Message<"serai.v1.Announcement"> & {
    * @generated from field: string text = 1;
    */
   text: string;
+
+  /**
+   * --- private announcements (a game telling some seats alone) ---
+   * Empty: a public announcement, the same for every watcher. Else the seats this announcement
+   * is addressed to: they read what they were told in `text`; every other watcher (the other
+   * seats, spectators) reads in `text` only what the rules let them see of it ("seat 0 looked at
+   * seat 1's card"), with `withheld` set.
+   *
+   * @generated from field: repeated int32 to_seats = 2;
+   */
+  toSeats: number[];
+
+  /**
+   * True where `text` is what others read of an announcement addressed to `to_seats` alone.
+   *
+   * @generated from field: bool withheld = 3;
+   */
+  withheld: boolean;
 };
 
 /**
