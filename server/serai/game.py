@@ -95,7 +95,9 @@ class Provides:
     - ``strategies``: the names :meth:`Game.strategy` builds (bots written for this game; they
       read the decoded view, so a game naming any offers :meth:`Game.view_from_proto` too);
     - ``observation``: :meth:`Game.observation`, what the rules show a seat, so that ``serai
-      check`` can find a leak inside the view itself.
+      check`` can find a leak inside the view itself;
+    - ``redeal``: :meth:`Game.redeal`, deals a seat cannot tell from the true one, so that ``serai
+      check`` compares worlds where a deal from another seed would show the seat other cards.
 
     Example: ``Provides(determinize=True, evaluation=True, strategies=("greedy",))``.
     """
@@ -106,6 +108,7 @@ class Provides:
     present: bool = False
     strategies: tuple[str, ...] = ()
     observation: bool = False
+    redeal: bool = False
 
 
 DEFAULT_MAX_MOVE_BYTES = 1024
@@ -364,6 +367,21 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         seat observes, and cannot find a leak inside the view.
         """
         raise NotImplementedError(f"{self.info.name} declares no observation")
+
+    def redeal(self, state: StateT, seat: Seat | None, rng: random.Random) -> StateT:
+        """``state`` with what ``seat`` (None: a spectator) does not observe in it dealt anew
+        from ``rng``: the other hands, the deck's order, face-down tokens. For ``serai check``
+        only, which calls it on the deal and replays the match's moves from there.
+
+        Nothing in it is trusted: the check keeps a world only while the seat's observations
+        (:meth:`observation`) agree with the true match's, and counts none equal to the true
+        state, so a redeal that changes too much only ends its worlds early, and one that
+        changes nothing compares nothing. Change what stays hidden longest (the bottom of the
+        deck rather than its top) to keep worlds alive. Optional (declared by
+        ``Provides.redeal``, with ``Provides.observation``): without it the check deals worlds
+        from other seeds, which seldom show a seat the same cards.
+        """
+        raise NotImplementedError(f"{self.info.name} offers no redeal")
 
     def view_tensor(self, view: ViewT) -> Sequence[float] | None:
         """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.
