@@ -297,3 +297,15 @@ def test_a_stored_private_announcement_never_reaches_the_wire_unmade(matches):
     (for_seat_0,) = events.seen_by([stored], 0)
     assert b"secret card" not in to_proto(for_seat_1).SerializeToString()
     assert to_proto(for_seat_0).announcement.text == "secret card"
+
+
+@pytest.mark.store("redis")
+def test_on_redis_the_seat_told_alone_reads_it(start_service):
+    """The same through the Redis store (its event encoding) and its stream-fed hub."""
+    got = play_the_match(start_service, peek_game.PeekGame(), hub=True)
+    for door in (got.live, got.caught_up):
+        for name, sent in door.items():
+            told = any(b"seat 1 holds a " in item for item in sent)
+            assert told == name.endswith("seat 0"), name
+    assert "holds a" not in got.transcripts["end export spectator"]
+    assert "holds a" in got.transcripts["end export seat 0"]
