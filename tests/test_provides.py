@@ -44,6 +44,12 @@ def test_a_game_provides_what_it_declares(name):
             if provides.present:
                 described = game.present(game.view_message.FromString(game.view_bytes(view)))
                 assert isinstance(described, Presentation)
+            if provides.observation:
+                hash(game.observation(state, seat))
+            if provides.redeal:  # a deal the seat cannot tell apart, yet another one
+                dealt = game.redeal(state, seat, random.Random(2))
+                if provides.observation:
+                    assert game.observation(dealt, seat) == game.observation(state, seat)
     if provides.evaluation:
         assert isinstance(game.evaluation(), Evaluation)
     state = next(_positions(game))

@@ -200,7 +200,13 @@ class Event:
             case "move":
                 return f"seat {p.move.seat}: {p.move.label}"
             case "announcement":
-                return p.announcement.text
+                said = p.announcement
+                if not said.to_seats:
+                    return said.text
+                seats = ", ".join(str(seat) for seat in said.to_seats)
+                if said.withheld:  # what the others read of what seats ``to_seats`` were told
+                    return f"{said.text} (private to seat {seats})"
+                return f"to seat {seats} alone: {said.text}"
             case "resigned":
                 return f"seat {p.resigned.seat} resigned"
             case "finished":

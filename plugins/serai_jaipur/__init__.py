@@ -32,7 +32,7 @@ Example::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 from google.protobuf.message import Message
 from serai.game import (
@@ -47,7 +47,7 @@ from serai.game import (
     Strategy,
 )
 
-from . import codec, heuristics, rules, tensor
+from . import codec, heuristics, rules, tensor, views
 from . import jaipur_pb2 as pb
 from .cards import Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, label
@@ -103,6 +103,8 @@ class JaipurGame(Game[State, Move, JaipurView]):
             view_tensor=True,
             present=True,
             strategies=("greedy",),
+            observation=True,
+            redeal=True,
         ),
     )
 
@@ -123,6 +125,12 @@ class JaipurGame(Game[State, Move, JaipurView]):
 
     def view(self, state: State, seat: Seat | None) -> JaipurView:
         return view(state, seat)
+
+    def observation(self, state: State, seat: Seat | None) -> Hashable:
+        return views.observation(state, seat)
+
+    def redeal(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        return views.redeal(state, seat, rng)
 
     def players(self, state: State) -> int:
         return rules.PLAYERS

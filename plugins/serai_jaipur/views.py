@@ -13,7 +13,8 @@ bonus stack) so that the sampled state gives back the same view.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
 
 from .cards import BONUS_KINDS, BONUS_TOKENS, CARD_COUNTS, NUM_GOODS, Good
 from .state import Counts, RoundResult, State, Token
@@ -183,3 +184,48 @@ def determinize(v: JaipurView, rng: random.Random, seed: int | None = None) -> S
         seals=tuple(player.seals for player in v.players),
         results=v.results,
     )
+
+
+def observation(state: State, seat: int | None) -> Hashable:
+    """What the rules show ``seat`` (None: a spectator) now, written from the state apart from
+    :func:`view`, so that ``serai check`` holds the view to it: the round, the deal, who started
+    it and whose turn it is, the market, the discards, the deck's size, the goods tokens left,
+    the bonus stacks' sizes, every seat's hand size, herd, goods tokens, bonus tokens by stack
+    and seals; the seat's own hand and bonus tokens; the rounds scored."""
+    seats = tuple(
+        (
+            sum(state.hands[other]),
+            state.herds[other],
+            state.goods_tokens[other],
+            tuple(sorted(kind for kind, _ in state.bonus_tokens[other])),
+            state.seals[other],
+            (state.hands[other], state.bonus_tokens[other]) if other == seat else None,
+        )
+        for other in range(PLAYERS)
+    )
+    table = (state.market, state.discards, len(state.deck), state.stacks)
+    bonus_left = tuple(len(stack) for stack in state.bonus)
+    turns = (state.round, state.deal, state.starter, state.turn)
+    return turns, table, bonus_left, seats, state.results
+
+
+def redeal(state: State, seat: int | None, rng: random.Random) -> State:
+    """``state`` with cards ``seat`` has not seen dealt anew, for ``serai check``: the other
+    hands and the bottom half of the deck shuffled together (hands get goods, as dealt), the top
+    half kept (the market refills as it did, for a while), the bonus stacks reshuffled."""
+    others = [other for other in range(PLAYERS) if other != seat]
+    kept = len(state.deck) // 2
+    pool = list(state.deck[kept:])
+    for other in others:
+        pool += [good for good, count in enumerate(state.hands[other]) for _ in range(count)]
+    goods = [card for card in pool if card != Good.CAMEL]
+    rng.shuffle(goods)
+    hands = list(state.hands)
+    for other in others:
+        size = sum(state.hands[other])
+        dealt, goods = goods[:size], goods[size:]
+        hands[other] = tuple(dealt.count(good) for good in range(NUM_GOODS))
+    rest = goods + [card for card in pool if card == Good.CAMEL]
+    rng.shuffle(rest)
+    bonus = tuple(tuple(rng.sample(stack, len(stack))) for stack in state.bonus)
+    return replace(state, deck=state.deck[:kept] + tuple(rest), hands=tuple(hands), bonus=bonus)

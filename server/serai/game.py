@@ -95,7 +95,9 @@ class Provides:
     - ``strategies``: the names :meth:`Game.strategy` builds (bots written for this game; they
       read the decoded view, so a game naming any offers :meth:`Game.view_from_proto` too);
     - ``observation``: :meth:`Game.observation`, what the rules show a seat, so that ``serai
-      check`` can find a leak inside the view itself.
+      check`` can find a leak inside the view itself;
+    - ``redeal``: :meth:`Game.redeal`, deals a seat cannot tell from the true one, so that ``serai
+      check`` compares worlds where a deal from another seed would show the seat other cards.
 
     Example: ``Provides(determinize=True, evaluation=True, strategies=("greedy",))``.
     """
@@ -106,6 +108,7 @@ class Provides:
     present: bool = False
     strategies: tuple[str, ...] = ()
     observation: bool = False
+    redeal: bool = False
 
 
 DEFAULT_MAX_MOVE_BYTES = 1024
@@ -214,6 +217,61 @@ class Presentation:
     zones: tuple[Zone, ...] = ()
 
 
+@dataclass(frozen=True)
+class Private:
+    """An announcement addressed to some seats alone: the card a peek showed its player, the
+    result of a comparison made in secret. :meth:`Game.announcements` returns it among its plain
+    strings (public news).
+
+    The seats in ``to`` read ``text``; every other watcher (the other seats, spectators, their
+    transcripts) reads ``others`` instead: what the rules let them see of it ("seat 0 looked at
+    seat 1's card"), or, left empty, that the seats in ``to`` were told something. ``serai check``
+    counts ``text`` as observed by those seats alone, so it must be the same in every world where
+    their own observations are; ``others`` must name nothing hidden.
+
+    Example: ``Private("seat 1 holds a Duelist", to=(0,), others="seat 0 looked at seat 1's
+    card")``.
+    """
+
+    text: str
+    to: tuple[Seat, ...]
+    others: str = ""
+
+    def __post_init__(self) -> None:
+        seats = self.to
+        if not isinstance(seats, tuple) or not seats or any(type(s) is not int for s in seats):
+            raise ValueError(f"a Private announcement's `to` is a tuple of seats, not {seats!r}")
+
+    def read_by(self, seat: Seat | None) -> str:
+        """The text ``seat`` (None: a spectator) reads of this announcement."""
+        return self.text if seat in self.to else self.withheld
+
+    @property
+    def withheld(self) -> str:
+        """What every seat not in ``to`` reads."""
+        if self.others:
+            return self.others
+        named = ", ".join(str(seat) for seat in self.to)
+        if len(self.to) == 1:
+            return f"seat {named} was told something"
+        return f"seats {named} were told something"
+
+
+Announcement = str | Private
+"""What :meth:`Game.announcements` returns each of: public text, or a :class:`Private` one."""
+
+
+def told(announcements: Sequence[Announcement], seat: Seat | None) -> tuple[str, ...]:
+    """The texts of the :class:`Private` announcements addressed to ``seat``: what it alone
+    observes of a move (``serai check`` keeps it with the seat's observations)."""
+    return tuple(a.text for a in announcements if isinstance(a, Private) and seat in a.to)
+
+
+def heard(announcements: Sequence[Announcement], seat: Seat | None) -> tuple[str, ...]:
+    """Every announcement as ``seat`` (None: a spectator) reads it, in order."""
+    return tuple(a if isinstance(a, str) else a.read_by(seat) for a in announcements)
+
+
 class Strategy(Protocol[ViewT_contra, MoveT]):
     """A bot written for one game (:meth:`Game.strategy`): it chooses one of ``moves`` (the
     seat's legal moves, in the rules' order) from the seat's own ``view`` alone."""
@@ -268,8 +326,10 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def players(self, state: StateT) -> int:
         """The number of seats in the match."""
 
-    def announcements(self, before: StateT, after: StateT) -> Sequence[str]:
-        """Public news a move caused, beyond the move itself ("round 1: seat 0 wins 68 to 65")."""
+    def announcements(self, before: StateT, after: StateT) -> Sequence[Announcement]:
+        """News a move caused, beyond the move itself: each a public text ("round 1: seat 0 wins
+        68 to 65"), or a :class:`Private` one that some seats alone read in full (the card a
+        peek showed); the others read that it happened, as the rules say they do."""
         return ()
 
     def determinize(self, view: ViewT, rng: random.Random) -> StateT:
@@ -295,7 +355,9 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
     def observation(self, state: StateT, seat: Seat | None) -> Hashable:
         """What the rules show ``seat`` (``None``: a spectator) at this moment, as a plain
         hashable value: its own cards, the cards face up, whose turn it is, the public part of
-        the last move, and what the last move showed it alone (the card a peek revealed).
+        the last move, and what the last move showed it alone (the card a peek revealed), unless
+        a :class:`Private` announcement told it that: the check keeps what a seat was told with
+        its observations.
 
         No memory: ``serai check`` keeps the history of observations itself, and checks that
         everything the seat receives (its view, labels, announcements, legal moves, error texts)
@@ -305,6 +367,21 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         seat observes, and cannot find a leak inside the view.
         """
         raise NotImplementedError(f"{self.info.name} declares no observation")
+
+    def redeal(self, state: StateT, seat: Seat | None, rng: random.Random) -> StateT:
+        """``state`` with what ``seat`` (None: a spectator) does not observe in it dealt anew
+        from ``rng``: the other hands, the deck's order, face-down tokens. For ``serai check``
+        only, which calls it on the deal and replays the match's moves from there.
+
+        Nothing in it is trusted: the check keeps a world only while the seat's observations
+        (:meth:`observation`) agree with the true match's, and counts none equal to the true
+        state, so a redeal that changes too much only ends its worlds early, and one that
+        changes nothing compares nothing. Change what stays hidden longest (the bottom of the
+        deck rather than its top) to keep worlds alive. Optional (declared by
+        ``Provides.redeal``, with ``Provides.observation``): without it the check deals worlds
+        from other seeds, which seldom show a seat the same cards.
+        """
+        raise NotImplementedError(f"{self.info.name} offers no redeal")
 
     def view_tensor(self, view: ViewT) -> Sequence[float] | None:
         """A fixed-length numeric encoding of ``view``, for learning agents; None if not offered.

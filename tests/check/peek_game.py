@@ -1,8 +1,9 @@
 """A small Love Letter-like game, as an outside author would write it, with five leaks to switch on.
 
 Each seat holds one card and draws a second on its turn, then plays one of the two: a Watcher
-looks at another seat's card (only the watcher sees it), a Duelist compares hands with another
-seat in private (the lower card is out and shown to all; the higher stays between the two), a
+looks at another seat's card (a private announcement tells the watcher alone; the others read that
+it looked), a Duelist compares hands with another seat in private (each of the two is told the
+other's card; the lower card is out and shown to all; the higher stays between the two), a
 Swapper trades hands with another seat, a Crown does nothing. When the deck runs out, or one seat
 is left, the highest card still in hand wins.
 
@@ -13,7 +14,8 @@ does (its determinize here copies everything its view shows, the worst case):
 - ``private_logs``: that card goes in every seat's private log, not only the watcher's;
 - ``known_field``: the view's ``known`` field shows every seat's peeks, not only the viewer's;
 - ``label``: a move names the card its mover keeps, in its payload and its label;
-- ``error``: refusing a card the seat does not hold names the deck's next card.
+- ``error``: refusing a card the seat does not hold names the deck's next card;
+- ``private_text``: what the other seats read of a Watcher's private announcement names the card.
 
 Views and moves are ``google.protobuf.Struct`` messages, so the fixture needs no generated code.
 """
@@ -24,6 +26,7 @@ import json
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
@@ -36,6 +39,7 @@ from serai.game import (
     OptionValue,
     Outcome,
     Presentation,
+    Private,
     Provides,
     Seat,
     seeded_rng,
@@ -45,7 +49,7 @@ WATCHER, DUELIST, SWAPPER, CROWN = 1, 2, 3, 4
 NAMES = {WATCHER: "Watcher", DUELIST: "Duelist", SWAPPER: "Swapper", CROWN: "Crown"}
 DECK = (WATCHER,) * 5 + (DUELIST,) * 4 + (SWAPPER,) * 2 + (CROWN,)
 NOBODY = -1
-LEAKS = frozenset({"public_log", "private_logs", "known_field", "label", "error"})
+LEAKS = frozenset({"public_log", "private_logs", "known_field", "label", "error", "private_text"})
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,6 @@ class State:
     """The public log: the label of every move and the announcements."""
     known: tuple[tuple[int, int, int], ...] = ()
     """(watcher, watched, card) of every peek, for the view's ``known`` field."""
-    shown: tuple[tuple[int, int, int], ...] = ()
-    """(viewer, owner, card) the last move showed one seat alone: the rules' private reveals."""
     last: tuple[int, int, int, int] = (NOBODY, 0, NOBODY, NOBODY)
     """The last move as the table sees it: seat, card, target, the seat it put out."""
 
@@ -160,12 +162,11 @@ class PeekGame(Game[State, Play, State]):
         discards[seat].append(move.card)
         out = list(state.out)
         learned = [list(notes) for notes in state.learned]
-        known, shown = list(state.known), []
+        known = list(state.known)
         log = [*state.log, f"seat {seat}: {self.label(move)}"]
         loser, target = NOBODY, move.target
         if move.card == WATCHER and target != NOBODY:
             card = hands[target][0]
-            shown.append((seat, target, card))
             note = f"seat {target} holds a {NAMES[card]}"
             learned[seat].append(note)
             known.append((seat, target, card))
@@ -177,7 +178,6 @@ class PeekGame(Game[State, Play, State]):
                         learned[other].append(f"seat {seat} saw that {note}")
         elif move.card == DUELIST and target != NOBODY:
             mine, theirs = hands[seat][0], hands[target][0]
-            shown += [(seat, target, theirs), (target, seat, mine)]
             learned[seat].append(f"you dueled seat {target}'s {NAMES[theirs]}")
             learned[target].append(f"seat {seat} dueled you with a {NAMES[mine]}")
             loser = seat if mine < theirs else target if theirs < mine else NOBODY
@@ -208,12 +208,27 @@ class PeekGame(Game[State, Play, State]):
             learned=tuple(tuple(notes) for notes in learned),
             log=tuple(log),
             known=tuple(known),
-            shown=tuple(shown),
             last=(seat, move.card, target, loser),
         )
 
-    def announcements(self, before: State, after: State) -> Sequence[str]:
-        news = [line for line in after.log[len(before.log) + 1 :] if "loses the duel" in line]
+    def announcements(self, before: State, after: State) -> Sequence[str | Private]:
+        """What a Watcher saw, or what a duel showed each of its two, told to them alone; a duel
+        lost; the result."""
+        news: list[str | Private] = []
+        seat, card, target, _ = after.last
+        if card == WATCHER and target != NOBODY:
+            seen = NAMES[before.hands[target][0]]
+            others = f"seat {seat} looked at seat {target}'s card"
+            if "private_text" in self.leaks:
+                others += f", a {seen}"
+            news.append(Private(f"seat {target} holds a {seen}", (seat,), others))
+        elif card == DUELIST and target != NOBODY:
+            mine = list(before.hands[seat])
+            mine.remove(card)
+            theirs = NAMES[before.hands[target][0]]
+            news.append(Private(f"you dueled seat {target}'s {theirs}", (seat,)))
+            news.append(Private(f"seat {seat} dueled you with a {NAMES[mine[0]]}", (target,)))
+        news += [line for line in after.log[len(before.log) + 1 :] if "loses the duel" in line]
         if after.turn is None and before.turn is not None:
             outcome = self.outcome(after)
             assert outcome is not None
@@ -234,12 +249,12 @@ class PeekGame(Game[State, Play, State]):
 
     def observation(self, state: State, seat: Seat | None) -> Hashable:
         """Own cards, discards face up, who is out, the deck's size, whose turn, the last move as
-        the table saw it, what it showed this seat alone; every hand once the match is over."""
+        the table saw it; every hand once the match is over. What a move showed this seat alone
+        is not here: a private announcement tells it (and ``serai check`` counts it observed)."""
         table = (state.discards, state.out, len(state.deck), state.turn, state.last)
         mine = () if seat is None else state.hands[seat]
-        told = tuple(entry for entry in state.shown if entry[0] == seat)
         ended = state.hands if state.turn is None else ()
-        return table, mine, told, ended
+        return table, mine, ended
 
     def view(self, state: State, seat: Seat | None) -> State:
         """The state with what ``seat`` may not see blanked (hands, deck order, others' logs)."""
@@ -260,7 +275,6 @@ class PeekGame(Game[State, Play, State]):
             hands=hands,
             learned=learned,
             known=known,
-            shown=(),
         )
 
     def determinize(self, view: State, rng: random.Random) -> State:
@@ -349,3 +363,15 @@ _VIEW_FIELDS = (
     "known",
     "last",
 )
+
+
+def install(folder: Path) -> Path:
+    """A folder that, on ``sys.path``, installs the clean game as a package would (for a ``serai
+    serve`` subprocess): this module and a ``dist-info`` naming its entry point."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "peek_game.py").write_text(Path(__file__).read_text())
+    info = folder / "peek_game-1.0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: peek-game\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[serai.games]\npeek = peek_game:PeekGame\n")
+    return folder

@@ -1,5 +1,5 @@
 """``serai check`` at its defaults on a small peek/compare game: it passes the clean game and
-catches each of five planted leaks, whatever the game's determinize does."""
+catches each of six planted leaks, whatever the game's determinize does."""
 
 import functools
 from dataclasses import replace
@@ -17,6 +17,7 @@ CAUGHT_BY = {
     "known_field": ("redeal.view", "its view differs in known["),
     "label": ("redeal.events", "the label: the move reads"),
     "error": ("redeal.errors", "the error text: submitting"),
+    "private_text": ("redeal.events", "the announcements: the move reads"),
 }
 REDEAL_CHECKS = ["redeal.view", "redeal.turn", "redeal.legal", "redeal.events", "redeal.errors"]
 
@@ -128,3 +129,13 @@ def test_a_position_listing_more_moves_than_max_legal_moves_fails_the_contract()
     tally = report.tallies["contract.moves"]
     assert tally.failures and "more than the declared max_legal_moves 1" in (tally.first or "")
     assert not checked(peek_game.PeekGame).tallies["contract.moves"].failures
+def test_what_a_seat_was_told_privately_counts_as_observed():
+    """The Watcher's note in its view is explained by the private announcement that told it:
+    without that announcement (and with no reveal in its observation) the same view leaks."""
+
+    class Untold(peek_game.PeekGame):
+        def announcements(self, before, after):
+            return [a for a in super().announcements(before, after) if isinstance(a, str)]
+
+    report = check_game(Untold(), Settings(seeds=4))
+    assert "its view differs in known[" in failures(report).get("redeal.view", ""), report.render()

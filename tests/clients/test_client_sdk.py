@@ -26,7 +26,7 @@ from serai_client import (
 )
 from serai_client._core import default_client_id
 from serai_client.bots import make_strategy, play_seat
-from serai_client.types import LegalMove, LegalMoves, event_is_after
+from serai_client.types import Event, LegalMove, LegalMoves, event_is_after
 from serai_jaipur import jaipur_pb2
 from serai_jaipur.moves import TakeCamels
 
@@ -379,3 +379,15 @@ def test_a_watch_the_server_has_no_room_for_yet_waits_for_room(start_service):
     holder.cancel()
     watcher.join(30)
     assert seen == ["created"]
+
+
+def test_an_event_describes_a_private_announcement_as_its_reader_got_it():
+    def line(**announcement: Any) -> str:
+        proto = pb.MatchEvent(announcement=pb.Announcement(**announcement))
+        return Event(proto, None).describe()
+
+    assert line(text="round 1 ends") == "round 1 ends"
+    told = line(text="seat 1 holds a Duelist", to_seats=[0])
+    assert told == "to seat 0 alone: seat 1 holds a Duelist"
+    withheld = line(text="seat 0 looked at seat 1's card", to_seats=[0], withheld=True)
+    assert withheld == "seat 0 looked at seat 1's card (private to seat 0)"

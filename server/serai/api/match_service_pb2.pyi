@@ -435,10 +435,14 @@ class MovePlayed(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
 
 class Announcement(_message.Message):
-    __slots__ = ("text",)
+    __slots__ = ("text", "to_seats", "withheld")
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    TO_SEATS_FIELD_NUMBER: _ClassVar[int]
+    WITHHELD_FIELD_NUMBER: _ClassVar[int]
     text: str
-    def __init__(self, text: _Optional[str] = ...) -> None: ...
+    to_seats: _containers.RepeatedScalarFieldContainer[int]
+    withheld: bool
+    def __init__(self, text: _Optional[str] = ..., to_seats: _Optional[_Iterable[int]] = ..., withheld: _Optional[bool] = ...) -> None: ...
 
 class SeatResigned(_message.Message):
     __slots__ = ("seat",)

@@ -48,7 +48,8 @@ class Settings:
     """Check every n-th position of a playout (the playout itself visits them all)."""
     redeals: int = 100
     """Worlds the framework deals itself per playout (other seeds, the same moves replayed),
-    kept for each observer while its observations match the true match's."""
+    kept for each observer while its observations match the true match's; for a game declaring
+    ``Provides.redeal``, its own re-deals of the true deal, this many shared by the observers."""
 
 
 def check_game(
@@ -100,9 +101,9 @@ def check_game(
     variation.conclude(report)
     if not report.redealt:
         report.note(
-            f"no world dealt from another seed matched what any observer of {game.info.name} had "
-            "observed, so the re-deal checks compared nothing (more --redeals, or a game that "
-            "shows each seat fewer cards)"
+            f"no re-dealt world matched what any observer of {game.info.name} had observed, so "
+            "the re-deal checks compared nothing (more --redeals, or a game that deals its own: "
+            "Provides.redeal)"
         )
     if any(report.tallies[name].failures for name in ("secrecy.events", "secrecy.choice")):
         report.note(

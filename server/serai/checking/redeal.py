@@ -2,12 +2,16 @@
 plugin's view or determinize say.
 
 The framework deals other worlds itself, by seed: ``setup`` from other seeds, then the playout's
-moves replayed. For each observer (every seat and the spectator) a re-dealt world stays in the
-comparison only while that observer's history of observations in it (``Game.observation``,
-gathered from the deal on: what the rules show it, with no memory) equals its history in the true
-match. In each such world, everything the observer receives must be byte-identical to the true
-match: its view, whose turn it is and the outcome, its legal moves (labels and payloads), the
-answers to probe moves, and the label and announcements of each move played.
+moves replayed; or, for a game declaring ``Provides.redeal``, from the true deal with what each
+observer does not see dealt anew (``Game.redeal``, trusted for nothing: worlds are kept or dropped
+by their observations alike). For each observer (every seat and the spectator) a re-dealt world
+stays in the comparison only while that observer's history of observations in it
+(``Game.observation``, gathered from the deal on: what the rules show it, with no memory; and the
+text of every private announcement addressed to it, :class:`serai.game.Private`) equals its history
+in the true match. In each such world, everything the observer receives must be byte-identical to
+the true match: its view, whose turn it is and the outcome, its legal moves (labels and payloads),
+the answers to probe moves, and the label and announcements of each move played (each as the
+observer reads it: a private one addressed to another seat only as what others read of it).
 
 Another seat's move is replayed as the same move where that is legal and looks the same to the
 observer; else as the first legal move of the mover that looks the same (the observation after it
@@ -31,7 +35,7 @@ from google.protobuf.message import Message
 
 from serai.checking.position import AnyGame, Observer, attempt, payload, view_bytes, who
 from serai.checking.report import Report
-from serai.game import Seat
+from serai.game import Seat, heard, told
 
 PROBES = 12
 """Moves submitted per observer, position and world, as probes of the error texts."""
@@ -62,11 +66,16 @@ class Match:
 Observe = Callable[[Any, Observer], Hashable]
 
 
+def declares_redeal(game: AnyGame) -> bool:
+    """Whether the game deals worlds a seat cannot tell apart itself (``Provides.redeal``)."""
+    return game.info.provides.redeal
+
+
 @dataclass(frozen=True)
 class World:
-    """A state of a world the check dealt, and the seed that dealt it (for a crash report)."""
+    """A state of a world the check dealt, and how it was dealt ("seed 7", for a crash report)."""
 
-    seed: int
+    origin: str
     state: Any
 
 
@@ -79,17 +88,14 @@ def check_playout(report: Report, match: Match, redeals: int) -> int:
     for seat, move in match.moves:
         truth.append(game.apply(truth[-1], seat, move))
     rng = random.Random(f"serai check:{match.seed}:redeal")
-    dealt = []
-    for _ in range(redeals):
-        seed = rng.randrange(2**62)
-        try:
-            dealt.append(World(seed, game.setup(match.players, seed, match.options)))
-        except Exception:  # a setup crash is the contract's finding, on the true seed
-            continue
+    redeals_itself = declares_redeal(game)
+    dealt = [] if redeals_itself else _dealt_by_seed(match, redeals, rng)
     probes = _probe_pool(game, truth, random.Random(f"serai check:{match.seed}:probes"))
     compared = 0
     for observer in (*range(match.players), None):
         seen = [observe(state, observer) for state in truth]
+        if redeals_itself:
+            dealt = _redealt(report, match, truth[0], observer, redeals // (match.players + 1), rng)
         worlds = [world for world in dealt if _safe(observe, world.state, observer) == seen[0]]
         for ply, state in enumerate(truth):
             kept = []
@@ -111,15 +117,48 @@ def check_playout(report: Report, match: Match, redeals: int) -> int:
                     _crashed(report, match, ply, world, error)
                     continue
                 if after is not None:
-                    worlds.append(World(world.seed, after))
+                    worlds.append(World(world.origin, after))
     return compared
+
+
+def _dealt_by_seed(match: Match, count: int, rng: random.Random) -> list[World]:
+    """Deals from other seeds: each observer keeps those that show it what the true one does."""
+    dealt = []
+    for _ in range(count):
+        seed = rng.randrange(2**62)
+        try:
+            dealt.append(
+                World(f"seed {seed}", match.game.setup(match.players, seed, match.options))
+            )
+        except Exception:  # a setup crash is the contract's finding, on the true seed
+            continue
+    return dealt
+
+
+def _redealt(
+    report: Report, match: Match, deal: Any, observer: Observer, count: int, rng: random.Random
+) -> list[World]:
+    """The game's own re-deals of the true deal for ``observer``, but for any equal to it (a
+    world where nothing hidden differs finds nothing)."""
+    game = match.game
+    true_bytes = game.encode_state(deal)
+    worlds = []
+    for index in range(max(count, 1)):
+        origin = f"redeal {index} for {who(observer)}"
+        try:
+            state = game.redeal(deal, observer, rng)
+            if game.encode_state(state) != true_bytes:
+                worlds.append(World(origin, state))
+        except Exception as error:  # a fault of the game's redeal: a finding, not the end
+            _crashed(report, match, 0, World(origin, deal), error)
+    return worlds
 
 
 def _crashed(report: Report, match: Match, ply: int, world: World, error: Exception) -> None:
     report.record(
         "contract.crash",
         False,
-        f"{match.game.info.name}, seed {world.seed} (dealt for the re-deal checks of seed "
+        f"{match.game.info.name}, {world.origin} (dealt for the re-deal checks of seed "
         f"{match.seed}), {match.players} players, after {ply} moves of seed {match.seed}'s playout",
     )
     report.explain("contract.crash", f"{type(error).__name__}: {error}")
@@ -134,6 +173,13 @@ def _observer_function(game: AnyGame) -> Observe:
 def _safe(observe: Observe, state: Any, observer: Observer) -> Hashable:
     try:
         return observe(state, observer)
+    except Exception as error:  # a crash in another world only ends that world
+        return error
+
+
+def _safe_told(game: AnyGame, before: Any, after: Any, observer: Observer) -> Hashable:
+    try:
+        return told(game.announcements(before, after), observer)
     except Exception as error:  # a crash in another world only ends that world
         return error
 
@@ -209,16 +255,20 @@ def _replay(
         return None
     legal = list(game.legal_moves(world, seat))
     choices = [move] if seat == observer else [move, *(m for m in legal if m != move)]
+    said = game.announcements(truth[ply], truth[ply + 1])
+    # What a private announcement told the observer is one of its observations.
+    observed = (seen[ply + 1], told(said, observer))
     for choice in choices:
         if choice not in legal:
             continue
         after = game.apply(world, seat, choice)
-        if _safe(observe, after, observer) == seen[ply + 1]:
+        there = (_safe(observe, after, observer), _safe_told(game, world, after, observer))
+        if there == observed:
             break
     else:
         return None
-    news = (game.label(move), tuple(game.announcements(truth[ply], truth[ply + 1])))
-    news_there = (game.label(choice), tuple(game.announcements(world, after)))
+    news = (game.label(move), heard(said, observer))
+    news_there = (game.label(choice), heard(game.announcements(world, after), observer))
     where = f"{match.where(ply, observer)}, seat {seat} playing {news[0]!r}"
     if not report.record("redeal.events", news == news_there, where):
         field = "the label" if news[0] != news_there[0] else "the announcements"

@@ -35,9 +35,11 @@ from serai.checking.position import (
     who,
 )
 from serai.checking.report import Report
+from serai.game import heard, told
 
 Reading = tuple[str, tuple[str, ...]]
-"""What watchers read of a move: its label and the announcements it caused."""
+"""What an observer reads of a move: its label and the announcements it caused (a private one
+addressed to another seat as what others read of it)."""
 
 
 @dataclass
@@ -205,19 +207,22 @@ def _check_events(
             candidates.setdefault(seat, []).extend(
                 rng.sample(legal, min(sample // 2 + 1, len(legal)))
             )
-    heard: dict[tuple[int, bytes, bytes], tuple[Reading, int]] = {}
+    readings: dict[tuple[int, bytes, bytes, tuple[str, ...]], tuple[Reading, int]] = {}
     for index, world in enumerate(worlds):
         for seat in game.to_act(world):
             allowed = set(game.legal_moves(world, seat))
-            chosen: dict[bytes, tuple[Reading, bytes, Any]] = {}
+            chosen: dict[tuple[bytes, tuple[str, ...]], tuple[Reading, bytes, Any]] = {}
             for move in dict.fromkeys(candidates.get(seat, ())):
                 if move not in allowed:
                     continue
                 after = game.apply(world, seat, move)
-                news = (game.label(move), tuple(game.announcements(world, after)))
-                seen_after = view_bytes(game, after, observer)
-                key = (seat, payload(game, move), seen_after)
-                first, origin = heard.setdefault(key, (news, index))
+                said = game.announcements(world, after)
+                news = (game.label(move), heard(said, observer))
+                # What a private announcement tells the observer is, like its view, what it
+                # learns by the move: readings compare where both agree.
+                seen_after = (view_bytes(game, after, observer), told(said, observer))
+                key = (seat, payload(game, move), *seen_after)
+                first, origin = readings.setdefault(key, (news, index))
                 if not report.record(
                     "secrecy.events", first == news, f"{where}, seat {seat} playing {news[0]!r}"
                 ):

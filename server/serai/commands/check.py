@@ -10,8 +10,9 @@ apply, unlisted ones are refused with IllegalMove, apply never mutates its input
 round-trip through their bytes, the same seed gives the same bytes, legal moves are listed once
 each in a deterministic order, seats not to act have none, moves round-trip through protobuf.
 
-The re-deal checks do not trust the view: the framework deals worlds itself, from other seeds with
-the same moves replayed, and keeps, for each seat and the spectator, those where what the rules
+The re-deal checks do not trust the view: the framework deals worlds itself, from other seeds (or
+the game's own redeal(state, seat, rng) of the true deal, where it declares one) with the same
+moves replayed, and keeps, for each seat and the spectator, those where what the rules
 showed it so far (the game's observation(state, seat), gathered move by move) is the same as in
 the true match; there its view, legal moves, whose turn it is, each move's label and
 announcements, and the error texts of probe moves must be byte-identical. A game that declares no
@@ -89,8 +90,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--redeals",
         type=_positive,
         default=defaults.redeals,
-        help=f"worlds dealt from other seeds per playout, the playout's moves replayed in each, "
-        f"for the re-deal checks (default {defaults.redeals})",
+        help=f"worlds dealt from other seeds per playout (a game with its own redeal: that many "
+        f"shared by the observers), the playout's moves replayed in each, for the re-deal checks "
+        f"(default {defaults.redeals})",
     )
     parser.add_argument(
         "--every",

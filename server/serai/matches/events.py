@@ -13,11 +13,13 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from serai.store import NewEvent
+from serai.game import Announcement, Private, Seat
+from serai.store import NewEvent, StoredEvent
 
 
 class Kind(StrEnum):
@@ -32,8 +34,10 @@ class Kind(StrEnum):
     MOVE = "move"
     """A seat moved: ``{"seat": n, "label": text}``."""
     ANNOUNCEMENT = "announcement"
-    """The game says something public: ``{"text": text}``; or serai does, with
-    ``"reclaimed": seat`` when the seat's player came back on another device (ReclaimSeat)."""
+    """The game says something: ``{"text": text}`` to everyone; or, addressed to some seats
+    alone, ``{"text": what the others read, "to": [seats], "told": what those seats read}``, which
+    leaves the core only as :func:`seen_by` makes it for one watcher. serai says something too,
+    with ``"reclaimed": seat`` when the seat's player came back on another device (ReclaimSeat)."""
     RESIGNED = "resigned"
     """A seat resigned: ``{"seat": n}``."""
     TIMED_OUT = "timed_out"
@@ -77,6 +81,29 @@ def reclaimed(seat: int) -> NewEvent:
     seat.reclaimed)."""
     text = f"seat {seat}'s player came back on another device"
     return NewEvent(_ANNOUNCEMENT, {"text": text, "reclaimed": seat})
+def announcement(said: Announcement) -> NewEvent:
+    """What a game's announcement (public text or :class:`Private`) is stored as."""
+    if isinstance(said, str):
+        return announced(said)
+    if not isinstance(said, Private):
+        raise TypeError(f"an announcement is a str or a serai.game.Private, not {said!r}")
+    return NewEvent(_ANNOUNCEMENT, {"text": said.withheld, "to": list(said.to), "told": said.text})
+
+
+def seen_by(stored: Iterable[StoredEvent], seat: Seat | None) -> tuple[StoredEvent, ...]:
+    """The events as ``seat`` (None: a spectator) may receive them: a private announcement
+    keeps what it told only for the seats it was addressed to (``{"text": told, "to": seats}``);
+    every other watcher gets ``{"text": what others read, "to": seats, "withheld": True}``. Every
+    event that leaves the core for a watcher goes through here."""
+    return tuple(_seen(event, seat) if "told" in event.data else event for event in stored)
+
+
+def _seen(event: StoredEvent, seat: Seat | None) -> StoredEvent:
+    data = event.data
+    seats = list(data["to"])
+    if seat in seats:
+        return replace(event, data={"text": data["told"], "to": seats})
+    return replace(event, data={"text": data["text"], "to": seats, "withheld": True})
 
 
 def resigned(seat: int) -> NewEvent:

@@ -35,6 +35,7 @@ from serai.game import Seat
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.errors import MatchError, WatchBehind
+from serai.matches.events import seen_by
 from serai.matches.following import BoundedReads, End, FollowedMatch, Shard, Watcher
 from serai.matches.reading import snapshot
 from serai.matches.values import Snapshot, WatchBatch
@@ -116,7 +117,9 @@ class WatchHub:
                 read_first=read_first,
             )
             if caught.events:
-                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat), caught.entry)
+                yield WatchBatch(
+                    seen_by(caught.events, seat), snapshot(caught.entry, seat), caught.entry
+                )
             if self.closing or (finished_at(caught.entry, caught.position) and not caught.rest):
                 return
             followed = self._matches.get(match_id)
@@ -342,13 +345,13 @@ class WatchHub:
                 batch = shared.get(seat)
                 if batch is None:
                     view = snapshots.get(seat) or snapshot(entry, seat)
-                    batch = shared[seat] = WatchBatch(tuple(events), view, entry)
+                    batch = shared[seat] = WatchBatch(seen_by(events, seat), view, entry)
                     snapshots[seat] = view
             else:  # it caught up past the first of these
                 mine = tuple(e for e in events if event_id_after(e.event_id, watcher.position))
                 view = snapshots.get(seat) or snapshot(entry, seat)
                 snapshots[seat] = view
-                batch = WatchBatch(mine, view, entry)
+                batch = WatchBatch(seen_by(mine, seat), view, entry)
             watcher.position = last
             if len(watcher.items) >= self.queue_batches:
                 watcher.end(

@@ -55,7 +55,7 @@ def plan_move(
     label = game.label(move)
     version = record.version + 1
     events = [event.moved(seat, label)]
-    events += [event.announced(t) for t in game.announcements(entry.state, state)]
+    events += [event.announcement(said) for said in game.announcements(entry.state, state)]
     outcome = game.outcome(state)
     status: Status | None = None
     outcome_dict: dict[str, Any] | None = None

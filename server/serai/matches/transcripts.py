@@ -11,6 +11,10 @@ move's ``state_hash`` the state after it, chained to the one before::
 A seat's transcript of a running match holds only what that seat saw: the seats, each move's seat
 and label (every watcher sees those), and the bytes of its own moves; no seed material and no state
 hashes (a hash of a state is a test any guess of the hidden cards could be checked against).
+
+Each move lists the announcements it caused as the transcript's seat (or, with none, a spectator)
+read them on Watch: a private one's text only for the seats it was addressed to, the others
+reading what the rules let them see (``"withheld": true``), even in a finished match's transcript.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serai.game import Game, GameError, Seat
+from serai.game import Announcement, Game, GameError, Private, Seat
 from serai.matches import access, fairness, planning
 from serai.matches.cache import Entry
 from serai.matches.entries import Entries
@@ -65,7 +69,12 @@ def build(
     }
     if not finished:
         document["viewer_seat"] = seat
-        document["moves"] = [_seen_move(game, item, seat) for item in log_entries]
+        state = game.setup(len(record.seats), record.seed, record.options)
+        seen = []
+        for item in log_entries:
+            move_seen, state = _seen_move(game, state, item, seat)
+            seen.append(move_seen)
+        document["moves"] = seen
         return document
     document["seed"] = {
         "server_seed": record.server_seed.hex(),
@@ -82,30 +91,52 @@ def build(
             entry["ended"] = item.ended
         else:
             move = _decode(game, item.move or b"")
-            state = game.apply(state, item.seat, move)
+            before, state = state, game.apply(state, item.seat, move)
             link = chain_hash(link, game.encode_state(state))
             entry |= {
                 "move": base64.b64encode(item.move or b"").decode(),
                 "label": game.label(move),
                 "state_hash": link.hex(),
             }
+            entry |= _announcements(game.announcements(before, state), seat)
         moves.append(entry)
     document["moves"] = moves
     document["outcome"] = dict(record.outcome) if record.outcome is not None else None
     return document
 
 
-def _seen_move(game: Game[Any, Any, Any], item: LogEntry, seat: Seat | None) -> dict[str, Any]:
+def _seen_move(
+    game: Game[Any, Any, Any], state: Any, item: LogEntry, seat: Seat | None
+) -> tuple[dict[str, Any], Any]:
     """A move as ``seat`` saw it: the seat and label (as Watch shows everyone), its bytes only
-    when it is the seat's own."""
+    when it is the seat's own, the announcements as it read them; and the state after it."""
     entry: dict[str, Any] = {"version": item.version, "seat": item.seat}
     if item.ended is not None:
         entry["ended"] = item.ended
-        return entry
-    entry["label"] = game.label(_decode(game, item.move or b""))
+        return entry, state
+    move = _decode(game, item.move or b"")
+    after = game.apply(state, item.seat, move)
+    entry["label"] = game.label(move)
     if item.seat == seat:
         entry["move"] = base64.b64encode(item.move or b"").decode()
-    return entry
+    entry |= _announcements(game.announcements(state, after), seat)
+    return entry, after
+
+
+def _announcements(said: Sequence[Announcement], seat: Seat | None) -> dict[str, Any]:
+    """``{"announcements": [...]}`` as ``seat`` read them on Watch (nothing when none)."""
+    read: list[dict[str, Any]] = []
+    for announcement in said:
+        if isinstance(announcement, Private):
+            mine = seat in announcement.to
+            shown: dict[str, Any] = {
+                "text": announcement.read_by(seat),
+                "to": list(announcement.to),
+            }
+            read.append(shown if mine else shown | {"withheld": True})
+        else:
+            read.append({"text": announcement})
+    return {"announcements": read} if read else {}
 
 
 def dumps(document: dict[str, Any]) -> str:

@@ -27,6 +27,7 @@ from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
 from serai.matches.errors import LimitExceeded
+from serai.matches.events import seen_by
 from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.reading import snapshot
 from serai.matches.values import WatchBatch
@@ -162,7 +163,9 @@ class Polling:
         looked = clocks.clock()
         while True:
             if caught.events:
-                yield WatchBatch(tuple(caught.events), snapshot(caught.entry, seat), caught.entry)
+                yield WatchBatch(
+                    seen_by(caught.events, seat), snapshot(caught.entry, seat), caught.entry
+                )
             entry, position, pending = caught.entry, caught.position, caught.rest
             if self.closing or (finished_at(entry, position) and not pending):
                 return

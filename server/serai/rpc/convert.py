@@ -168,7 +168,12 @@ def fill_event(message: pb.MatchEvent, stored: StoredEvent) -> None:
     elif kind == "move":
         message.move.CopyFrom(pb.MovePlayed(seat=data["seat"], label=data["label"]))
     elif kind == "announcement":
-        message.announcement.CopyFrom(pb.Announcement(text=data["text"]))
+        # Private ones arrive made for this watcher (serai.matches.events.seen_by).
+        message.announcement.CopyFrom(
+            pb.Announcement(
+                text=data["text"], to_seats=data.get("to", ()), withheld=data.get("withheld", False)
+            )
+        )
     elif kind == "resigned":
         message.resigned.CopyFrom(pb.SeatResigned(seat=data["seat"]))
     elif kind == "finished":

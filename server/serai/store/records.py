@@ -96,7 +96,9 @@ class MatchRecord:
 
 @dataclass(frozen=True)
 class NewEvent:
-    """An event to add to the match's stream. ``data`` is JSON-able and public."""
+    """An event to add to the match's stream. ``data`` is JSON-able and public, but for a
+    private announcement's ``"told"`` (which :func:`serai.matches.events.seen_by` keeps for the
+    seats it is addressed to)."""
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)

@@ -214,6 +214,14 @@ function table(matchId, spectate) {
   let picking = [];
   let legal = null;
 
+  // An announcement addressed to some seats alone: those seats read what they were told, marked
+  // as theirs; everyone else reads what the rules let them see of it.
+  function announcementLine(announcement, names) {
+    const text = withNames(announcement.text, names);
+    if (!announcement.toSeats || !announcement.toSeats.length) return text;
+    return announcement.withheld ? `${text} (private)` : `to you alone: ${text}`;
+  }
+
   function logLine(event, match) {
     const names = seatNames(match);
     // The log keeps the seat's number beside the name: it is what the transcript and bots say.
@@ -225,7 +233,7 @@ function table(matchId, spectate) {
     if (event.joined) return `${event.joined.playerName || "someone"} joined as seat ${event.joined.seat ?? 0}`;
     if (event.started) return "the match started: the cards are dealt";
     if (event.move) return `${who(event.move.seat)}: ${event.move.label}`;
-    if (event.announcement) return withNames(event.announcement.text, names);
+    if (event.announcement) return announcementLine(event.announcement, names);
     if (event.resigned) return `${who(event.resigned.seat)} resigned`;
     if (event.finished) return `finished: ${withNames(event.finished.outcome.summary, names)}`;
     if (event.timedOut) return `${who(event.timedOut.seat)} ran out of time`;
@@ -372,7 +380,9 @@ function table(matchId, spectate) {
           lastEventId = event.eventId;
           const match = event.snapshot ? event.snapshot.match : snapshot ? snapshot.match : { seats: [] };
           const line = logLine(event, match);
-          if (line) { log.prepend(el("div", {}, line)); }
+          // A private announcement reaches this page only as the server made it for this seat.
+          const told = event.announcement && event.announcement.toSeats && !event.announcement.withheld;
+          if (line) { log.prepend(el("div", told ? { class: "private" } : {}, line)); }
           if (event.snapshot) {
             snapshot = event.snapshot;
             draw();

@@ -229,6 +229,16 @@ export declare type CreateMatchRequest = Message<"serai.v1.CreateMatchRequest"> 
    * @generated from field: uint32 bank_seconds = 20;
    */
   bankSeconds: number;
+
+  /**
+   * Spectator delay: while the match runs, a spectator (GetMatch and Watch without a seat token)
+   * sees it as it was this many moves ago, so that nobody watching can tell a player what the
+   * last moves revealed; seats see everything at once, and everyone sees all once it is
+   * finished. 0 (the default): no delay; at most 1000.
+   *
+   * @generated from field: uint32 spectator_delay_moves = 34;
+   */
+  spectatorDelayMoves: number;
 };
 
 /**
@@ -564,6 +574,13 @@ export declare type MatchSummary = Message<"serai.v1.MatchSummary"> & {
    * @generated from field: uint32 bank_seconds = 20;
    */
   bankSeconds: number;
+
+  /**
+   * CreateMatchRequest.spectator_delay_moves: spectators see the match this many moves late.
+   *
+   * @generated from field: uint32 spectator_delay_moves = 34;
+   */
+  spectatorDelayMoves: number;
 };
 
 /**
@@ -1223,6 +1240,24 @@ export declare type Announcement = Message<"serai.v1.Announcement"> & {
    * @generated from field: string text = 1;
    */
   text: string;
+
+  /**
+   * --- private announcements (a game telling some seats alone) ---
+   * Empty: a public announcement, the same for every watcher. Else the seats this announcement
+   * is addressed to: they read what they were told in `text`; every other watcher (the other
+   * seats, spectators) reads in `text` only what the rules let them see of it ("seat 0 looked at
+   * seat 1's card"), with `withheld` set.
+   *
+   * @generated from field: repeated int32 to_seats = 2;
+   */
+  toSeats: number[];
+
+  /**
+   * True where `text` is what others read of an announcement addressed to `to_seats` alone.
+   *
+   * @generated from field: bool withheld = 3;
+   */
+  withheld: boolean;
 };
 
 /**
