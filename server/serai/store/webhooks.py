@@ -7,14 +7,14 @@ here the progress is an opaque string.
 Why an outbox of *matches* rather than of messages: a match's events are already written in the
 same atomic step as the move that causes them (the commit's event stream), so they are the
 durable record of what must be told. The outbox only says which matches to read again, and
-from where: a replica follows a match (:meth:`WebhookOutbox.follow`) when its key has a webhook
-and pokes it after each commit; whoever claims it next reads its events after the stored
-progress, turns them into webhooks and saves what is left to send. A replica killed between a
-commit and its poke loses nothing: a followed match is claimed again every so often, and its
-events are still there. Example::
+from where: a replica follows a match (:meth:`WebhookOutbox.follow`) of a key with a webhook
+before it is stored, and again after each commit; whoever claims it next reads its events after
+the stored progress, turns them into webhooks and saves what is left to send. A replica killed
+between a commit and its follow loses nothing: a followed match is claimed again every so often,
+and its events are still there. Example::
 
     await store.webhooks.follow("a1b2c3", now_ms)
-    for claimed in await store.webhooks.claim(now_ms, lease_ms=10_000, limit=50):
+    for claimed in await store.webhooks.claim(now_ms, 10_000, 50, lease="replica-7"):
         ...  # send, then:
         await store.webhooks.settle(claimed.match_id, claimed.lease, progress, now_ms, due_ms)
 """
