@@ -10,7 +10,10 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
 - a match is followed from its first watcher to its last; each new batch of its events is
   completed up to one load of the match (:func:`read_to_entry`: the batch's snapshot is the
   match at its last event), and each seat's snapshot is built once for all who share it
-  (spectators share one);
+  (spectators share one). A load newer than the events waits for the shared read to bring the
+  rest, never chases the match with more loads: on a slow link to Redis a delivery costs the
+  shared read and a load, whatever the match's pace; new events' reads never queue behind
+  catch-ups or the rechecks of quiet matches (a load each);
 - a watcher first catches up from its ``after_event_id`` with direct, bounded reads, then
   joins the feed at the event it reached: no gap, nothing twice;
 - each watcher's queue holds at most ``queue_batches`` batches: one that falls further behind
