@@ -144,6 +144,7 @@ class ClientCore:
         move_seconds: int = 0,
         timeout_policy: str = "lose",
         bank_seconds: int = 0,
+        spectator_delay_moves: int = 0,
     ) -> pb.CreateMatchRequest:
         policies = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
         if timeout_policy not in policies:
@@ -157,6 +158,7 @@ class ClientCore:
             move_seconds=move_seconds,
             timeout_policy=policies[timeout_policy] if move_seconds else None,
             bank_seconds=bank_seconds,
+            spectator_delay_moves=spectator_delay_moves,
         )
         if seed is not None:
             request.seed = seed

@@ -163,12 +163,22 @@ class AsyncSeraiClient:
         move_seconds: int = 0,
         timeout_policy: str = "lose",
         bank_seconds: int = 0,
+        spectator_delay_moves: int = 0,
     ) -> pb.MatchSummary:
         """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
         loses (``timeout_policy`` "lose") or has its first legal move played ("default_move").
-        ``bank_seconds``: each seat's time bank on top, spent once a move takes longer."""
+        ``bank_seconds``: each seat's time bank on top, spent once a move takes longer.
+        ``spectator_delay_moves``: spectators see the match that many moves late while it runs.
+        """
         request = self._core.create_request(
-            game, seats, options, seed, move_seconds, timeout_policy, bank_seconds
+            game,
+            seats,
+            options,
+            seed,
+            move_seconds,
+            timeout_policy,
+            bank_seconds,
+            spectator_delay_moves,
         )
         return (await self._call(self._stub.CreateMatch, request)).match
 

@@ -391,3 +391,14 @@ def test_an_event_describes_a_private_announcement_as_its_reader_got_it():
     assert told == "to seat 0 alone: seat 1 holds a Duelist"
     withheld = line(text="seat 0 looked at seat 1's card", to_seats=[0], withheld=True)
     assert withheld == "seat 0 looked at seat 1's card (private to seat 0)"
+
+
+def test_create_match_takes_the_clock_bank_and_spectator_delay(client):
+    match = client.create_match(
+        "jaipur", move_seconds=86_400, bank_seconds=3_600, spectator_delay_moves=2
+    )
+    assert (match.move_seconds, match.bank_seconds, match.spectator_delay_moves) == (
+        86_400,
+        3_600,
+        2,
+    )
