@@ -1,6 +1,8 @@
 """Process-level services every transport shares, started once per process, not per server.
 
-Today: the turn-clock sweeper (:meth:`serai.matches.Matches.run_sweeper`), the archiver of
+Today: the rater of finished rated matches (:class:`serai.community.rater.Rater`, of the
+process's :class:`serai.community.Community`), the turn-clock sweeper
+(:meth:`serai.matches.Matches.run_sweeper`), the archiver of
 finished matches (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that
 reads every watched match through a few store connections (:mod:`serai.matches.hub`, on the
 store's ``event_feed()``), the closing flag that ends every Watch when the process stops, and
@@ -24,6 +26,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from serai.community import Community
 from serai.matches import Matches
 from serai.matches.hub import WatchHub
 
@@ -35,8 +38,14 @@ class Runtime:
     ``watch_hub`` False leaves each watch reading for itself (a store connection per waiting
     watch), as before the hub."""
 
-    def __init__(self, matches: Matches, *, watch_hub: bool = True) -> None:
+    def __init__(
+        self, matches: Matches, *, watch_hub: bool = True, community: Community | None = None
+    ) -> None:
         self.matches = matches
+        # The queues and ratings every transport's handlers share (serve builds it from its
+        # settings); the runtime runs its rater.
+        self.community = community or Community(matches)
+        self._rater: asyncio.Task[None] | None = None
         self.watch_hub = watch_hub
         self.hub: WatchHub | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -76,6 +85,7 @@ class Runtime:
             self._sweeper = loop.create_task(self.matches.run_sweeper())
             if self.matches.archive is not None:
                 self._archiver = loop.create_task(self.matches.run_archiver())
+            self._rater = loop.create_task(self.community.rater.run())
             if self.watch_hub:
                 self.hub = self.matches.use_watch_hub(self.matches.store.event_feed())
             if self._breaker is not None:
@@ -85,12 +95,13 @@ class Runtime:
         """Mark the process closing (open Watches end); stop the sweeper, the archiver and the
         store's probe."""
         self.matches.closing = True
+        self.community.rater.closing = True
         self._changed()
         if self._breaker is not None:
             await self._breaker.stop()
         if self.hub is not None:
             await self.hub.close()
-        for task in (self._sweeper, self._archiver):
+        for task in (self._sweeper, self._archiver, self._rater):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -258,12 +258,15 @@ class Seating:
         entropy: bytes = b"",
         tenant: str | None = None,
         player_id: str = "",
+        player_key: str = "",
     ) -> Joined:
         """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
 
         ``player_id`` (the ``sub`` of a player token the caller's app signed, checked by the
         service) binds the seat to that player, who may :meth:`reclaim` it later and finds the
-        match among theirs; a player holds at most one seat of a match.
+        match among theirs; a player holds at most one seat of a match. ``player_key``: the same
+        given as its :func:`~serai.matches.access.player_key` (the matchmaking queue keeps no
+        player id as such), used when ``player_id`` is empty.
 
         ``entropy`` (at most :data:`~serai.matches.fairness.MAX_ENTROPY` bytes) goes into the
         seed of a match with a committed deal (see :mod:`.fairness`); a match with a chosen seed
@@ -288,7 +291,7 @@ class Seating:
         else:  # as SubmitMove: plan on the cached match (often this process's own create),
             look_again = self.clocks.current  # and let the commit's compare-and-set say if stale
         access.check_tenant(entry, tenant)
-        player = access.player_key(player_id) if player_id else ""
+        player = access.player_key(player_id) if player_id else player_key
         join = _Join(self, match_id, seat, player_name, request_id, entropy, player)
         joined = await self.entries.change(entry, join, look_again)
         if player:  # after the commit: a failure here leaves the seat theirs, unlisted

@@ -65,3 +65,17 @@ INDEX_SCRIPT = _read("index")
 # (ms), the lease (ms), the most to take. Takes the due ones, each due again only after the lease
 # (a replica that died holding it), so that replicas draining together seldom take the same.
 LEASE_SCRIPT = _read("lease")
+
+# The community's scripts (serai.store.redis.community): each works on one queue's or one rating
+# board's keys, which share a hash tag (one slot). QUEUE_ENTER: KEYS waiting, since, alive,
+# entries, assigned, assigned_at; ARGV player, entry, rating, now, the pairing to clear. Replies
+# the player's assignment (it stays), or nil once queued. QUEUE_POLL: KEYS waiting, since, alive,
+# assigned; ARGV player, now. QUEUE_LEAVE: KEYS waiting, since, alive, entries; ARGV player.
+# QUEUE_PAIR: KEYS the queue's eight; ARGV now, seats, window, widen per ms, stale ms, pass ms,
+# then a pairing id per group it may make. RATINGS_APPLY: KEYS rows, people, bots, applied, then
+# each player's history; ARGV match id, how many players, then six values per player.
+QUEUE_ENTER_SCRIPT = _read("queue_enter")
+QUEUE_POLL_SCRIPT = _read("queue_poll")
+QUEUE_LEAVE_SCRIPT = _read("queue_leave")
+QUEUE_PAIR_SCRIPT = _read("queue_pair")
+RATINGS_APPLY_SCRIPT = _read("ratings_apply")
