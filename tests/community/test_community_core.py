@@ -143,7 +143,7 @@ def test_a_pairing_no_stream_told_is_found_by_the_players_next_join(open_store) 
         for seeker in (ada, bo):
             assert await dead.matchmaking._enter(queue, seeker) is None
         now_ms = int(time.time() * 1000)
-        assert await store.queue_pair(queue, now_ms, PairingPolicy(), [secrets.token_hex(16)]) == 1
+        assert await store.queue_pair(queue, "p-bo", now_ms, PairingPolicy(), secrets.token_hex(16))
         got = await pair(alive, ada, bo)
         assert got[0].joined.record.match_id == got[1].joined.record.match_id
         assert {m.joined.seat for m in got} == {0, 1}

@@ -656,15 +656,19 @@ def _entry(player: str, rating: float = 25.0) -> QueueEntry:
 def test_a_pairing_seats_each_waiting_player_once_and_takes_them_out(
     open_store: OpenStore,
 ) -> None:
-    """Four close players make two groups of two; each gets one assignment naming its seat and
-    the whole group, and none waits any more; a second pass makes nothing."""
+    """Four close players: pairing around "b" seats it with its closest neighbour ("a", 0.1
+    away, not "c", 0.2 away); each gets one assignment naming its seat and the whole group, and
+    leaves the queue; pairing around "c" then seats "c" and "d"; a paired player pairs no more."""
 
     async def test(store: Store) -> None:
-        queue = _queue()
-        for i, p in enumerate("abcd"):
-            assert await store.queue_enter(queue, _entry(p, 25.0 + i / 10), 1_000) is None
+        queue, policy = _queue(), PairingPolicy()
+        for p, rating in zip("abcd", (25.0, 25.1, 25.3, 25.4), strict=True):
+            assert await store.queue_enter(queue, _entry(p, rating), 1_000) is None
         assert (await store.queue_poll(queue, "c", 1_000)).position == 2
-        assert await store.queue_pair(queue, 1_000, PairingPolicy(), ["g1", "g2", "g3"]) == 2
+        assert await store.queue_pair(queue, "b", 1_000, policy, "g1")
+        assert (await store.queue_poll(queue, "c", 1_000)).position == 0
+        assert await store.queue_pair(queue, "c", 1_000, policy, "g2")
+        assert not await store.queue_pair(queue, "a", 1_000, policy, "g3")
         groups: dict[str, list[tuple[int, str]]] = {}
         for p in "abcd":
             polled = await store.queue_poll(queue, p, 1_001)
@@ -672,10 +676,11 @@ def test_a_pairing_seats_each_waiting_player_once_and_takes_them_out(
             told = json.loads(polled.assignment.partition("\n")[2])
             assert told["players"][told["seat"]]["p"] == p
             groups.setdefault(told["pairing"], []).append((told["seat"], p))
-        assert sorted(len(g) for g in groups.values()) == [2, 2]
+        assert {k: sorted(p for _, p in g) for k, g in groups.items()} == {
+            "g1": ["a", "b"],
+            "g2": ["c", "d"],
+        }
         assert all(sorted(s for s, _ in g) == [0, 1] for g in groups.values())
-        policy = PairingPolicy(pass_ms=0)
-        assert await store.queue_pair(queue, 5_000, policy, ["g4"]) == 0
         assert not await store.queue_leave(queue, "a")  # paired: no longer waiting
 
     scenario(open_store, test)
@@ -686,24 +691,24 @@ def test_a_pairing_waits_for_the_window_to_reach_far_ratings(open_store: OpenSto
     (3 + 1 per second) to cover it, they are."""
 
     async def test(store: Store) -> None:
-        queue, policy = _queue(), PairingPolicy(window=3.0, widen_per_second=1.0, pass_ms=0)
+        queue, policy = _queue(), PairingPolicy(window=3.0, widen_per_second=1.0)
         await store.queue_enter(queue, _entry("a", 20.0), 0)
         await store.queue_enter(queue, _entry("b", 30.0), 0)
-        assert await store.queue_pair(queue, 5_000, policy, ["g1"]) == 0
+        assert not await store.queue_pair(queue, "a", 5_000, policy, "g1")
         await store.queue_poll(queue, "a", 7_000)
         await store.queue_poll(queue, "b", 7_000)
-        assert await store.queue_pair(queue, 7_100, policy, ["g1"]) == 1
+        assert await store.queue_pair(queue, "b", 7_100, policy, "g1")
 
     scenario(open_store, test)
 
 
 def test_players_not_seen_lately_leave_the_queue_and_leave_is_told(open_store: OpenStore) -> None:
     async def test(store: Store) -> None:
-        queue, policy = _queue(), PairingPolicy(stale_ms=1_000, pass_ms=0)
+        queue, policy = _queue(), PairingPolicy(stale_ms=1_000)
         await store.queue_enter(queue, _entry("a"), 0)
         await store.queue_enter(queue, _entry("b"), 0)
         await store.queue_poll(queue, "b", 5_000)
-        assert await store.queue_pair(queue, 5_100, policy, ["g1"]) == 0  # a dropped: alone
+        assert not await store.queue_pair(queue, "b", 5_100, policy, "g1")  # a dropped: alone
         assert (await store.queue_poll(queue, "a", 5_200)).position is None
         assert await store.queue_leave(queue, "b")
         assert not await store.queue_leave(queue, "b")
@@ -721,7 +726,7 @@ def test_an_assigned_player_is_not_queued_again_until_it_clears_its_pairing(
         queue = _queue()
         await store.queue_enter(queue, _entry("a"), 0)
         await store.queue_enter(queue, _entry("b"), 0)
-        await store.queue_pair(queue, 10, PairingPolicy(), ["g1"])
+        assert await store.queue_pair(queue, "b", 10, PairingPolicy(), "g1")
         held = await store.queue_enter(queue, _entry("a"), 20)
         assert held is not None and held.startswith("g1\n")
         assert await store.queue_enter(queue, _entry("a"), 30, clear="other") == held
@@ -736,9 +741,9 @@ def test_three_seat_queues_seat_three(open_store: OpenStore) -> None:
         queue = _queue(seats=3)
         for p in "ab":
             await store.queue_enter(queue, _entry(p), 0)
-        assert await store.queue_pair(queue, 1, PairingPolicy(pass_ms=0), ["g1"]) == 0
+        assert not await store.queue_pair(queue, "a", 1, PairingPolicy(), "g1")
         await store.queue_enter(queue, _entry("c"), 2)
-        assert await store.queue_pair(queue, 3, PairingPolicy(pass_ms=0), ["g1"]) == 1
+        assert await store.queue_pair(queue, "a", 3, PairingPolicy(), "g1")
         told = json.loads((await store.queue_poll(queue, "c", 4)).assignment.partition("\n")[2])
         assert sorted(p["p"] for p in told["players"]) == ["a", "b", "c"]
 

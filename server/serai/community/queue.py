@@ -41,7 +41,6 @@ from serai.store.community import (
 )
 
 QUEUE_CLIENT = "serai-queue"  # the client_id of the matches the queue makes
-GROUPS_PER_PASS = 16  # the most groups one pairing pass may make
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class Matchmaking:
         ratings: Ratings,
         *,
         policy: PairingPolicy = DEFAULT_POLICY,
-        poll_seconds: float = 0.2,
+        poll_seconds: float = 0.25,
         move_seconds: int = 60,
         clock_ms: Callable[[], int] | None = None,
     ) -> None:
@@ -168,8 +167,8 @@ class Matchmaking:
         last: Waiting | None = None
         while True:
             now_ms = self.clock_ms()
-            ids = [secrets.token_hex(16) for _ in range(GROUPS_PER_PASS)]
-            await self.store.queue_pair(queue, now_ms, self.policy, ids)
+            pairing = secrets.token_hex(16)
+            await self.store.queue_pair(queue, seeker.player, now_ms, self.policy, pairing)
             poll = await self.store.queue_poll(queue, seeker.player, now_ms)
             if poll.assignment is not None:
                 yield await self._settle(queue, _Assignment.loads(poll.assignment))

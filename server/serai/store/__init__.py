@@ -271,13 +271,15 @@ class Store(Protocol):
         """Take the player out of the queue; whether it was waiting (not paired)."""
 
     async def queue_pair(
-        self, queue: QueueKey, now_ms: int, policy: PairingPolicy, pairing_ids: Sequence[str]
-    ) -> int:
-        """One pairing pass (none if another ran less than ``policy.pass_ms`` ago): drop the
-        players not seen lately, then seat groups of ``queue.seats`` players close in rating
-        (see PairingPolicy), each under one of ``pairing_ids`` (at most that many groups): every
-        member's assignment, JSON ``{"pairing", "seat", "players": [entries in seat order],
-        "at"}``, is stored and it leaves the queue, all in one step. How many groups it made."""
+        self, queue: QueueKey, player: str, now_ms: int, policy: PairingPolicy, pairing_id: str
+    ) -> bool:
+        """Seat ``player`` (if still waiting) with its neighbours in rating: of the groups of
+        ``queue.seats`` consecutive waiting players (by rating) that hold it, the one of the
+        smallest spread that fits every member's window (see PairingPolicy). Every member's
+        assignment, JSON ``{"pairing": pairing_id, "seat", "players": [entries in seat order],
+        "at"}``, is stored and it leaves the queue, all in one step (players not seen for
+        ``policy.stale_ms`` are dropped first). Whether a group was seated. Its cost does not
+        grow with the queue (a few sorted-set reads), so every waiting stream may run it."""
 
     async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
         """The rows of those of ``players`` rated on ``board`` (the others are left out)."""

@@ -134,12 +134,11 @@ class QueueKey:
 class PairingPolicy:
     """How the pairing groups players: a group's rating spread must fit every member's window,
     ``window`` wide at first and ``widen_per_second`` wider each second waited; a player not seen
-    (its stream polling) for ``stale_ms`` is dropped; one pass per queue per ``pass_ms``."""
+    (its stream polling) for ``stale_ms`` is dropped."""
 
     window: float = 3.0
     widen_per_second: float = 1.0
     stale_ms: int = 15_000
-    pass_ms: int = 100
 
 
 DEFAULT_POLICY = PairingPolicy()

@@ -31,7 +31,6 @@ class _Queue:
     alive: dict[str, int] = field(default_factory=dict)
     entries: dict[str, str] = field(default_factory=dict)
     assigned: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # id, JSON, at
-    pass_until: int = 0
     turn: int = 0
 
     def drop(self, player: str) -> None:
@@ -90,30 +89,31 @@ class MemoryCommunity:
         return was
 
     async def queue_pair(
-        self, queue: QueueKey, now_ms: int, policy: PairingPolicy, pairing_ids: Sequence[str]
-    ) -> int:
+        self, queue: QueueKey, player: str, now_ms: int, policy: PairingPolicy, pairing_id: str
+    ) -> bool:
         q = self._queue(queue)
-        if now_ms < q.pass_until:
-            return 0
-        q.pass_until = now_ms + policy.pass_ms
         for p in [p for p, seen in q.alive.items() if seen <= now_ms - policy.stale_ms]:
             q.drop(p)
         for p in [p for p, a in q.assigned.items() if a[2] <= now_ms - ASSIGNMENT_KEPT_MS]:
             del q.assigned[p]
+        if player not in q.waiting:
+            return False
         ranked = sorted(q.waiting, key=lambda p: (q.waiting[p], p))
-        seats, made, i = queue.seats, 0, 0
+        me, seats = ranked.index(player), queue.seats
         widen = policy.widen_per_second / 1000
-        while i + seats <= len(ranked) and made < len(pairing_ids):
+        best: list[str] | None = None
+        for i in range(max(0, me - seats + 1), min(me, len(ranked) - seats) + 1):
             group = ranked[i : i + seats]
             spread = q.waiting[group[-1]] - q.waiting[group[0]]
+            if best is not None and spread >= q.waiting[best[-1]] - q.waiting[best[0]]:
+                continue
             if all(spread <= policy.window + widen * (now_ms - q.since[p]) for p in group):
-                q.turn += 1
-                self._seat(q, group, q.turn, pairing_ids[made], now_ms)
-                made += 1
-                i += seats
-            else:
-                i += 1
-        return made
+                best = group
+        if best is None:
+            return False
+        q.turn += 1
+        self._seat(q, best, q.turn, pairing_id, now_ms)
+        return True
 
     @staticmethod
     def _seat(q: _Queue, group: list[str], turn: int, pairing: str, now_ms: int) -> None:

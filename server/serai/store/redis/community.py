@@ -11,7 +11,6 @@ cluster)::
     serai:{q:<queue>}:entries      hash   waiting player -> its entry (JSON: p, n, b)
     serai:{q:<queue>}:assigned     hash   paired player -> "<pairing id>\\n<assignment JSON>"
     serai:{q:<queue>}:assigned_at  zset   paired player -> when (ms): unread ones go after a day
-    serai:{q:<queue>}:lock         string one pairing pass at a time (expires by itself)
     serai:{q:<queue>}:turn         string pairings made (rotates the first seat)
     serai:{r:<board>}:rows         hash   player -> RatingRow JSON
     serai:{r:<board>}:people       zset   player -> score (the people's leaderboard)
@@ -54,11 +53,11 @@ ScriptRunner = Callable[[Script, Sequence[str], Sequence[Any]], Awaitable[Any]]
 RATED_DUE_KEY = "serai:rated:due"
 HISTORY_KEPT = 100
 
-_QUEUE_PARTS = ("waiting", "since", "alive", "entries", "assigned", "assigned_at", "lock", "turn")
+_QUEUE_PARTS = ("waiting", "since", "alive", "entries", "assigned", "assigned_at", "turn")
 
 
 def queue_keys(queue: QueueKey) -> tuple[str, ...]:
-    """The queue's eight keys, in the order the scripts take them."""
+    """The queue's seven keys, in the order the scripts take them."""
     return tuple(f"serai:{{q:{queue.tag}}}:{part}" for part in _QUEUE_PARTS)
 
 
@@ -104,18 +103,18 @@ class Community:
         return bool(await self._run(QUEUE_LEAVE_SCRIPT, queue_keys(queue)[:4], (player,)))
 
     async def queue_pair(
-        self, queue: QueueKey, now_ms: int, policy: PairingPolicy, pairing_ids: Sequence[str]
-    ) -> int:
+        self, queue: QueueKey, player: str, now_ms: int, policy: PairingPolicy, pairing_id: str
+    ) -> bool:
         args = (
             now_ms,
             queue.seats,
             repr(policy.window),
             repr(policy.widen_per_second / 1000),
             policy.stale_ms,
-            policy.pass_ms,
-            *pairing_ids,
+            player,
+            pairing_id,
         )
-        return int(await self._run(QUEUE_PAIR_SCRIPT, queue_keys(queue), args))
+        return bool(await self._run(QUEUE_PAIR_SCRIPT, queue_keys(queue), args))
 
     async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
         if not players:

@@ -71,8 +71,8 @@ LEASE_SCRIPT = _read("lease")
 # entries, assigned, assigned_at; ARGV player, entry, rating, now, the pairing to clear. Replies
 # the player's assignment (it stays), or nil once queued. QUEUE_POLL: KEYS waiting, since, alive,
 # assigned; ARGV player, now. QUEUE_LEAVE: KEYS waiting, since, alive, entries; ARGV player.
-# QUEUE_PAIR: KEYS the queue's eight; ARGV now, seats, window, widen per ms, stale ms, pass ms,
-# then a pairing id per group it may make. RATINGS_APPLY: KEYS rows, people, bots, applied, then
+# QUEUE_PAIR: KEYS the queue's seven; ARGV now, seats, window, widen per ms, stale ms, the
+# player to pair, the pairing id. RATINGS_APPLY: KEYS rows, people, bots, applied, then
 # each player's history; ARGV match id, how many players, then six values per player.
 QUEUE_ENTER_SCRIPT = _read("queue_enter")
 QUEUE_POLL_SCRIPT = _read("queue_poll")
