@@ -104,6 +104,17 @@ async def rating_costs(community: Community, matches: int) -> tuple[list[float],
     return maths, whole
 
 
+def report(
+    waiting: int, pairs: int, seconds: list[float], cpu_ms: float, scripts: tuple[int, int]
+) -> None:
+    calls, usec = scripts
+    print(f"{waiting} waiting, {pairs} pairs, one after the other, two replicas")
+    told = f"p50 {pct(seconds, 0.5):.0f} ms, p99 {pct(seconds, 0.99):.0f} ms"
+    print(f"enqueue -> both told: {told}")
+    print(f"server CPU per pair (both replicas, this process): {cpu_ms:.1f} ms")
+    print(f"Redis scripts per pair: {calls / pairs:.1f} calls, {usec / pairs / 1000:.2f} ms")
+
+
 async def run(waiting: int, pairs: int, rated: int) -> None:
     with tempfile.TemporaryDirectory(prefix="serai-bench-queue-") as folder:
         embedded = EmbeddedRedis(Path(folder)).start()
@@ -119,17 +130,11 @@ async def run(waiting: int, pairs: int, rated: int) -> None:
             seconds = await pairs_told(replicas, queue, pairs)
             cpu = (own_cpu() - cpu0) / pairs * 1000
             calls, usec = await script_usec(client)
-            print(f"{waiting} waiting, {pairs} pairs, one after the other, two replicas")
-            print(
-                f"enqueue -> both told: p50 {pct(seconds, 0.5):.0f} ms, p99 {pct(seconds, 0.99):.0f} ms"
-            )
-            print(f"server CPU per pair (both replicas, this process): {cpu:.1f} ms")
-            print(
-                f"Redis scripts per pair: {(calls - calls0) / pairs:.1f} calls, {(usec - usec0) / pairs / 1000:.2f} ms"
-            )
+            report(waiting, pairs, seconds, cpu, (calls - calls0, usec - usec0))
             maths, whole = await rating_costs(replicas[0], rated)
             print(
-                f"rating update ({rated} matches): openskill p50 {pct(maths, 0.5):.2f} ms, with the store p50 {pct(whole, 0.5):.2f} ms, p99 {pct(whole, 0.99):.2f} ms"
+                f"rating update ({rated} matches): openskill p50 {pct(maths, 0.5):.2f} ms; "
+                f"with the store p50 {pct(whole, 0.5):.2f} ms, p99 {pct(whole, 0.99):.2f} ms"
             )
         finally:
             await client.aclose()
