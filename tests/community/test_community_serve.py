@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import signal
 import subprocess
@@ -266,3 +267,28 @@ def test_bad_community_requests_get_their_status_on_both_ports(start_serve, redi
     assert status == 200 and answer["rating"]["playerName"] == "ada"
     status, answer = _connect_json(server.http_address, "ListLeaderboard", {"game": "x"}, key)
     assert status == 404 and answer["code"] == "not_found"
+
+
+def test_a_person_at_serai_play_is_paired_with_a_queued_bot(start_serve, redis_url, tmp_path):
+    """``serai play --queue`` and ``serai bot --queue`` meet in the rated queue: the person is
+    seated in the bot's match (here they leave at once, their seat kept)."""
+    key, secret = app_key(redis_url)
+    server = start_serve("--redis-url", redis_url)
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "serai.cli", "bot", "--queue", "--game", "jaipur",
+         "--player-token", player_token(secret, "bot"), "--api-key", key,
+         "--server", server.address],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    person = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "play", "jaipur", "--queue", "--server",
+         server.address, "--api-key", key, "--player-token", player_token(secret, "ada")],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "SERAI_SEATS_DIR": str(tmp_path), "COLUMNS": "80", "LINES": "24"},
+    )  # fmt: skip
+    said = (person.stdout + person.stderr).replace("\n", "")
+    assert "you left the match" in said, said  # at the first question (no input)
+    bot.kill()
+    out, _ = bot.communicate(timeout=60)
+    (match_id,) = matches_played(out)
+    assert f"--match {match_id}" in said
