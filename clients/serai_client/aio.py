@@ -163,12 +163,16 @@ class AsyncSeraiClient:
         *,
         move_seconds: int = 0,
         timeout_policy: str = "lose",
+        rated: bool = False,
     ) -> pb.MatchSummary:
         """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
-        loses (``timeout_policy`` "lose") or has its first legal move played ("default_move")."""
+        loses (``timeout_policy`` "lose") or has its first legal move played ("default_move").
+        ``rated``: the match moves ratings when it ends, if every seat was joined with a player
+        token."""
         request = self._core.create_request(
             game, seats, options, seed, move_seconds, timeout_policy
         )
+        request.rated = rated
         return (await self._call(self._stub.CreateMatch, request)).match
 
     async def join(

@@ -224,3 +224,24 @@ def test_a_bad_queue_is_refused_before_anyone_waits(open_store) -> None:
             mm.queue("", "jaipur", {"no-such-option": "1"}, 0, "rated")
 
     scenario(open_store, test)
+
+
+@pytest.mark.parametrize("bound", [True, False])
+def test_a_match_created_rated_is_rated_if_every_seat_has_a_player(open_store, bound) -> None:
+    """CreateMatch's ``rated``: the seats are read when the match ends; a seat joined without
+    a player token leaves the match unrated (and out of the registry all the same)."""
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        matches = c.matchmaking.matches
+        record = await matches.create("jaipur")
+        await c.register_created(record)
+        ada = await matches.join(record.match_id, player_name="ada", player_id="ada")
+        await matches.join(record.match_id, player_name="bo", player_id="bo" if bound else "")
+        await matches.resign(record.match_id, ada.token)
+        await c.rater.drain()
+        rated = await store.leaderboard(BOARD, False, 0, 10)
+        assert [r.name for _, r in rated] == (["bo", "ada"] if bound else [])
+        assert await store.rated_due(10**13, 0, 10) == []
+
+    scenario(open_store, test)

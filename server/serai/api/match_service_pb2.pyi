@@ -75,7 +75,7 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id")
+    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id", "rated")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +91,7 @@ class CreateMatchRequest(_message.Message):
     MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_POLICY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _containers.ScalarMap[str, str]
@@ -99,7 +100,8 @@ class CreateMatchRequest(_message.Message):
     move_seconds: int
     timeout_policy: TimeoutPolicy
     request_id: str
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)

@@ -18,7 +18,8 @@ from serai.community.queue import Matched, Matchmaking, Seeker, Waiting
 from serai.community.rater import Rater
 from serai.community.ratings import POOLS, RATED_POOL, RatingChange, Ratings
 from serai.matches import Matches
-from serai.store.community import DEFAULT_POLICY, PairingPolicy
+from serai.store import MatchRecord
+from serai.store.community import DEFAULT_POLICY, PairingPolicy, RatedMatch, RatingBoard
 
 
 class Community:
@@ -44,6 +45,14 @@ class Community:
             matches, self.ratings, policy=policy, move_seconds=queue_move_seconds
         )
         self.rater = Rater(matches.store, self.ratings, time.time, archive=matches.archive)
+        self.store = matches.store
+
+    async def register_created(self, record: MatchRecord) -> None:
+        """Rate a match made by CreateMatch (``rated``) once it finishes: its seats are read
+        then (a seat without a player token's player leaves it unrated)."""
+        board = RatingBoard(record.tenant, record.game, RATED_POOL)
+        now_ms = int(time.time() * 1000)
+        await self.store.register_rated(RatedMatch(record.match_id, board, (), now_ms), now_ms)
 
 
 __all__ = [

@@ -20,6 +20,7 @@ import structlog
 from serai.archive import Archive, ArchiveError
 from serai.community.ratings import Ratings
 from serai.store import MatchRecord, Store, StoreError
+from serai.store.community import RatedMatch, RatedSeat
 
 log = structlog.get_logger("serai.community")
 
@@ -65,9 +66,13 @@ class Rater:
                 if now_ms - rated.registered_ms > GIVE_UP_MS:
                     await self.store.rated_done(rated.match_id)
                 continue
-            ranks = list((record.outcome or {}).get("ranks", ()))
-            answer = await self.ratings.rate(rated, ranks, now_ms)
-            log.info("match rated", match=rated.match_id, answer=answer)
+            rated = rated if rated.seats else _seated(rated, record)
+            if rated.seats:
+                ranks = list((record.outcome or {}).get("ranks", ()))
+                answer = await self.ratings.rate(rated, ranks, now_ms)
+                log.info("match rated", match=rated.match_id, answer=answer)
+            else:
+                log.info("match not rated: a seat has no player", match=rated.match_id)
             await self.store.rated_done(rated.match_id)
             done += 1
         return done
@@ -94,3 +99,12 @@ class Rater:
             except Exception:  # a bug must not stop rating for good
                 log.exception("rating finished matches failed")
             await asyncio.sleep(self.every_seconds * (0.5 + jitter.random()))
+
+
+def _seated(rated: RatedMatch, record: MatchRecord) -> RatedMatch:
+    """A match registered without its seats (CreateMatch's ``rated``): its seats' players as the
+    finished record has them; none at all when a seat was joined without a player token."""
+    if not all(seat.player for seat in record.seats):
+        return rated
+    seats = tuple(RatedSeat(seat.player, seat.name) for seat in record.seats)
+    return RatedMatch(rated.match_id, rated.board, seats, rated.registered_ms)

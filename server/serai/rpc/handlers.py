@@ -124,6 +124,8 @@ class MatchHandlers:
             tenant=ctx.tenant,
             max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
         )
+        if request.rated:
+            await self.community.register_created(record)
         return pb.CreateMatchResponse(match=summary(record))
 
     async def JoinMatch(
