@@ -186,7 +186,7 @@ class Matchmaking:
 
     async def _still_playing(self, queue: QueueKey, assignment: _Assignment) -> bool:
         """Whether the assignment's match is still to be played (or not made yet)."""
-        match_id = created_match_id(_owner(queue), _create_id(assignment.pairing))
+        match_id = created_match_id(QUEUE_CLIENT, _create_id(assignment.pairing), queue.tenant)
         record = await self.store.load(match_id)
         if isinstance(record, MatchRecord):
             return record.status != "finished"
@@ -229,11 +229,6 @@ class Matchmaking:
                 mine = joined
         assert mine is not None
         return Matched(mine, rated)
-
-
-def _owner(queue: QueueKey) -> str:
-    """The owner a create's match id is derived from (as Seating.create derives it)."""
-    return f"{queue.tenant}\n{QUEUE_CLIENT}" if queue.tenant else QUEUE_CLIENT
 
 
 def _create_id(pairing: str) -> str:

@@ -93,10 +93,9 @@ class Seating:
         made and answers it as it is now, instead of making a second one.
         """
         self._check_create(client_id, move_seconds, seed, request_id)
-        # Another tenant's retry with the same client_id and request_id makes a match of its own
-        # (a newline cannot be in a client_id: the two never meet).
-        owner = f"{tenant}\n{client_id}" if tenant else client_id
-        match_id = created_match_id(owner, request_id) if request_id else secrets.token_hex(8)
+        match_id = (
+            created_match_id(client_id, request_id, tenant) if request_id else secrets.token_hex(8)
+        )
         if request_id and (made := await self._made_before(match_id, tenant)) is not None:
             return made
         plugin, players, resolved = self._game_as_asked(game, seats, options)
