@@ -41,6 +41,7 @@ from serai.store.community import (
 )
 
 QUEUE_CLIENT = "serai-queue"  # the client_id of the matches the queue makes
+HEARTBEAT_MS = 10_000  # the longest a waiting stream goes without an update
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ class Matchmaking:
                     return
                 continue
             update = Waiting(poll.position, poll.waiting, max(0, now_ms - poll.since_ms))
-            if last is None or (update.position, update.waiting) != (last.position, last.waiting):
+            if _worth_telling(update, last):
                 yield update
                 last = update
             await asyncio.sleep(self.poll_seconds)
@@ -229,6 +230,14 @@ class Matchmaking:
                 mine = joined
         assert mine is not None
         return Matched(mine, rated)
+
+
+def _worth_telling(update: Waiting, last: Waiting | None) -> bool:
+    """A new place in the queue, or :data:`HEARTBEAT_MS` since the last update: a waiting stream
+    is never silent for long (proxies and idle timeouts close silent streams)."""
+    if last is None or (update.position, update.waiting) != (last.position, last.waiting):
+        return True
+    return update.waited_ms - last.waited_ms >= HEARTBEAT_MS
 
 
 def _create_id(pairing: str) -> str:
