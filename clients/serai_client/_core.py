@@ -26,6 +26,7 @@ from serai_client.types import (
     LegalMoves,
     PlayAnswer,
     PlayUpdate,
+    QueueMatch,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -163,6 +164,34 @@ class ClientCore:
         if seed is not None:
             request.seed = seed
         return request
+
+    def queue_request(
+        self,
+        game: str,
+        *,
+        seats: int = 0,
+        options: Mapping[str, object] | None = None,
+        pool: str = "rated",
+        player_token: str = "",
+        player_name: str = "",
+        bot: bool = False,
+    ) -> pb.JoinQueueRequest:
+        return pb.JoinQueueRequest(
+            game=game,
+            seats=seats,
+            options={k: _option_text(v) for k, v in (options or {}).items()},
+            pool=pool,
+            player_token=player_token,
+            player_name=player_name,
+            bot=bot,
+        )
+
+    def queue_match(self, matched: pb.QueueMatched, player_name: str) -> QueueMatch:
+        """The seat a JoinQueue stream ended with, as JoinMatch would have given it."""
+        joined = pb.JoinMatchResponse(
+            seat=matched.seat, seat_token=matched.seat_token, match=matched.match
+        )
+        return QueueMatch(self.handle(joined, player_name), matched.rated, matched.match)
 
     def join_request(
         self, match_id: str, seat: int | None, player_name: str, player_token: str = ""

@@ -40,6 +40,7 @@ from serai_client.types import (
     LegalMove,
     LegalMoves,
     PlayUpdate,
+    QueueMatch,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -164,12 +165,14 @@ class AsyncSeraiClient:
         timeout_policy: str = "lose",
         bank_seconds: int = 0,
         spectator_delay_moves: int = 0,
+        rated: bool = False,
     ) -> pb.MatchSummary:
         """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
         loses (``timeout_policy`` "lose") or has its first legal move played ("default_move").
         ``bank_seconds``: each seat's time bank on top, spent once a move takes longer.
         ``spectator_delay_moves``: spectators see the match that many moves late while it runs.
-        """
+        ``rated``: the match moves ratings when it ends, if every seat was joined with a player
+        token."""
         request = self._core.create_request(
             game,
             seats,
@@ -180,6 +183,7 @@ class AsyncSeraiClient:
             bank_seconds,
             spectator_delay_moves,
         )
+        request.rated = rated
         return (await self._call(self._stub.CreateMatch, request)).match
 
     async def join(
@@ -198,6 +202,86 @@ class AsyncSeraiClient:
         one stops working); see :meth:`serai_client.SeraiClient.reclaim_seat`."""
         request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
         return self._core.handle(await self._call(self._stub.ReclaimSeat, request), "")
+
+    # --- the community: queues, ratings, leaderboards (as SeraiClient's) ------------------------
+
+    async def join_queue(
+        self,
+        game: str,
+        *,
+        seats: int = 0,
+        options: Mapping[str, object] | None = None,
+        pool: str = "rated",
+        player_token: str = "",
+        player_name: str = "",
+        bot: bool = False,
+        on_waiting: Callable[[pb.QueueWaiting], None] | None = None,
+    ) -> QueueMatch:
+        """See :meth:`serai_client.client.SeraiClient.join_queue`."""
+        request = self._core.queue_request(
+            game,
+            seats=seats,
+            options=options,
+            pool=pool,
+            player_token=player_token,
+            player_name=player_name,
+            bot=bot,
+        )
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            try:
+                async for update in self._stub.JoinQueue(request):
+                    if update.HasField("matched"):
+                        return self._core.queue_match(update.matched, player_name)
+                    if on_waiting is not None:
+                        on_waiting(update.waiting)
+                    backoff.reset()
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            wait = backoff.delay()
+            if wait is None:
+                raise UnavailableError("the queue's stream kept ending before a match")
+            await asyncio.sleep(wait)
+
+    async def leave_queue(
+        self,
+        game: str,
+        player_token: str,
+        *,
+        seats: int = 0,
+        options: Mapping[str, object] | None = None,
+        pool: str = "rated",
+    ) -> bool:
+        """See :meth:`serai_client.client.SeraiClient.leave_queue`."""
+        queued = self._core.queue_request(game, seats=seats, options=options, pool=pool)
+        request = pb.LeaveQueueRequest(
+            game=game, options=queued.options, seats=seats, pool=pool, player_token=player_token
+        )
+        return bool((await self._call(self._stub.LeaveQueue, request)).left)
+
+    async def get_rating(
+        self, game: str, player_token: str, *, pool: str = "rated", bot: bool = False
+    ) -> pb.GetRatingResponse:
+        """See :meth:`serai_client.client.SeraiClient.get_rating`."""
+        request = pb.GetRatingRequest(game=game, pool=pool, player_token=player_token, bot=bot)
+        return await self._call(self._stub.GetRating, request)
+
+    async def list_leaderboard(
+        self,
+        game: str,
+        *,
+        pool: str = "rated",
+        limit: int = 0,
+        page_token: str = "",
+        bots: bool = False,
+    ) -> pb.ListLeaderboardResponse:
+        """See :meth:`serai_client.client.SeraiClient.list_leaderboard`."""
+        request = pb.ListLeaderboardRequest(
+            game=game, pool=pool, limit=limit, page_token=page_token, bots=bots
+        )
+        return await self._call(self._stub.ListLeaderboard, request)
 
     async def get_match(self, match: SeatHandle | str) -> Snapshot:
         request = self._core.get_request(match)

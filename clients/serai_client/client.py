@@ -49,6 +49,7 @@ from serai_client.types import (
     LegalMove,
     LegalMoves,
     PlayUpdate,
+    QueueMatch,
     SeatHandle,
     Snapshot,
     SubmitResult,
@@ -169,12 +170,14 @@ class SeraiClient:
         timeout_policy: str = "lose",
         bank_seconds: int = 0,
         spectator_delay_moves: int = 0,
+        rated: bool = False,
     ) -> pb.MatchSummary:
         """A new open match. ``move_seconds`` > 0 gives each turn a clock; a seat that runs out
         loses (``timeout_policy`` "lose") or has its first legal move played ("default_move").
         ``bank_seconds``: each seat's time bank on top, spent once a move takes longer.
         ``spectator_delay_moves``: spectators see the match that many moves late while it runs.
-        """
+        ``rated``: the match moves ratings when it ends, if every seat was joined with a player
+        token."""
         request = self._core.create_request(
             game,
             seats,
@@ -185,6 +188,7 @@ class SeraiClient:
             bank_seconds,
             spectator_delay_moves,
         )
+        request.rated = rated
         return self._call(self._stub.CreateMatch, request).match
 
     def join(
@@ -207,6 +211,91 @@ class SeraiClient:
         seat there."""
         request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
         return self._core.handle(self._call(self._stub.ReclaimSeat, request), "")
+
+    # --- the community: queues, ratings, leaderboards --------------------------------------------
+
+    def join_queue(
+        self,
+        game: str,
+        *,
+        seats: int = 0,
+        options: Mapping[str, object] | None = None,
+        pool: str = "rated",
+        player_token: str = "",
+        player_name: str = "",
+        bot: bool = False,
+        on_waiting: Callable[[pb.QueueWaiting], None] | None = None,
+    ) -> QueueMatch:
+        """Wait in the game's queue until the server seats the player, and return the seat.
+        ``pool`` "rated" needs ``player_token``; "casual" takes guests. ``on_waiting`` gets each
+        waiting update (position, players waiting). A dropped stream is opened again (the
+        server answers the same match if the player was paired meanwhile)."""
+        request = self._core.queue_request(
+            game,
+            seats=seats,
+            options=options,
+            pool=pool,
+            player_token=player_token,
+            player_name=player_name,
+            bot=bot,
+        )
+        backoff = Backoff(give_up=self.unavailable_for)
+        while True:
+            try:
+                for update in self._stub.JoinQueue(request):
+                    if update.HasField("matched"):
+                        return self._core.queue_match(update.matched, player_name)
+                    if on_waiting is not None:
+                        on_waiting(update.waiting)
+                    backoff.reset()
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if rpc_error.code() not in RESUMABLE_CODES:
+                    raise error from None
+            wait = backoff.delay()
+            if wait is None:
+                raise UnavailableError("the queue's stream kept ending before a match")
+            time.sleep(wait)
+
+    def leave_queue(
+        self,
+        game: str,
+        player_token: str,
+        *,
+        seats: int = 0,
+        options: Mapping[str, object] | None = None,
+        pool: str = "rated",
+    ) -> bool:
+        """Take the player out of the queue; False when it was not waiting (already paired)."""
+        queued = self._core.queue_request(game, seats=seats, options=options, pool=pool)
+        request = pb.LeaveQueueRequest(
+            game=game, options=queued.options, seats=seats, pool=pool, player_token=player_token
+        )
+        return self._call(self._stub.LeaveQueue, request).left
+
+    def get_rating(
+        self, game: str, player_token: str, *, pool: str = "rated", bot: bool = False
+    ) -> pb.GetRatingResponse:
+        """The player's rating in the game's pool (the starting one before any rated match),
+        with its recent changes, newest first."""
+        request = pb.GetRatingRequest(game=game, pool=pool, player_token=player_token, bot=bot)
+        return self._call(self._stub.GetRating, request)
+
+    def list_leaderboard(
+        self,
+        game: str,
+        *,
+        pool: str = "rated",
+        limit: int = 0,
+        page_token: str = "",
+        bots: bool = False,
+    ) -> pb.ListLeaderboardResponse:
+        """One page of the game's leaderboard, best first (``bots``: the bots' one); pass its
+        ``next_page_token`` as ``page_token`` for the next."""
+        request = pb.ListLeaderboardRequest(
+            game=game, pool=pool, limit=limit, page_token=page_token, bots=bots
+        )
+        return self._call(self._stub.ListLeaderboard, request)
 
     def get_match(self, match: SeatHandle | str, *, presentation: bool = False) -> Snapshot:
         """The match as this seat sees it (a match id alone: as a spectator); ``presentation``:

@@ -81,6 +81,16 @@ class SeatHandle:
 
 
 @dataclass(frozen=True)
+class QueueMatch:
+    """The match a queue seated the player in (JoinQueue): its seat, whether the match is
+    rated, and the match as it was when the player was told."""
+
+    seat: SeatHandle
+    rated: bool
+    match: pb.MatchSummary
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The match as the caller may see it, with the view decoded into the game's message."""
 

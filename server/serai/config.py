@@ -80,6 +80,9 @@ class Settings:
     metrics_token: str = ""
     metrics_tenants: bool = False
     webhook_allow_host: tuple[str, ...] = ()  # hosts webhook URLs may name (none: no webhooks)
+    queue_move_seconds: int = 60
+    rate_people_against_bots: bool = False
+    provisional_games: int = 5
 
 
 def _setting(
@@ -121,7 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable, in two groups:
     what an operator sets, and tuning (whose defaults suit most servers)."""
     operator = parser.add_argument_group("what an operator sets")
-    for flags in (_listening, _data, _access):
+    for flags in (_listening, _data, _access, _community):
         flags(operator)
     add_allow_host_argument(operator)  # webhooks: see serai.webhooks
     tuning = parser.add_argument_group("tuning (the defaults suit most servers)")
@@ -210,6 +213,36 @@ def _data(group: Any) -> None:
         "archive has it): 90 (seconds), 2s, 30m, 1h, 7d; 0: it leaves at once",
         kind=values.duration,
         default_text="1h",
+    )
+
+
+def _community(group: Any) -> None:
+    """Matchmaking and ratings (JoinQueue, GetRating, ListLeaderboard)."""
+    _setting(
+        group,
+        "--queue-move-seconds",
+        "the turn clock of the matches the queue makes, in seconds: a paired player who never "
+        "plays loses on time, and the others go on; 0: no clock",
+        kind=values.at_least(0, int),
+        metavar="SECONDS",
+    )
+    _setting(
+        group,
+        "--rate-people-against-bots",
+        "whether a rated match of people against bots moves the people's ratings (and the "
+        "bots'); by default such a match moves no rating. true or false; the flag alone is true",
+        kind=values.boolean,
+        nargs="?",
+        const=True,
+        metavar="BOOL",
+    )
+    _setting(
+        group,
+        "--provisional-games",
+        "rated matches a player plays on a leaderboard before its rating is shown as settled "
+        "(Rating.provisional)",
+        kind=values.at_least(0, int),
+        metavar="N",
     )
 
 
@@ -607,6 +640,9 @@ def from_args(args: argparse.Namespace) -> Settings:
         metrics_token=args.metrics_token,
         metrics_tenants=args.metrics_tenants,
         webhook_allow_host=tuple(sorted(allowed_hosts(args).hosts)),
+        queue_move_seconds=args.queue_move_seconds,
+        rate_people_against_bots=args.rate_people_against_bots,
+        provisional_games=args.provisional_games,
     )
 
 

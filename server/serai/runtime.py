@@ -1,6 +1,8 @@
 """Process-level services every transport shares, started once per process, not per server.
 
-Today: the webhook worker (:mod:`serai.webhooks.dispatch`, with webhooks), the turn-clock sweeper
+Today: the webhook worker (:mod:`serai.webhooks.dispatch`, with webhooks), the rater of finished
+rated matches (:class:`serai.community.rater.Rater`, of the process's
+:class:`serai.community.Community`), the turn-clock sweeper
 (:meth:`serai.matches.Matches.run_sweeper`), the archiver of finished matches
 (:meth:`serai.matches.Matches.run_archiver`, with an archive), the watch hub that reads every
 watched match through a few store connections (:mod:`serai.matches.hub`, on the store's
@@ -24,6 +26,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from serai.community import Community
 from serai.matches import Matches
 from serai.matches.hub import WatchHub
 from serai.webhooks.dispatch import Webhooks
@@ -37,9 +40,18 @@ class Runtime:
     watch), as before the hub."""
 
     def __init__(
-        self, matches: Matches, *, watch_hub: bool = True, webhooks: Webhooks | None = None
+        self,
+        matches: Matches,
+        *,
+        watch_hub: bool = True,
+        webhooks: Webhooks | None = None,
+        community: Community | None = None,
     ) -> None:
         self.matches = matches
+        # The queues and ratings every transport's handlers share (serve builds it from its
+        # settings); the runtime runs its rater.
+        self.community = community or Community(matches)
+        self._rater: asyncio.Task[None] | None = None
         self.watch_hub = watch_hub
         self.webhooks = webhooks
         self._webhook_worker: asyncio.Task[None] | None = None
@@ -84,6 +96,7 @@ class Runtime:
             if self.webhooks is not None:
                 self.matches.follow_changes(self.webhooks.follow)
                 self._webhook_worker = loop.create_task(self.webhooks.run())
+            self._rater = loop.create_task(self.community.rater.run())
             if self.watch_hub:
                 self.hub = self.matches.use_watch_hub(self.matches.store.event_feed())
             if self._breaker is not None:
@@ -93,6 +106,7 @@ class Runtime:
         """Mark the process closing (open Watches end); stop the sweeper, the archiver and the
         store's probe."""
         self.matches.closing = True
+        self.community.rater.closing = True
         self._changed()
         if self._breaker is not None:
             await self._breaker.stop()
@@ -100,7 +114,7 @@ class Runtime:
             await self.hub.close()
         if self.webhooks is not None:
             self.webhooks.closing = True
-        for task in (self._sweeper, self._archiver, self._webhook_worker):
+        for task in (self._sweeper, self._archiver, self._webhook_worker, self._rater):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -129,6 +129,8 @@ def test_a_position_listing_more_moves_than_max_legal_moves_fails_the_contract()
     tally = report.tallies["contract.moves"]
     assert tally.failures and "more than the declared max_legal_moves 1" in (tally.first or "")
     assert not checked(peek_game.PeekGame).tallies["contract.moves"].failures
+
+
 def test_what_a_seat_was_told_privately_counts_as_observed():
     """The Watcher's note in its view is explained by the private announcement that told it:
     without that announcement (and with no reveal in its observation) the same view leaks."""

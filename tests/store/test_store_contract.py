@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,16 @@ from serai.store import (
     event_id_after,
 )
 from serai.store.api_keys import KeyExists, PlayerTokenRules, secret_hash, split_token
+from serai.store.community import (
+    PairingPolicy,
+    QueueEntry,
+    QueueKey,
+    RatedMatch,
+    RatedSeat,
+    RatingBoard,
+    RatingRow,
+    RatingUpdate,
+)
 from serai.store.memory import MemoryStore
 from serai.store.redis import RedisStore
 from serai.store.webhooks import DeliveryLine
@@ -689,6 +700,50 @@ def test_a_followed_match_is_claimed_by_one_caller_until_its_lease_ends(
     scenario(open_store, test)
 
 
+# --- the community: queues and rating boards ------------------------------------------------
+
+
+def _queue(seats: int = 2, pool: str = "rated") -> QueueKey:
+    return QueueKey("t", "tiny", {"rounds": 3}, seats, pool)
+
+
+def _entry(player: str, rating: float = 25.0) -> QueueEntry:
+    return QueueEntry(player, json.dumps({"p": player, "n": player.upper(), "b": False}), rating)
+
+
+def test_a_pairing_seats_each_waiting_player_once_and_takes_them_out(
+    open_store: OpenStore,
+) -> None:
+    """Four close players: pairing around "b" seats it with its closest neighbour ("a", 0.1
+    away, not "c", 0.2 away); each gets one assignment naming its seat and the whole group, and
+    leaves the queue; pairing around "c" then seats "c" and "d"; a paired player pairs no more."""
+
+    async def test(store: Store) -> None:
+        queue, policy = _queue(), PairingPolicy()
+        for p, rating in zip("abcd", (25.0, 25.1, 25.3, 25.4), strict=True):
+            assert await store.queue_enter(queue, _entry(p, rating), 1_000) is None
+        assert (await store.queue_poll(queue, "c", 1_000)).position == 2
+        assert await store.queue_pair(queue, "b", 1_000, policy, "g1")
+        assert (await store.queue_poll(queue, "c", 1_000)).position == 0
+        assert await store.queue_pair(queue, "c", 1_000, policy, "g2")
+        assert not await store.queue_pair(queue, "a", 1_000, policy, "g3")
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for p in "abcd":
+            polled = await store.queue_poll(queue, p, 1_001)
+            assert polled.assignment is not None and polled.position is None
+            told = json.loads(polled.assignment.partition("\n")[2])
+            assert told["players"][told["seat"]]["p"] == p
+            groups.setdefault(told["pairing"], []).append((told["seat"], p))
+        assert {k: sorted(p for _, p in g) for k, g in groups.items()} == {
+            "g1": ["a", "b"],
+            "g2": ["c", "d"],
+        }
+        assert all(sorted(s for s, _ in g) == [0, 1] for g in groups.values())
+        assert not await store.queue_leave(queue, "a")  # paired: no longer waiting
+
+    scenario(open_store, test)
+
+
 def test_a_match_followed_while_leased_is_due_at_once_when_settled(open_store: OpenStore) -> None:
     async def test(store: Store) -> None:
         outbox = store.webhooks
@@ -705,6 +760,22 @@ def test_a_match_followed_while_leased_is_due_at_once_when_settled(open_store: O
     scenario(open_store, test)
 
 
+def test_a_pairing_waits_for_the_window_to_reach_far_ratings(open_store: OpenStore) -> None:
+    """Players 10 apart are not paired at first; once both waited long enough for their windows
+    (3 + 1 per second) to cover it, they are."""
+
+    async def test(store: Store) -> None:
+        queue, policy = _queue(), PairingPolicy(window=3.0, widen_per_second=1.0)
+        await store.queue_enter(queue, _entry("a", 20.0), 0)
+        await store.queue_enter(queue, _entry("b", 30.0), 0)
+        assert not await store.queue_pair(queue, "a", 5_000, policy, "g1")
+        await store.queue_poll(queue, "a", 7_000)
+        await store.queue_poll(queue, "b", 7_000)
+        assert await store.queue_pair(queue, "b", 7_100, policy, "g1")
+
+    scenario(open_store, test)
+
+
 def test_a_delivery_log_keeps_the_newest_lines_first(open_store: OpenStore) -> None:
     async def test(store: Store) -> None:
         outbox = store.webhooks
@@ -715,5 +786,123 @@ def test_a_delivery_log_keeps_the_newest_lines_first(open_store: OpenStore) -> N
         assert [line.webhook_id for line in got] == ["msg_2", "msg_1"]
         assert got[0] == DeliveryLine(2, "msg_2", "match.your_turn", "m1", "delivered", 204, 1)
         assert await outbox.delivery_log("other", 10) == []
+
+    scenario(open_store, test)
+
+
+def test_players_not_seen_lately_leave_the_queue_and_leave_is_told(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        queue, policy = _queue(), PairingPolicy(stale_ms=1_000)
+        await store.queue_enter(queue, _entry("a"), 0)
+        await store.queue_enter(queue, _entry("b"), 0)
+        await store.queue_poll(queue, "b", 5_000)
+        assert not await store.queue_pair(queue, "b", 5_100, policy, "g1")  # a dropped: alone
+        assert (await store.queue_poll(queue, "a", 5_200)).position is None
+        assert await store.queue_leave(queue, "b")
+        assert not await store.queue_leave(queue, "b")
+
+    scenario(open_store, test)
+
+
+def test_an_assigned_player_is_not_queued_again_until_it_clears_its_pairing(
+    open_store: OpenStore,
+) -> None:
+    """Entering while assigned answers the assignment (no second match); entering with its
+    pairing id cleared queues the player anew."""
+
+    async def test(store: Store) -> None:
+        queue = _queue()
+        await store.queue_enter(queue, _entry("a"), 0)
+        await store.queue_enter(queue, _entry("b"), 0)
+        assert await store.queue_pair(queue, "b", 10, PairingPolicy(), "g1")
+        held = await store.queue_enter(queue, _entry("a"), 20)
+        assert held is not None and held.startswith("g1\n")
+        assert await store.queue_enter(queue, _entry("a"), 30, clear="other") == held
+        assert await store.queue_enter(queue, _entry("a"), 40, clear="g1") is None
+        assert (await store.queue_poll(queue, "a", 50)).position == 0
+
+    scenario(open_store, test)
+
+
+def test_three_seat_queues_seat_three(open_store: OpenStore) -> None:
+    async def test(store: Store) -> None:
+        queue = _queue(seats=3)
+        for p in "ab":
+            await store.queue_enter(queue, _entry(p), 0)
+        assert not await store.queue_pair(queue, "a", 1, PairingPolicy(), "g1")
+        await store.queue_enter(queue, _entry("c"), 2)
+        assert await store.queue_pair(queue, "a", 3, PairingPolicy(), "g1")
+        told = json.loads((await store.queue_poll(queue, "c", 4)).assignment.partition("\n")[2])
+        assert sorted(p["p"] for p in told["players"]) == ["a", "b", "c"]
+
+    scenario(open_store, test)
+
+
+def _update(player: str, mu: float, games_before: int, bot: bool = False) -> RatingUpdate:
+    row = RatingRow(player.upper(), mu, 8.0, games_before + 1, bot, 5)
+    return RatingUpdate(player, row, games_before, f"line {mu}")
+
+
+def test_a_rated_match_applies_once_however_often_it_is_sent(open_store: OpenStore) -> None:
+    """The second apply of the same match writes nothing ("duplicate"), even with other rows;
+    the leaderboard orders by score, people and bots apart; history is newest first."""
+
+    async def test(store: Store) -> None:
+        board = RatingBoard("t", "tiny", "rated")
+        first = [_update("a", 30.0, 0), _update("b", 20.0, 0), _update("r", 40.0, 0, bot=True)]
+        assert await store.apply_ratings(board, "m1", first) == "applied"
+        again = [_update("a", 99.0, 1), _update("b", 1.0, 1)]
+        assert await store.apply_ratings(board, "m1", again) == "duplicate"
+        rows = await store.rating_rows(board, ["a", "b", "zz"])
+        assert {p: r.mu for p, r in rows.items()} == {"a": 30.0, "b": 20.0}
+        people = await store.leaderboard(board, False, 0, 10)
+        assert [p for p, _ in people] == ["a", "b"]
+        assert [p for p, _ in await store.leaderboard(board, False, 1, 10)] == ["b"]
+        assert [p for p, _ in await store.leaderboard(board, True, 0, 10)] == ["r"]
+        assert await store.apply_ratings(board, "m2", [_update("a", 31.0, 1)]) == "applied"
+        assert await store.rating_history(board, "a", 5) == ["line 31.0", "line 30.0"]
+        other = RatingBoard("t", "tiny", "casual")
+        assert await store.rating_rows(other, ["a"]) == {}
+
+    scenario(open_store, test)
+
+
+def test_a_rating_update_on_stale_rows_is_a_conflict_that_writes_nothing(
+    open_store: OpenStore,
+) -> None:
+    """Two matches of one player computed from the same rows: the second to write is told
+    "conflict" and changes nothing (not even the other players' rows)."""
+
+    async def test(store: Store) -> None:
+        board = RatingBoard("t", "tiny", "rated")
+        assert await store.apply_ratings(board, "m1", [_update("a", 30.0, 0)]) == "applied"
+        stale = [_update("b", 10.0, 0), _update("a", 28.0, 0)]
+        assert await store.apply_ratings(board, "m2", stale) == "conflict"
+        assert await store.rating_rows(board, ["b"]) == {}
+        fresh = [_update("b", 10.0, 0), _update("a", 28.0, 1)]
+        assert await store.apply_ratings(board, "m2", fresh) == "applied"
+
+    scenario(open_store, test)
+
+
+def test_rated_matches_are_leased_until_done(open_store: OpenStore) -> None:
+    """A registered match is due from its time on, leased to one caller at a time, given again
+    once the lease ran out (its caller died), and gone once done."""
+
+    async def test(store: Store) -> None:
+        rated = RatedMatch(
+            "m1",
+            RatingBoard("t", "tiny", "rated"),
+            (RatedSeat("a", "A"), RatedSeat("b", "B", True)),
+            7,
+        )
+        await store.register_rated(rated, 1_000)
+        await store.register_rated(rated, 9_000)  # idempotent: the first due time stays
+        assert await store.rated_due(500, 100, 10) == []
+        assert await store.rated_due(1_000, 100, 10) == [rated]
+        assert await store.rated_due(1_050, 100, 10) == []  # leased
+        assert await store.rated_due(1_100, 100, 10) == [rated]  # the lease ran out
+        await store.rated_done("m1")
+        assert await store.rated_due(9_999, 100, 10) == []
 
     scenario(open_store, test)

@@ -6,6 +6,7 @@
     serai play jaipur --server HOST:PORT --match ID   # the second person joins it
     serai play jaipur --server HOST:PORT --match ID --seat 1   # back to your seat after leaving
     serai play nile --vs search --option deluxor=true   # options: `serai games --json`
+    serai play jaipur --server HOST:PORT --queue --player-token T   # a rated opponent, paired
 
 Without `--server` a private server (with its own Redis) runs for the length of the match.
 The screen shows what your seat's view holds (the table, your hand, the others' public state),
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -80,6 +82,24 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--seed", type=int, help="seed of a created match (and of the bot)")
     parser.add_argument("--name", default="you", help="your player name")
+    parser.add_argument(
+        "--queue",
+        action="store_true",
+        help="with --server: wait in the game's matchmaking queue for opponents (--seats, "
+        "--option) instead of creating or joining a match",
+    )
+    parser.add_argument(
+        "--player-token",
+        default=os.environ.get("SERAI_PLAYER_TOKEN", ""),
+        help="with --queue: the JWT your app signed naming you (needed for the rated pool; "
+        "env SERAI_PLAYER_TOKEN)",
+    )
+    parser.add_argument(
+        "--pool",
+        choices=("rated", "casual"),
+        default="rated",
+        help="with --queue: rated (moves ratings; needs --player-token) or casual",
+    )
     parser.set_defaults(run=run)
 
 
@@ -130,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
     if args.match and args.vs:
         print("serai play: --vs starts a new match; leave out --match", file=sys.stderr)
         return 2
+    if args.queue and (args.vs or args.match or not args.server):
+        print("serai play: --queue needs --server, and no --vs or --match", file=sys.stderr)
+        return 2
     if not args.server and not args.vs:
         print(
             "serai play: with no --server, play against a bot "
@@ -164,16 +187,8 @@ def run(args: argparse.Namespace) -> int:
                 )
             else:
                 client = stack.enter_context(SeraiClient(target, api_key=args.api_key))
-            match_id = args.match
-            if match_id is None:
-                created = client.create_match(
-                    args.game, seats=args.seats, options=options, seed=args.seed
-                )
-                match_id = created.match_id
-                if not args.vs:
-                    console.print(f"created match [bold]{match_id}[/]: the other player runs")
-                    console.print(f"  serai play {args.game} --server {target} --match {match_id}")
-            seat = _take_seat(client, kept, target, match_id, args)
+            seat = _seat(client, kept, target, args, options, console)
+            match_id = seat.match_id
             if kept is not None:
                 kept.save(target, seat)
             bot_seats = [client.join(match_id, player_name=f"{args.vs}-bot") for _ in bots]
@@ -213,6 +228,37 @@ def run(args: argparse.Namespace) -> int:
         summary = result_line(final, seat.seat) or left_message(args, target, seat)
         console.print(f"{final.game} match {final.match_id}: {summary}")
     return 0
+
+
+def _seat(
+    client: SeraiClient,
+    kept: KeptSeats | None,
+    target: str,
+    args: argparse.Namespace,
+    options: dict[str, str],
+    console: Console,
+) -> SeatHandle:
+    """This person's seat: from the queue (--queue), in the match named (--match), or in a new
+    match (whose id the other player needs)."""
+    if args.queue:
+        console.print(f"waiting in the {args.pool} {args.game} queue...")
+        queued = client.join_queue(
+            args.game,
+            seats=args.seats,
+            options=options,
+            pool=args.pool,
+            player_token=args.player_token,
+            player_name=args.name,
+        )
+        return queued.seat
+    match_id = args.match
+    if match_id is None:
+        created = client.create_match(args.game, seats=args.seats, options=options, seed=args.seed)
+        match_id = created.match_id
+        if not args.vs:
+            console.print(f"created match [bold]{match_id}[/]: the other player runs")
+            console.print(f"  serai play {args.game} --server {target} --match {match_id}")
+    return _take_seat(client, kept, target, match_id, args)
 
 
 def _take_seat(

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, ListGamesRequest, ListGamesResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -137,6 +137,41 @@ class MatchService(Protocol):
         A seat's token again, for the player a player token names (see JoinMatchRequest), from any
         device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
         player holds no seat in the match.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def join_queue(self, request: JoinQueueRequest, ctx: RequestContext[JoinQueueRequest, QueueUpdate], /) -> AsyncIterator[QueueUpdate]:
+        """
+        --- Community (issue 35): matchmaking, ratings, leaderboards ---
+        Wait in a queue for a game, its options, its seat count and a pool ("rated" or "casual"):
+        the server seats compatible players together (same API key, game, options, seats and pool;
+        by rating, the window widening the longer they wait) and the stream answers `waiting`
+        updates, then one `matched` (the match, the seat and its token), then ends (OK). Any
+        replica may take the stream; a player is paired once whatever the replicas, and a player
+        whose stream ends before the pairing leaves the queue. Calling again while matched (a lost
+        stream) answers the same match until it is finished. The rated pool needs a player_token
+        (else UNAUTHENTICATED); an unknown game is NOT_FOUND (as in CreateMatch), bad options,
+        seats or pool INVALID_ARGUMENT.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def leave_queue(self, request: LeaveQueueRequest, ctx: RequestContext[LeaveQueueRequest, LeaveQueueResponse], /) -> LeaveQueueResponse:
+        """
+        Leave the queue (what a dropped JoinQueue stream does too); left is false when the player
+        was not waiting (already matched, or never queued).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_rating(self, request: GetRatingRequest, ctx: RequestContext[GetRatingRequest, GetRatingResponse], /) -> GetRatingResponse:
+        """
+        A player's rating in a game and pool of the caller's API key, with its recent changes;
+        a player who never played a rated match there gets the starting rating, 0 games.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_leaderboard(self, request: ListLeaderboardRequest, ctx: RequestContext[ListLeaderboardRequest, ListLeaderboardResponse], /) -> ListLeaderboardResponse:
+        """
+        The best ratings of a game and pool of the caller's API key, a page at a time.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -285,6 +320,50 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.reclaim_seat,
+                ),
+                "/serai.v1.MatchService/JoinQueue": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="JoinQueue",
+                        service_name="serai.v1.MatchService",
+                        input=JoinQueueRequest,
+                        output=QueueUpdate,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.join_queue,
+                ),
+                "/serai.v1.MatchService/LeaveQueue": Endpoint.unary(
+                    method=MethodInfo(
+                        name="LeaveQueue",
+                        service_name="serai.v1.MatchService",
+                        input=LeaveQueueRequest,
+                        output=LeaveQueueResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.leave_queue,
+                ),
+                "/serai.v1.MatchService/GetRating": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetRating",
+                        service_name="serai.v1.MatchService",
+                        input=GetRatingRequest,
+                        output=GetRatingResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_rating,
+                ),
+                "/serai.v1.MatchService/ListLeaderboard": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListLeaderboard",
+                        service_name="serai.v1.MatchService",
+                        input=ListLeaderboardRequest,
+                        output=ListLeaderboardResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_leaderboard,
                 ),
             },
             interceptors=interceptors,
@@ -624,6 +703,109 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=ReclaimSeatRequest,
                 output=JoinMatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def join_queue(
+        self,
+        request: JoinQueueRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[QueueUpdate]:
+        """
+        --- Community (issue 35): matchmaking, ratings, leaderboards ---
+        Wait in a queue for a game, its options, its seat count and a pool ("rated" or "casual"):
+        the server seats compatible players together (same API key, game, options, seats and pool;
+        by rating, the window widening the longer they wait) and the stream answers `waiting`
+        updates, then one `matched` (the match, the seat and its token), then ends (OK). Any
+        replica may take the stream; a player is paired once whatever the replicas, and a player
+        whose stream ends before the pairing leaves the queue. Calling again while matched (a lost
+        stream) answers the same match until it is finished. The rated pool needs a player_token
+        (else UNAUTHENTICATED); an unknown game is NOT_FOUND (as in CreateMatch), bad options,
+        seats or pool INVALID_ARGUMENT.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="JoinQueue",
+                service_name="serai.v1.MatchService",
+                input=JoinQueueRequest,
+                output=QueueUpdate,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def leave_queue(
+        self,
+        request: LeaveQueueRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> LeaveQueueResponse:
+        """
+        Leave the queue (what a dropped JoinQueue stream does too); left is false when the player
+        was not waiting (already matched, or never queued).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="LeaveQueue",
+                service_name="serai.v1.MatchService",
+                input=LeaveQueueRequest,
+                output=LeaveQueueResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_rating(
+        self,
+        request: GetRatingRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetRatingResponse:
+        """
+        A player's rating in a game and pool of the caller's API key, with its recent changes;
+        a player who never played a rated match there gets the starting rating, 0 games.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetRating",
+                service_name="serai.v1.MatchService",
+                input=GetRatingRequest,
+                output=GetRatingResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def list_leaderboard(
+        self,
+        request: ListLeaderboardRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListLeaderboardResponse:
+        """
+        The best ratings of a game and pool of the caller's API key, a page at a time.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListLeaderboard",
+                service_name="serai.v1.MatchService",
+                input=ListLeaderboardRequest,
+                output=ListLeaderboardResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -75,7 +75,7 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id", "bank_seconds", "spectator_delay_moves")
+    __slots__ = ("game", "seats", "options", "seed", "client_id", "move_seconds", "timeout_policy", "request_id", "bank_seconds", "spectator_delay_moves", "rated")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class CreateMatchRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     BANK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_MOVES_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _containers.ScalarMap[str, str]
@@ -103,7 +104,8 @@ class CreateMatchRequest(_message.Message):
     request_id: str
     bank_seconds: int
     spectator_delay_moves: int
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ..., bank_seconds: _Optional[int] = ..., spectator_delay_moves: _Optional[int] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., client_id: _Optional[str] = ..., move_seconds: _Optional[int] = ..., timeout_policy: _Optional[_Union[TimeoutPolicy, str]] = ..., request_id: _Optional[str] = ..., bank_seconds: _Optional[int] = ..., spectator_delay_moves: _Optional[int] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)
@@ -559,3 +561,169 @@ class PlayError(_message.Message):
     code: int
     message: str
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class JoinQueueRequest(_message.Message):
+    __slots__ = ("game", "options", "seats", "pool", "player_token", "player_name", "bot")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    options: _containers.ScalarMap[str, str]
+    seats: int
+    pool: str
+    player_token: str
+    player_name: str
+    bot: bool
+    def __init__(self, game: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seats: _Optional[int] = ..., pool: _Optional[str] = ..., player_token: _Optional[str] = ..., player_name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+
+class QueueUpdate(_message.Message):
+    __slots__ = ("waiting", "matched")
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    MATCHED_FIELD_NUMBER: _ClassVar[int]
+    waiting: QueueWaiting
+    matched: QueueMatched
+    def __init__(self, waiting: _Optional[_Union[QueueWaiting, _Mapping]] = ..., matched: _Optional[_Union[QueueMatched, _Mapping]] = ...) -> None: ...
+
+class QueueWaiting(_message.Message):
+    __slots__ = ("position", "waiting", "waited_ms", "estimate_ms")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    WAITED_MS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_MS_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    waiting: int
+    waited_ms: int
+    estimate_ms: int
+    def __init__(self, position: _Optional[int] = ..., waiting: _Optional[int] = ..., waited_ms: _Optional[int] = ..., estimate_ms: _Optional[int] = ...) -> None: ...
+
+class QueueMatched(_message.Message):
+    __slots__ = ("match_id", "seat", "seat_token", "match", "rated")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seat_token: str
+    match: MatchSummary
+    rated: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., match: _Optional[_Union[MatchSummary, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
+
+class LeaveQueueRequest(_message.Message):
+    __slots__ = ("game", "options", "seats", "pool", "player_token")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    options: _containers.ScalarMap[str, str]
+    seats: int
+    pool: str
+    player_token: str
+    def __init__(self, game: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seats: _Optional[int] = ..., pool: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class LeaveQueueResponse(_message.Message):
+    __slots__ = ("left",)
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    left: bool
+    def __init__(self, left: _Optional[bool] = ...) -> None: ...
+
+class Rating(_message.Message):
+    __slots__ = ("player_name", "mu", "sigma", "score", "games", "provisional", "bot", "rank")
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    player_name: str
+    mu: float
+    sigma: float
+    score: float
+    games: int
+    provisional: bool
+    bot: bool
+    rank: int
+    def __init__(self, player_name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ..., bot: _Optional[bool] = ..., rank: _Optional[int] = ...) -> None: ...
+
+class RatingChange(_message.Message):
+    __slots__ = ("match_id", "mu", "sigma", "score", "score_before", "place", "at_ms")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    mu: float
+    sigma: float
+    score: float
+    score_before: float
+    place: int
+    at_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., score_before: _Optional[float] = ..., place: _Optional[int] = ..., at_ms: _Optional[int] = ...) -> None: ...
+
+class GetRatingRequest(_message.Message):
+    __slots__ = ("game", "pool", "player_token", "bot")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    pool: str
+    player_token: str
+    bot: bool
+    def __init__(self, game: _Optional[str] = ..., pool: _Optional[str] = ..., player_token: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+
+class GetRatingResponse(_message.Message):
+    __slots__ = ("rating", "history")
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    rating: Rating
+    history: _containers.RepeatedCompositeFieldContainer[RatingChange]
+    def __init__(self, rating: _Optional[_Union[Rating, _Mapping]] = ..., history: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+
+class ListLeaderboardRequest(_message.Message):
+    __slots__ = ("game", "pool", "limit", "page_token", "bots")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    pool: str
+    limit: int
+    page_token: str
+    bots: bool
+    def __init__(self, game: _Optional[str] = ..., pool: _Optional[str] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ..., bots: _Optional[bool] = ...) -> None: ...
+
+class ListLeaderboardResponse(_message.Message):
+    __slots__ = ("ratings", "next_page_token")
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ratings: _containers.RepeatedCompositeFieldContainer[Rating]
+    next_page_token: str
+    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

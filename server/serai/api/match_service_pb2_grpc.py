@@ -94,6 +94,26 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
                 _registered_method=True)
+        self.JoinQueue = channel.unary_stream(
+                '/serai.v1.MatchService/JoinQueue',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.JoinQueueRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.QueueUpdate.FromString,
+                _registered_method=True)
+        self.LeaveQueue = channel.unary_unary(
+                '/serai.v1.MatchService/LeaveQueue',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.LeaveQueueRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.LeaveQueueResponse.FromString,
+                _registered_method=True)
+        self.GetRating = channel.unary_unary(
+                '/serai.v1.MatchService/GetRating',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.GetRatingRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.GetRatingResponse.FromString,
+                _registered_method=True)
+        self.ListLeaderboard = channel.unary_unary(
+                '/serai.v1.MatchService/ListLeaderboard',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -213,6 +233,45 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def JoinQueue(self, request, context):
+        """--- Community (issue 35): matchmaking, ratings, leaderboards ---
+        Wait in a queue for a game, its options, its seat count and a pool ("rated" or "casual"):
+        the server seats compatible players together (same API key, game, options, seats and pool;
+        by rating, the window widening the longer they wait) and the stream answers `waiting`
+        updates, then one `matched` (the match, the seat and its token), then ends (OK). Any
+        replica may take the stream; a player is paired once whatever the replicas, and a player
+        whose stream ends before the pairing leaves the queue. Calling again while matched (a lost
+        stream) answers the same match until it is finished. The rated pool needs a player_token
+        (else UNAUTHENTICATED); an unknown game is NOT_FOUND (as in CreateMatch), bad options,
+        seats or pool INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveQueue(self, request, context):
+        """Leave the queue (what a dropped JoinQueue stream does too); left is false when the player
+        was not waiting (already matched, or never queued).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRating(self, request, context):
+        """A player's rating in a game and pool of the caller's API key, with its recent changes;
+        a player who never played a rated match there gets the starting rating, 0 games.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLeaderboard(self, request, context):
+        """The best ratings of a game and pool of the caller's API key, a page at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -275,6 +334,26 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ReclaimSeat,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.SerializeToString,
+            ),
+            'JoinQueue': grpc.unary_stream_rpc_method_handler(
+                    servicer.JoinQueue,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.JoinQueueRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.QueueUpdate.SerializeToString,
+            ),
+            'LeaveQueue': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveQueue,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.LeaveQueueRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.LeaveQueueResponse.SerializeToString,
+            ),
+            'GetRating': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRating,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.GetRatingRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.GetRatingResponse.SerializeToString,
+            ),
+            'ListLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLeaderboard,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -601,6 +680,114 @@ class MatchService:
             '/serai.v1.MatchService/ReclaimSeat',
             serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinQueue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/serai.v1.MatchService/JoinQueue',
+            serai_dot_v1_dot_match__service__pb2.JoinQueueRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.QueueUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveQueue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/LeaveQueue',
+            serai_dot_v1_dot_match__service__pb2.LeaveQueueRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.LeaveQueueResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRating(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/GetRating',
+            serai_dot_v1_dot_match__service__pb2.GetRatingRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.GetRatingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/ListLeaderboard',
+            serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -44,6 +44,7 @@ from serai import logging as serai_logging
 from serai.archive import SQLITE_FILE, Archive, ArchiveError
 from serai.archive.opening import open_archive
 from serai.commands import workers
+from serai.community import Community
 from serai.matches import Matches
 from serai.matches.limits import Limits
 from serai.registry import Registry
@@ -250,7 +251,7 @@ async def serve(
             log.warning("plugin not loaded", game=broken.name, error=broken.error)
         matches = _matches(settings, store, games, archive)
         webhooks = _webhooks(settings, matches)
-        runtime = Runtime(matches, webhooks=webhooks)
+        runtime = Runtime(matches, webhooks=webhooks, community=_community(settings, matches))
         servers = await _servers(settings, runtime, games, reuse_port=worker is not None)
         if not await servers.listen(settings, worker is not None):
             return 1
@@ -316,7 +317,18 @@ def _webhooks(settings: config.Settings, matches: Matches) -> Webhooks | None:
     return Webhooks(matches.store, matches.registry, WebhookSettings(allowed), matches.now_ms)
 
 
-def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:
+def _community(settings: config.Settings, matches: Matches) -> Community:
+    return Community(
+        matches,
+        people_vs_bots=settings.rate_people_against_bots,
+        queue_move_seconds=settings.queue_move_seconds,
+        provisional_games=settings.provisional_games,
+    )
+
+
+def _handlers(
+    settings: config.Settings, matches: Matches, community: Community | None = None
+) -> MatchHandlers:
     """One set of handlers for both ports: a key's revocation and move rate, the list and create
     rates and the response caches are the process's, not each port's (per-connection move
     limits stay apart: a connection's peer names its port's protocol)."""
@@ -332,6 +344,7 @@ def _handlers(settings: config.Settings, matches: Matches) -> MatchHandlers:
         auth,
         create_limiter=RateLimiter(settings.create_rate, settings.create_burst),
         play_open_seconds=settings.play_open_seconds,
+        community=community,
     )
 
 
@@ -340,7 +353,7 @@ async def _servers(
 ) -> _Servers:
     """The process's servers, not yet listening: gRPC, and HTTP (with its house bots) and a
     metrics port where the settings ask for them."""
-    handlers = _handlers(settings, runtime.matches)
+    handlers = _handlers(settings, runtime.matches, runtime.community)
     grpc_server = await build_server(
         runtime.matches,
         max_message_bytes=settings.max_message_bytes,

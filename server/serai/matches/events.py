@@ -81,6 +81,8 @@ def reclaimed(seat: int) -> NewEvent:
     seat.reclaimed)."""
     text = f"seat {seat}'s player came back on another device"
     return NewEvent(_ANNOUNCEMENT, {"text": text, "reclaimed": seat})
+
+
 def announcement(said: Announcement) -> NewEvent:
     """What a game's announcement (public text or :class:`Private`) is stored as."""
     if isinstance(said, str):

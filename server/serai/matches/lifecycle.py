@@ -185,6 +185,7 @@ class Matches:
         entropy: bytes = b"",
         tenant: str | None = None,
         player_id: str = "",
+        player_key: str = "",
     ) -> Joined:
         """Claim a seat; see :meth:`serai.matches.seating.Seating.join`."""
         return await self._seating.join(
@@ -195,6 +196,7 @@ class Matches:
             entropy=entropy,
             tenant=tenant,
             player_id=player_id,
+            player_key=player_key,
         )
 
     async def reclaim(self, match_id: str, player_id: str, tenant: str | None = None) -> Joined:

@@ -40,7 +40,10 @@ def unseal(sealed: str, match_id: str, request_id: str) -> str:
     return bytes(a ^ b for a, b in zip(bytes.fromhex(sealed), key, strict=True)).decode()
 
 
-def created_match_id(client_id: str, request_id: str) -> str:
-    """32 hex characters: a hash, so no one without the request id can know it beforehand."""
-    digest = hashlib.sha256(b"serai create\n%s\n%s" % (client_id.encode(), request_id.encode()))
+def created_match_id(client_id: str, request_id: str, tenant: str = "") -> str:
+    """32 hex characters: a hash, so no one without the request id can know it beforehand.
+    Another tenant's create with the same client_id and request_id makes a match of its own (a
+    newline cannot be in a client_id: the two never meet)."""
+    owner = f"{tenant}\n{client_id}" if tenant else client_id
+    digest = hashlib.sha256(b"serai create\n%s\n%s" % (owner.encode(), request_id.encode()))
     return digest.hexdigest()[:32]

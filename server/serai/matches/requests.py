@@ -77,6 +77,12 @@ def check_move_seconds(move_seconds: int) -> None:
         raise BadRequest(f"move_seconds must be 0 (no clock) to {MAX_MOVE_SECONDS}")
 
 
+def check_clock_extras(bank_seconds: int, move_seconds: int, spectator_delay_moves: int) -> None:
+    """A time bank needs a clock; both it and a spectator delay have bounds."""
+    check_bank_seconds(bank_seconds, move_seconds)
+    check_spectator_delay(spectator_delay_moves)
+
+
 def check_bank_seconds(bank_seconds: int, move_seconds: int) -> None:
     if not 0 <= bank_seconds <= MAX_BANK_SECONDS:
         raise BadRequest(f"bank_seconds must be 0 (no time bank) to {MAX_BANK_SECONDS}")

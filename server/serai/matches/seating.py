@@ -82,40 +82,26 @@ class Seating:
     ) -> MatchRecord:
         """A new open match. ``seats`` 0 means the game's smallest player count.
 
-        ``move_seconds`` > 0 gives it a turn clock, and ``bank_seconds`` each seat a time bank
-        on top (see :mod:`.clocks`). The match counts
-        against three limits of unfinished matches (see :meth:`_claim`): the caller's
-        (``quota_key``, e.g. ``peer:10.0.0.7``: what the caller cannot change for free), the
-        ``client_id``'s (a label the caller chooses: a courtesy limit among cooperating bots),
-        and the whole store's. ``tenant`` (the caller's API key's name) owns the match: only
-        calls with that key see it; ``max_open`` replaces the per-caller limit for this caller
-        (its key's own limit; None: the server's).
+        ``move_seconds`` > 0 gives it a turn clock, ``bank_seconds`` each seat a time bank on top
+        (see :mod:`.clocks`); ``spectator_delay_moves`` shows spectators the match that many moves
+        late (see :mod:`.spectating`). The match counts against three limits of unfinished
+        matches (see :meth:`_claim`): the caller's (``quota_key``, e.g. ``peer:10.0.0.7``), the
+        ``client_id``'s (a courtesy limit among cooperating bots), and the whole store's.
+        ``tenant`` (the caller's API key's name) owns the match: only calls with that key see it;
+        ``max_open`` replaces the per-caller limit for this caller (None: the server's).
 
-        With a ``request_id``, the match id is derived from it and the ``client_id``, so a
-        repeated create (a client retrying after a lost answer) finds the match the first one
-        made and answers it as it is now, instead of making a second one.
-        ``spectator_delay_moves``: spectators see the match that many moves late while it runs
-        (see :mod:`.spectating`).
-        """
+        With a ``request_id``, the match id is derived from it, so a retried create answers the
+        match the first one made, as it is now, instead of making a second one."""
         self._check_create(client_id, move_seconds, seed, request_id)
-        requests.check_bank_seconds(bank_seconds, move_seconds)
-        requests.check_spectator_delay(spectator_delay_moves)
-        # Another tenant's retry with the same client_id and request_id makes a match of its own
-        # (a newline cannot be in a client_id: the two never meet).
-        owner = f"{tenant}\n{client_id}" if tenant else client_id
-        match_id = created_match_id(owner, request_id) if request_id else secrets.token_hex(8)
+        requests.check_clock_extras(bank_seconds, move_seconds, spectator_delay_moves)
+        match_id = (
+            created_match_id(client_id, request_id, tenant) if request_id else secrets.token_hex(8)
+        )
         if request_id and (made := await self._made_before(match_id, tenant)) is not None:
             return made
         plugin, players, resolved = self._game_as_asked(game, seats, options)
-        # Without a chosen seed, the deal is committed: the game deals from the seed derived at
-        # the start (see _Join), and is set up from a placeholder meanwhile.
         seed_chosen = seed is not None
-        if seed is None:
-            seed = fairness.PLACEHOLDER_SEED
-            state, encoded = self._placeholder(game, plugin, players, resolved)
-        else:
-            state = plugin.setup(players, seed, resolved)
-            encoded = plugin.encode_state(state)
+        seed, state, encoded = self._first_deal(game, plugin, players, resolved, seed)
         record = MatchRecord(
             match_id=match_id,
             game=game,
@@ -137,6 +123,18 @@ class Seating:
         )
         await self._claim(record, quota_key, max_open)
         return await self._store_new(Entry(record, plugin, state), bool(request_id))
+
+    def _first_deal(
+        self, game: str, plugin: Any, players: int, resolved: dict[str, Any], seed: int | None
+    ) -> tuple[int, Any, bytes]:
+        """The seed, state and its bytes a new match starts from. Without a chosen seed the deal
+        is committed: the game deals from the seed derived at the start (see _Join), and is set
+        up from a placeholder meanwhile."""
+        if seed is None:
+            state, encoded = self._placeholder(game, plugin, players, resolved)
+            return fairness.PLACEHOLDER_SEED, state, encoded
+        state = plugin.setup(players, seed, resolved)
+        return seed, state, plugin.encode_state(state)
 
     def _game_as_asked(
         self, game: str, seats: int, options: Mapping[str, str] | None
@@ -269,12 +267,15 @@ class Seating:
         entropy: bytes = b"",
         tenant: str | None = None,
         player_id: str = "",
+        player_key: str = "",
     ) -> Joined:
         """Claim ``seat`` (the lowest free one when None); the match starts when all are taken.
 
         ``player_id`` (the ``sub`` of a player token the caller's app signed, checked by the
         service) binds the seat to that player, who may :meth:`reclaim` it later and finds the
-        match among theirs; a player holds at most one seat of a match.
+        match among theirs; a player holds at most one seat of a match. ``player_key``: the same
+        given as its :func:`~serai.matches.access.player_key` (the matchmaking queue keeps no
+        player id as such), used when ``player_id`` is empty.
 
         ``entropy`` (at most :data:`~serai.matches.fairness.MAX_ENTROPY` bytes) goes into the
         seed of a match with a committed deal (see :mod:`.fairness`); a match with a chosen seed
@@ -299,7 +300,7 @@ class Seating:
         else:  # as SubmitMove: plan on the cached match (often this process's own create),
             look_again = self.clocks.current  # and let the commit's compare-and-set say if stale
         access.check_tenant(entry, tenant)
-        player = access.player_key(player_id) if player_id else ""
+        player = access.player_key(player_id) if player_id else player_key
         join = _Join(self, match_id, seat, player_name, request_id, entropy, player)
         joined = await self.entries.change(entry, join, look_again)
         if player:  # after the commit: a failure here leaves the seat theirs, unlisted

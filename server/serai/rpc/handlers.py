@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, cast
 from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
+from serai.community import Community
 from serai.matches import (
     BadRequest,
     Matches,
@@ -27,6 +28,7 @@ from serai.matches import (
 )
 from serai.matches.transcripts import dumps as dumps_transcript
 from serai.metrics import MOVES, WATCHERS
+from serai.rpc import community as community_rpc
 from serai.rpc.context import CallContext, Principal
 from serai.rpc.convert import (
     PB_TO_STATUS,
@@ -58,6 +60,8 @@ class MatchHandlers:
     that may carry an API key; None: keys are not looked at (an embedded, single-user server).
     ``create_limiter`` limits CreateMatch per ``ctx.quota_key`` (an API key, else an address),
     ``play_open_seconds`` how long a Play stream may take to send its open (0: no limit).
+    ``community``: the queues and ratings (:mod:`serai.community`) the community's RPCs serve;
+    by default one of its own over ``matches``.
     """
 
     def __init__(
@@ -69,8 +73,10 @@ class MatchHandlers:
         *,
         create_limiter: RateLimiter | None = None,
         play_open_seconds: float = OPEN_SECONDS,
+        community: Community | None = None,
     ) -> None:
         self.matches = matches
+        self.community = community or Community(matches)
         self.auth = auth
         self.move_limiter = move_limiter or RateLimiter(0, 0)
         self.list_limiter = list_limiter or RateLimiter(0, 0)
@@ -120,6 +126,8 @@ class MatchHandlers:
             max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
             spectator_delay_moves=request.spectator_delay_moves,
         )
+        if request.rated:
+            await self.community.register_created(record)
         return pb.CreateMatchResponse(match=summary(record))
 
     async def JoinMatch(
@@ -297,3 +305,26 @@ class MatchHandlers:
         """A seat's events with its legal moves, and its moves' answers: see
         :mod:`serai.rpc.play`."""
         return self.play_streams.play(requests, ctx)
+
+    # The community (issue 35): see serai.rpc.community.
+
+    def JoinQueue(
+        self, request: pb.JoinQueueRequest, ctx: CallContext
+    ) -> AsyncIterator[pb.QueueUpdate]:
+        return community_rpc.join_queue(self.community, request, ctx)
+
+    async def LeaveQueue(
+        self, request: pb.LeaveQueueRequest, ctx: CallContext
+    ) -> pb.LeaveQueueResponse:
+        return await community_rpc.leave_queue(self.community, request, ctx)
+
+    async def GetRating(
+        self, request: pb.GetRatingRequest, ctx: CallContext
+    ) -> pb.GetRatingResponse:
+        return await community_rpc.get_rating(self.community, request, ctx)
+
+    async def ListLeaderboard(
+        self, request: pb.ListLeaderboardRequest, ctx: CallContext
+    ) -> pb.ListLeaderboardResponse:
+        self.list_limiter.check(ctx.quota_key, "ListMatches calls", "from this address")
+        return await community_rpc.list_leaderboard(self.community, request, ctx)

@@ -26,6 +26,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from serai.store.api_keys import ApiKeyStore
+from serai.store.community import (
+    Applied,
+    PairingPolicy,
+    QueueEntry,
+    QueueKey,
+    QueuePoll,
+    RatedMatch,
+    RatingBoard,
+    RatingRow,
+    RatingUpdate,
+)
 from serai.store.records import (
     REQUEST_WINDOW,
     STATUSES,
@@ -247,6 +258,64 @@ class Store(Protocol):
     async def match_counts(self) -> dict[Status, int]:
         """How many matches the status indexes hold, by status, every tenant together (for
         metrics; an expired match may be counted until a listing or the sweeper prunes it)."""
+
+    # The community (serai.community): matchmaking queues and rating boards.
+
+    async def queue_enter(
+        self, queue: QueueKey, entry: QueueEntry, now_ms: int, clear: str = ""
+    ) -> str | None:
+        """Put the player in the queue (again: a new entry and rating, its waiting time kept),
+        unless the pairing already assigned it a match: then that assignment (it stays queued
+        out), unless its pairing id is ``clear`` (the player is done with it: it is dropped and
+        the player queued). Atomic with :meth:`queue_pair`."""
+
+    async def queue_poll(self, queue: QueueKey, player: str, now_ms: int) -> QueuePoll:
+        """The player's assignment, else its place in the queue; a waiting player is marked
+        seen at ``now_ms`` (one not seen for the policy's ``stale_ms`` leaves at the next pass)."""
+
+    async def queue_leave(self, queue: QueueKey, player: str) -> bool:
+        """Take the player out of the queue; whether it was waiting (not paired)."""
+
+    async def queue_pair(
+        self, queue: QueueKey, player: str, now_ms: int, policy: PairingPolicy, pairing_id: str
+    ) -> bool:
+        """Seat ``player`` (if still waiting) with its neighbours in rating: of the groups of
+        ``queue.seats`` consecutive waiting players (by rating) that hold it, the one of the
+        smallest spread that fits every member's window (see PairingPolicy). Every member's
+        assignment, JSON ``{"pairing": pairing_id, "seat", "players": [entries in seat order],
+        "at"}``, is stored and it leaves the queue, all in one step (players not seen for
+        ``policy.stale_ms`` are dropped first). Whether a group was seated. Its cost does not
+        grow with the queue (a few sorted-set reads), so every waiting stream may run it."""
+
+    async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
+        """The rows of those of ``players`` rated on ``board`` (the others are left out)."""
+
+    async def apply_ratings(
+        self, board: RatingBoard, match_id: str, updates: Sequence[RatingUpdate]
+    ) -> Applied:
+        """Write every update of one match's result at once: "duplicate" (nothing written) when
+        ``match_id`` was applied to the board before, "conflict" (nothing written) when a row
+        no longer has its ``games_before``, else "applied": rows, leaderboards and histories
+        written and the match noted as applied, in one step."""
+
+    async def leaderboard(
+        self, board: RatingBoard, bots: bool, offset: int, limit: int
+    ) -> list[tuple[str, RatingRow]]:
+        """(player, row) by score, best first, from the ``offset``-th: people's or bots'."""
+
+    async def rating_history(self, board: RatingBoard, player: str, limit: int) -> list[str]:
+        """The player's last ``limit`` history lines on the board, newest first."""
+
+    async def register_rated(self, rated: RatedMatch, due_ms: int) -> None:
+        """Note a rated match, to be rated once finished (idempotent): :meth:`rated_due` gives
+        it from ``due_ms`` on until :meth:`rated_done`."""
+
+    async def rated_due(self, now_ms: int, lease_ms: int, limit: int) -> list[RatedMatch]:
+        """Up to ``limit`` registered matches due, each leased to the caller for ``lease_ms``
+        (then given to whoever asks: the caller may have died), as :meth:`unarchived`."""
+
+    async def rated_done(self, match_id: str) -> None:
+        """The match is rated (or will never be): it leaves :meth:`rated_due`."""
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""

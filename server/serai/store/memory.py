@@ -54,6 +54,7 @@ from serai.store.api_keys import (
     with_webhook,
 )
 from serai.store.api_keys import with_players as _with_players
+from serai.store.memory_community import MemoryCommunity
 from serai.store.webhooks import LOG_LINES, Claimed, DeliveryLine
 
 # A claim whose match is not there (yet) is pruned only after this long: it may be a create still
@@ -76,11 +77,12 @@ class _Match:
     answers: dict[int, deque[tuple[str, Answer]]] = field(default_factory=dict)
 
 
-class MemoryStore:
+class MemoryStore(MemoryCommunity):
     """Every match, index and API key of one process, in dictionaries. ``clock_ms`` (the wall
     clock in milliseconds) dates event ids and idle expiry; a test may pass its own."""
 
     def __init__(self, *, clock_ms: Callable[[], int] = wall_ms) -> None:
+        super().__init__()
         self._clock_ms = clock_ms
         self._matches: dict[str, _Match] = {}
         self._existed: set[str] = set()  # every match ever indexed, expired ones too

@@ -37,6 +37,7 @@ from serai.store import (
 )
 from serai.store.redis.api_keys import RedisApiKeys
 from serai.store.redis.breaker import DEFAULT_PROBE_INTERVAL, Breaker
+from serai.store.redis.community import Community
 from serai.store.redis.connect import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
@@ -104,7 +105,7 @@ def open_store(
     return RedisStore(client, breaker, closing=(probe,), replica_wait=replica_wait)
 
 
-class RedisStore(EventReads, Indexes, Expiry):
+class RedisStore(EventReads, Indexes, Expiry, Community):
     """A :class:`serai.store.Store` on one Redis (or a proxy to a cluster), via redis.asyncio."""
 
     def __init__(

@@ -128,6 +128,10 @@ class ConnectMatchService:
     get_transcript = _unary("GetTranscript")
     watch = _streaming("Watch")
     reclaim_seat = _unary("ReclaimSeat")
+    join_queue = _streaming("JoinQueue")
+    leave_queue = _unary("LeaveQueue")
+    get_rating = _unary("GetRating")
+    list_leaderboard = _unary("ListLeaderboard")
 
     async def play(self, requests: AsyncIterator[Any], ctx: Any) -> AsyncIterator[Any]:
         """Play is a bidirectional stream, which needs HTTP/2 end to end; this port serves
@@ -152,6 +156,10 @@ METHODS = {
     "watch": "Watch",
     "reclaim_seat": "ReclaimSeat",
     "play": "Play",
+    "join_queue": "JoinQueue",
+    "leave_queue": "LeaveQueue",
+    "get_rating": "GetRating",
+    "list_leaderboard": "ListLeaderboard",
 }
 
 HEALTH_SERVICE = "grpc.health.v1.Health"

@@ -111,3 +111,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
     Watch = _streaming("Watch")
     Play = _streaming("Play")
     ReclaimSeat = _unary("ReclaimSeat")
+    JoinQueue = _streaming("JoinQueue")
+    LeaveQueue = _unary("LeaveQueue")
+    GetRating = _unary("GetRating")
+    ListLeaderboard = _unary("ListLeaderboard")

@@ -239,6 +239,15 @@ export declare type CreateMatchRequest = Message<"serai.v1.CreateMatchRequest"> 
    * @generated from field: uint32 spectator_delay_moves = 34;
    */
   spectatorDelayMoves: number;
+
+  /**
+   * The match moves its players' ratings (the game's "rated" pool of the
+   * caller's API key) once it finishes, if every seat was joined with a player token (else it
+   * moves none). Numbered apart from the fields around it.
+   *
+   * @generated from field: bool rated = 35;
+   */
+  rated: boolean;
 };
 
 /**
@@ -1643,6 +1652,455 @@ export declare type PlayError = Message<"serai.v1.PlayError"> & {
 export declare const PlayErrorSchema: GenMessage<PlayError>;
 
 /**
+ * @generated from message serai.v1.JoinQueueRequest
+ */
+export declare type JoinQueueRequest = Message<"serai.v1.JoinQueueRequest"> & {
+  /**
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * @generated from field: map<string, string> options = 2;
+   */
+  options: { [key: string]: string };
+
+  /**
+   * 0: the game's smallest player count.
+   *
+   * @generated from field: int32 seats = 3;
+   */
+  seats: number;
+
+  /**
+   * "rated" (also when empty) or "casual" (no rating moves).
+   *
+   * @generated from field: string pool = 4;
+   */
+  pool: string;
+
+  /**
+   * The player (see JoinMatchRequest.player_token): required for "rated"; without one, a
+   * casual guest with an identity of this stream only.
+   *
+   * @generated from field: string player_token = 5;
+   */
+  playerToken: string;
+
+  /**
+   * A guest's display name (a player token's name replaces it).
+   *
+   * @generated from field: string player_name = 6;
+   */
+  playerName: string;
+
+  /**
+   * The player is a bot: rated on the bots' leaderboard, and (unless the server says otherwise)
+   * its matches against people do not move the people's ratings.
+   *
+   * @generated from field: bool bot = 7;
+   */
+  bot: boolean;
+};
+
+/**
+ * Describes the message serai.v1.JoinQueueRequest.
+ * Use `create(JoinQueueRequestSchema)` to create a new message.
+ */
+export declare const JoinQueueRequestSchema: GenMessage<JoinQueueRequest>;
+
+/**
+ * @generated from message serai.v1.QueueUpdate
+ */
+export declare type QueueUpdate = Message<"serai.v1.QueueUpdate"> & {
+  /**
+   * @generated from oneof serai.v1.QueueUpdate.kind
+   */
+  kind: {
+    /**
+     * @generated from field: serai.v1.QueueWaiting waiting = 1;
+     */
+    value: QueueWaiting;
+    case: "waiting";
+  } | {
+    /**
+     * @generated from field: serai.v1.QueueMatched matched = 2;
+     */
+    value: QueueMatched;
+    case: "matched";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message serai.v1.QueueUpdate.
+ * Use `create(QueueUpdateSchema)` to create a new message.
+ */
+export declare const QueueUpdateSchema: GenMessage<QueueUpdate>;
+
+/**
+ * Sent when the player's place changes, and at least every 10 seconds while it waits.
+ *
+ * @generated from message serai.v1.QueueWaiting
+ */
+export declare type QueueWaiting = Message<"serai.v1.QueueWaiting"> & {
+  /**
+   * 0 for the longest waiting player of the queue.
+   *
+   * @generated from field: int32 position = 1;
+   */
+  position: number;
+
+  /**
+   * How many players wait in this queue now.
+   *
+   * @generated from field: int32 waiting = 2;
+   */
+  waiting: number;
+
+  /**
+   * @generated from field: int64 waited_ms = 3;
+   */
+  waitedMs: bigint;
+
+  /**
+   * A guess of how long until matched (0: no guess yet).
+   *
+   * @generated from field: int64 estimate_ms = 4;
+   */
+  estimateMs: bigint;
+};
+
+/**
+ * Describes the message serai.v1.QueueWaiting.
+ * Use `create(QueueWaitingSchema)` to create a new message.
+ */
+export declare const QueueWaitingSchema: GenMessage<QueueWaiting>;
+
+/**
+ * @generated from message serai.v1.QueueMatched
+ */
+export declare type QueueMatched = Message<"serai.v1.QueueMatched"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string seat_token = 3;
+   */
+  seatToken: string;
+
+  /**
+   * @generated from field: serai.v1.MatchSummary match = 4;
+   */
+  match?: MatchSummary | undefined;
+
+  /**
+   * Whether the match moves ratings when it finishes.
+   *
+   * @generated from field: bool rated = 5;
+   */
+  rated: boolean;
+};
+
+/**
+ * Describes the message serai.v1.QueueMatched.
+ * Use `create(QueueMatchedSchema)` to create a new message.
+ */
+export declare const QueueMatchedSchema: GenMessage<QueueMatched>;
+
+/**
+ * @generated from message serai.v1.LeaveQueueRequest
+ */
+export declare type LeaveQueueRequest = Message<"serai.v1.LeaveQueueRequest"> & {
+  /**
+   * The queue, as JoinQueueRequest names it.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * @generated from field: map<string, string> options = 2;
+   */
+  options: { [key: string]: string };
+
+  /**
+   * @generated from field: int32 seats = 3;
+   */
+  seats: number;
+
+  /**
+   * @generated from field: string pool = 4;
+   */
+  pool: string;
+
+  /**
+   * @generated from field: string player_token = 5;
+   */
+  playerToken: string;
+};
+
+/**
+ * Describes the message serai.v1.LeaveQueueRequest.
+ * Use `create(LeaveQueueRequestSchema)` to create a new message.
+ */
+export declare const LeaveQueueRequestSchema: GenMessage<LeaveQueueRequest>;
+
+/**
+ * @generated from message serai.v1.LeaveQueueResponse
+ */
+export declare type LeaveQueueResponse = Message<"serai.v1.LeaveQueueResponse"> & {
+  /**
+   * @generated from field: bool left = 1;
+   */
+  left: boolean;
+};
+
+/**
+ * Describes the message serai.v1.LeaveQueueResponse.
+ * Use `create(LeaveQueueResponseSchema)` to create a new message.
+ */
+export declare const LeaveQueueResponseSchema: GenMessage<LeaveQueueResponse>;
+
+/**
+ * @generated from message serai.v1.Rating
+ */
+export declare type Rating = Message<"serai.v1.Rating"> & {
+  /**
+   * @generated from field: string player_name = 1;
+   */
+  playerName: string;
+
+  /**
+   * Weng-Lin (OpenSkill) skill and its uncertainty; score = mu - 3 sigma orders leaderboards.
+   *
+   * @generated from field: double mu = 2;
+   */
+  mu: number;
+
+  /**
+   * @generated from field: double sigma = 3;
+   */
+  sigma: number;
+
+  /**
+   * @generated from field: double score = 4;
+   */
+  score: number;
+
+  /**
+   * @generated from field: int32 games = 5;
+   */
+  games: number;
+
+  /**
+   * Fewer rated matches than the server asks before a rating is settled.
+   *
+   * @generated from field: bool provisional = 6;
+   */
+  provisional: boolean;
+
+  /**
+   * @generated from field: bool bot = 7;
+   */
+  bot: boolean;
+
+  /**
+   * The place on the leaderboard, 0 for the best (in ListLeaderboard answers).
+   *
+   * @generated from field: int32 rank = 8;
+   */
+  rank: number;
+};
+
+/**
+ * Describes the message serai.v1.Rating.
+ * Use `create(RatingSchema)` to create a new message.
+ */
+export declare const RatingSchema: GenMessage<Rating>;
+
+/**
+ * @generated from message serai.v1.RatingChange
+ */
+export declare type RatingChange = Message<"serai.v1.RatingChange"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: double mu = 2;
+   */
+  mu: number;
+
+  /**
+   * @generated from field: double sigma = 3;
+   */
+  sigma: number;
+
+  /**
+   * @generated from field: double score = 4;
+   */
+  score: number;
+
+  /**
+   * The score before this match.
+   *
+   * @generated from field: double score_before = 5;
+   */
+  scoreBefore: number;
+
+  /**
+   * The player's rank in the match (0: first).
+   *
+   * @generated from field: int32 place = 6;
+   */
+  place: number;
+
+  /**
+   * @generated from field: int64 at_ms = 7;
+   */
+  atMs: bigint;
+};
+
+/**
+ * Describes the message serai.v1.RatingChange.
+ * Use `create(RatingChangeSchema)` to create a new message.
+ */
+export declare const RatingChangeSchema: GenMessage<RatingChange>;
+
+/**
+ * @generated from message serai.v1.GetRatingRequest
+ */
+export declare type GetRatingRequest = Message<"serai.v1.GetRatingRequest"> & {
+  /**
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * "rated" when empty.
+   *
+   * @generated from field: string pool = 2;
+   */
+  pool: string;
+
+  /**
+   * Whose rating: the player this token names.
+   *
+   * @generated from field: string player_token = 3;
+   */
+  playerToken: string;
+
+  /**
+   * The player's rating as a bot (see JoinQueueRequest.bot).
+   *
+   * @generated from field: bool bot = 4;
+   */
+  bot: boolean;
+};
+
+/**
+ * Describes the message serai.v1.GetRatingRequest.
+ * Use `create(GetRatingRequestSchema)` to create a new message.
+ */
+export declare const GetRatingRequestSchema: GenMessage<GetRatingRequest>;
+
+/**
+ * @generated from message serai.v1.GetRatingResponse
+ */
+export declare type GetRatingResponse = Message<"serai.v1.GetRatingResponse"> & {
+  /**
+   * @generated from field: serai.v1.Rating rating = 1;
+   */
+  rating?: Rating | undefined;
+
+  /**
+   * Newest first; the last 20 at most.
+   *
+   * @generated from field: repeated serai.v1.RatingChange history = 2;
+   */
+  history: RatingChange[];
+};
+
+/**
+ * Describes the message serai.v1.GetRatingResponse.
+ * Use `create(GetRatingResponseSchema)` to create a new message.
+ */
+export declare const GetRatingResponseSchema: GenMessage<GetRatingResponse>;
+
+/**
+ * @generated from message serai.v1.ListLeaderboardRequest
+ */
+export declare type ListLeaderboardRequest = Message<"serai.v1.ListLeaderboardRequest"> & {
+  /**
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * "rated" when empty.
+   *
+   * @generated from field: string pool = 2;
+   */
+  pool: string;
+
+  /**
+   * 50 when 0, at most 100.
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+
+  /**
+   * "" for the best; else a next_page_token from an earlier answer.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+
+  /**
+   * The bots' leaderboard instead of the people's.
+   *
+   * @generated from field: bool bots = 5;
+   */
+  bots: boolean;
+};
+
+/**
+ * Describes the message serai.v1.ListLeaderboardRequest.
+ * Use `create(ListLeaderboardRequestSchema)` to create a new message.
+ */
+export declare const ListLeaderboardRequestSchema: GenMessage<ListLeaderboardRequest>;
+
+/**
+ * @generated from message serai.v1.ListLeaderboardResponse
+ */
+export declare type ListLeaderboardResponse = Message<"serai.v1.ListLeaderboardResponse"> & {
+  /**
+   * @generated from field: repeated serai.v1.Rating ratings = 1;
+   */
+  ratings: Rating[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message serai.v1.ListLeaderboardResponse.
+ * Use `create(ListLeaderboardResponseSchema)` to create a new message.
+ */
+export declare const ListLeaderboardResponseSchema: GenMessage<ListLeaderboardResponse>;
+
+/**
  * @generated from enum serai.v1.TimeoutPolicy
  */
 export enum TimeoutPolicy {
@@ -1860,6 +2318,57 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof ReclaimSeatRequestSchema;
     output: typeof JoinMatchResponseSchema;
+  },
+  /**
+   * --- Community (issue 35): matchmaking, ratings, leaderboards ---
+   * Wait in a queue for a game, its options, its seat count and a pool ("rated" or "casual"):
+   * the server seats compatible players together (same API key, game, options, seats and pool;
+   * by rating, the window widening the longer they wait) and the stream answers `waiting`
+   * updates, then one `matched` (the match, the seat and its token), then ends (OK). Any
+   * replica may take the stream; a player is paired once whatever the replicas, and a player
+   * whose stream ends before the pairing leaves the queue. Calling again while matched (a lost
+   * stream) answers the same match until it is finished. The rated pool needs a player_token
+   * (else UNAUTHENTICATED); an unknown game is NOT_FOUND (as in CreateMatch), bad options,
+   * seats or pool INVALID_ARGUMENT.
+   *
+   * @generated from rpc serai.v1.MatchService.JoinQueue
+   */
+  joinQueue: {
+    methodKind: "server_streaming";
+    input: typeof JoinQueueRequestSchema;
+    output: typeof QueueUpdateSchema;
+  },
+  /**
+   * Leave the queue (what a dropped JoinQueue stream does too); left is false when the player
+   * was not waiting (already matched, or never queued).
+   *
+   * @generated from rpc serai.v1.MatchService.LeaveQueue
+   */
+  leaveQueue: {
+    methodKind: "unary";
+    input: typeof LeaveQueueRequestSchema;
+    output: typeof LeaveQueueResponseSchema;
+  },
+  /**
+   * A player's rating in a game and pool of the caller's API key, with its recent changes;
+   * a player who never played a rated match there gets the starting rating, 0 games.
+   *
+   * @generated from rpc serai.v1.MatchService.GetRating
+   */
+  getRating: {
+    methodKind: "unary";
+    input: typeof GetRatingRequestSchema;
+    output: typeof GetRatingResponseSchema;
+  },
+  /**
+   * The best ratings of a game and pool of the caller's API key, a page at a time.
+   *
+   * @generated from rpc serai.v1.MatchService.ListLeaderboard
+   */
+  listLeaderboard: {
+    methodKind: "unary";
+    input: typeof ListLeaderboardRequestSchema;
+    output: typeof ListLeaderboardResponseSchema;
   },
 }>;
 

@@ -1,0 +1,68 @@
+"""The community on the server: matchmaking queues (:mod:`.queue`), ratings updated exactly once
+per rated match (:mod:`.ratings`, and the loop that applies them, :mod:`.rater`) and their
+leaderboards. It sits beside :mod:`serai.matches` (which it drives to make and join the matches
+it pairs) and, like it, knows no transport and sees storage only through :class:`serai.store.Store`.
+
+Example::
+
+    community = Community(matches)
+    async for update in community.matchmaking.wait(queue, seeker): ...
+    await community.rater.drain()        # the runtime runs community.rater.run()
+"""
+
+from __future__ import annotations
+
+import time
+
+from serai.community.queue import Matched, Matchmaking, Seeker, Waiting
+from serai.community.rater import Rater
+from serai.community.ratings import POOLS, RATED_POOL, RatingChange, Ratings
+from serai.matches import Matches
+from serai.store import MatchRecord
+from serai.store.community import DEFAULT_POLICY, PairingPolicy, RatedMatch, RatingBoard
+
+
+class Community:
+    """The matchmaking, ratings and rater of one process's :class:`Matches`.
+
+    ``people_vs_bots``: matches of people against bots move ratings (the host's choice);
+    ``queue_move_seconds``: the turn clock of the matches the queue makes;
+    ``provisional_games``: rated matches before a rating is no longer provisional."""
+
+    def __init__(
+        self,
+        matches: Matches,
+        *,
+        people_vs_bots: bool = False,
+        queue_move_seconds: int = 60,
+        provisional_games: int = 5,
+        policy: PairingPolicy = DEFAULT_POLICY,
+    ) -> None:
+        self.ratings = Ratings(
+            matches.store, people_vs_bots=people_vs_bots, provisional_games=provisional_games
+        )
+        self.matchmaking = Matchmaking(
+            matches, self.ratings, policy=policy, move_seconds=queue_move_seconds
+        )
+        self.rater = Rater(matches.store, self.ratings, time.time, archive=matches.archive)
+        self.store = matches.store
+
+    async def register_created(self, record: MatchRecord) -> None:
+        """Rate a match made by CreateMatch (``rated``) once it finishes: its seats are read
+        then (a seat without a player token's player leaves it unrated)."""
+        board = RatingBoard(record.tenant, record.game, RATED_POOL)
+        now_ms = int(time.time() * 1000)
+        await self.store.register_rated(RatedMatch(record.match_id, board, (), now_ms), now_ms)
+
+
+__all__ = [
+    "POOLS",
+    "RATED_POOL",
+    "Community",
+    "Matched",
+    "Matchmaking",
+    "RatingChange",
+    "Ratings",
+    "Seeker",
+    "Waiting",
+]
