@@ -147,9 +147,14 @@ class ClientCore:
         bank_seconds: int = 0,
         spectator_delay_moves: int = 0,
     ) -> pb.CreateMatchRequest:
-        policies = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
+        policies = {
+            "lose": pb.TIMEOUT_POLICY_LOSE,
+            "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE,
+            "lose_or_cancel": pb.TIMEOUT_POLICY_LOSE_OR_CANCEL,
+        }
         if timeout_policy not in policies:
-            raise ValueError(f"timeout_policy is 'lose' or 'default_move', not {timeout_policy!r}")
+            names = ", ".join(map(repr, policies))
+            raise ValueError(f"timeout_policy is one of {names}, not {timeout_policy!r}")
         request = pb.CreateMatchRequest(
             game=game,
             seats=seats,

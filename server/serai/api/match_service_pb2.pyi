@@ -13,6 +13,7 @@ class TimeoutPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TIMEOUT_POLICY_UNSPECIFIED: _ClassVar[TimeoutPolicy]
     TIMEOUT_POLICY_LOSE: _ClassVar[TimeoutPolicy]
     TIMEOUT_POLICY_DEFAULT_MOVE: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_LOSE_OR_CANCEL: _ClassVar[TimeoutPolicy]
 
 class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -23,6 +24,7 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
 TIMEOUT_POLICY_LOSE: TimeoutPolicy
 TIMEOUT_POLICY_DEFAULT_MOVE: TimeoutPolicy
+TIMEOUT_POLICY_LOSE_OR_CANCEL: TimeoutPolicy
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
@@ -235,16 +237,18 @@ class SeedReveal(_message.Message):
     def __init__(self, server_seed: _Optional[bytes] = ..., seat_entropy: _Optional[_Iterable[bytes]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("scores", "ranks", "winners", "summary")
+    __slots__ = ("scores", "ranks", "winners", "summary", "cancelled")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     ranks: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     summary: str
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
+    cancelled: bool
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ..., cancelled: _Optional[bool] = ...) -> None: ...
 
 class MatchSnapshot(_message.Message):
     __slots__ = ("match", "viewer_seat", "version", "to_act", "view", "outcome", "last_event_id", "move_deadline_ms", "presentation")

@@ -67,7 +67,9 @@ class Rater:
                     await self.store.rated_done(rated.match_id)
                 continue
             rated = rated if rated.seats else _seated(rated, record)
-            if rated.seats:
+            if (record.outcome or {}).get("cancelled"):
+                log.info("match not rated: cancelled", match=rated.match_id)
+            elif rated.seats:
                 ranks = list((record.outcome or {}).get("ranks", ()))
                 answer = await self.ratings.rate(rated, ranks, now_ms)
                 log.info("match rated", match=rated.match_id, answer=answer)

@@ -248,6 +248,8 @@ class _Overdue(Change[Entry]):
             self.late, self.rest, self.defaulted = (seat,), rest, True
             return commit, state
         self.late, self.defaulted = late, False
+        if record.timeout_policy == "lose_or_cancel" and planning.barely_begun(record):
+            return planning.plan_cancel(record, late), entry.state
         return planning.plan_forfeit(record, late, timed_out=True), entry.state
 
     def done(self, entry: Entry, commit: Commit) -> Entry | None:

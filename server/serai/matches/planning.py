@@ -161,6 +161,32 @@ def plan_forfeit(record: MatchRecord, losers: tuple[Seat, ...], *, timed_out: bo
     )
 
 
+def barely_begun(record: MatchRecord) -> bool:
+    """Fewer moves made than the match has seats (each join is a version, then each change)."""
+    return record.version - len(record.seats) < len(record.seats)
+
+
+def plan_cancel(record: MatchRecord, late: tuple[Seat, ...]) -> Commit:
+    """End a match that had barely begun when ``late`` let their clock run out: cancelled, an
+    abandoned match rather than a lost one, with no winner (and no rating)."""
+    players = len(record.seats)
+    named = " and ".join(map(str, late))
+    outcome = {
+        "scores": [0] * players,
+        "ranks": [0] * players,
+        "summary": f"cancelled: seat{'s' if len(late) > 1 else ''} {named} did not move in time",
+        "cancelled": True,
+    }
+    version = record.version + 1
+    return Commit(
+        status="finished",
+        outcome=outcome,
+        log=[LogEntry(version, seat, None, "timed_out") for seat in late],
+        events=[*(event.timed_out(seat) for seat in late), event.finished(outcome)],
+        deadline_ms=0,
+    )
+
+
 def no_longer_legal(error: Exception) -> bool:
     """A failure that a lost race explains: the move fitted the version it was chosen at."""
     if isinstance(error, MalformedMove):

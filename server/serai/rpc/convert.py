@@ -30,8 +30,9 @@ POLICY_FROM_PB = {
     pb.TIMEOUT_POLICY_UNSPECIFIED: "lose",
     pb.TIMEOUT_POLICY_LOSE: "lose",
     pb.TIMEOUT_POLICY_DEFAULT_MOVE: "default_move",
+    pb.TIMEOUT_POLICY_LOSE_OR_CANCEL: "lose_or_cancel",
 }
-POLICY_TO_PB = {"lose": pb.TIMEOUT_POLICY_LOSE, "default_move": pb.TIMEOUT_POLICY_DEFAULT_MOVE}
+POLICY_TO_PB = {policy: number for number, policy in POLICY_FROM_PB.items() if number}
 TYPE_URL_PREFIX = "type.googleapis.com/"  # Any.Pack's default
 
 
@@ -106,11 +107,13 @@ def seed_reveal(record: MatchRecord) -> pb.SeedReveal:
 
 def outcome(data: Mapping[str, Any]) -> pb.Outcome:
     ranks = list(data["ranks"])
+    cancelled = bool(data.get("cancelled"))
     return pb.Outcome(
         scores=list(data["scores"]),
         ranks=ranks,
-        winners=[seat for seat, rank in enumerate(ranks) if rank == 0],
+        winners=[] if cancelled else [seat for seat, rank in enumerate(ranks) if rank == 0],
         summary=data.get("summary", ""),
+        cancelled=cancelled,
     )
 
 

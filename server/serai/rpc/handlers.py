@@ -109,7 +109,8 @@ class MatchHandlers:
         policy = POLICY_FROM_PB.get(request.timeout_policy)
         if policy is None:
             raise BadRequest(
-                f"unknown timeout_policy {request.timeout_policy}; use LOSE or DEFAULT_MOVE"
+                f"unknown timeout_policy {request.timeout_policy}; "
+                "use LOSE, DEFAULT_MOVE or LOSE_OR_CANCEL"
             )
         record = await self.matches.create(
             request.game,

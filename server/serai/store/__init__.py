@@ -40,6 +40,7 @@ from serai.store.community import (
 from serai.store.records import (
     REQUEST_WINDOW,
     STATUSES,
+    TIMEOUT_POLICIES,
     UNCHANGED,
     Answer,
     Commit,
@@ -331,6 +332,7 @@ class Store(Protocol):
 __all__ = [
     "REQUEST_WINDOW",
     "STATUSES",
+    "TIMEOUT_POLICIES",
     "UNCHANGED",
     "Answer",
     "Commit",

@@ -9,7 +9,8 @@ from typing import Any, Final, Literal
 
 Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
-TimeoutPolicy = Literal["lose", "default_move"]
+TimeoutPolicy = Literal["lose", "default_move", "lose_or_cancel"]
+TIMEOUT_POLICIES: tuple[TimeoutPolicy, ...] = ("lose", "default_move", "lose_or_cancel")
 Ended = Literal["resigned", "timed_out"]
 
 # Request ids are remembered per seat for this many most recent moves: a client retries its latest

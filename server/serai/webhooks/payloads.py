@@ -12,7 +12,8 @@ The types:
 - ``match.your_turn``: the seat is to act at this version (one per seat to act, each turn);
 - ``match.finished``: the match is over (once);
 - ``seat.reclaimed``: the seat's player came back on another device (ReclaimSeat);
-- ``match.abandoned``: defined, not sent yet (serai has no abandoned seats yet: issue 34 item 4).
+- ``match.abandoned``: the seat let its clock run out before the match was under way, and the
+  match was cancelled (``TIMEOUT_POLICY_LOSE_OR_CANCEL``); a ``match.finished`` follows.
 
 Example::
 
@@ -39,7 +40,7 @@ class WebhookType(StrEnum):
     YOUR_TURN = "match.your_turn"
     FINISHED = "match.finished"
     SEAT_RECLAIMED = "seat.reclaimed"
-    ABANDONED = "match.abandoned"  # not sent yet: see the module docstring
+    ABANDONED = "match.abandoned"
 
 
 # The events after which it is someone's turn (again): the start, a move, a loss of a seat.
@@ -91,6 +92,9 @@ async def derive(
                 seat = int(event.data["reclaimed"])
                 hooks.append(_made(record, WebhookType.SEAT_RECLAIMED, version, at_ms, seat))
         if Kind.FINISHED in kinds:
+            if any(_cancelled(event) for event in group):
+                for seat in _timed_out(group):
+                    hooks.append(_made(record, WebhookType.ABANDONED, version, at_ms, seat))
             hooks.append(_made(record, WebhookType.FINISHED, version, at_ms))
         elif kinds & _TURN_EVENTS:
             for seat in await to_act_at(version):
@@ -119,3 +123,12 @@ def _by_version(events: Sequence[StoredEvent]) -> list[tuple[int, list[StoredEve
 
 def from_fields(fields: dict[str, Any]) -> Webhook:
     return Webhook(**fields)
+
+
+def _cancelled(event: StoredEvent) -> bool:
+    return event.kind == Kind.FINISHED and bool(event.data.get("outcome", {}).get("cancelled"))
+
+
+def _timed_out(group: Sequence[StoredEvent]) -> list[int]:
+    """The seats whose clock ran out in this version (who abandoned a cancelled match)."""
+    return [int(event.data["seat"]) for event in group if event.kind == Kind.TIMED_OUT]

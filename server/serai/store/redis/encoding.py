@@ -22,6 +22,7 @@ from typing import Any
 
 from serai.store import (
     STATUSES,
+    TIMEOUT_POLICIES,
     Answer,
     Ended,
     LogEntry,
@@ -30,6 +31,7 @@ from serai.store import (
     SeatRecord,
     StoredEvent,
     StoreError,
+    TimeoutPolicy,
     event_id_key,
 )
 
@@ -349,7 +351,7 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         last_event_id=text(fields.get("last_event") or b""),
         client_id=text(fields.get("client") or b""),
         move_seconds=int(fields.get("move_s") or 0),
-        timeout_policy="default_move" if fields.get("policy") == b"default_move" else "lose",
+        timeout_policy=_policy(fields.get("policy")),
         deadline_ms=int(fields.get("deadline") or 0),
         bank_seconds=int(fields.get("bank_s") or 0),
         seed_chosen=fields.get("chosen") == b"1",
@@ -357,3 +359,9 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         tenant=text(fields.get("tenant") or b""),
         spectator_delay_moves=int(fields.get("spec_delay") or 0),
     )
+
+
+def _policy(raw: bytes | None) -> TimeoutPolicy:
+    """The stored timeout policy; "lose" for none (records made before policies) or one unknown."""
+    named = text(raw or b"")
+    return next((policy for policy in TIMEOUT_POLICIES if policy == named), "lose")

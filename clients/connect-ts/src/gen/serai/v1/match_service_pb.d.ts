@@ -661,6 +661,13 @@ export declare type Outcome = Message<"serai.v1.Outcome"> & {
    * @generated from field: string summary = 4;
    */
   summary: string;
+
+  /**
+   * The match was cancelled, not played out (TIMEOUT_POLICY_LOSE_OR_CANCEL): no winners.
+   *
+   * @generated from field: bool cancelled = 5;
+   */
+  cancelled: boolean;
 };
 
 /**
@@ -2126,6 +2133,15 @@ export enum TimeoutPolicy {
    * @generated from enum value: TIMEOUT_POLICY_DEFAULT_MOVE = 2;
    */
   DEFAULT_MOVE = 2,
+
+  /**
+   * As LOSE, except while the match has barely begun (fewer moves made than it has seats): then
+   * the match is cancelled instead, an abandoned match, not a lost one. No one wins, a rated
+   * match moves no rating, and the outcome says so (Outcome.cancelled).
+   *
+   * @generated from enum value: TIMEOUT_POLICY_LOSE_OR_CANCEL = 3;
+   */
+  LOSE_OR_CANCEL = 3,
 }
 
 /**
