@@ -25,6 +25,7 @@ from grpc_health.v1 import health_pb2
 
 from serai.rpc.context import CallContext
 from serai.rpc.handlers import MatchHandlers
+from serai.rpc.methods import METHODS, Method
 from serai.rpc.status import Code, rpc_error
 from serai.transports.request_log import RequestLog
 
@@ -114,53 +115,34 @@ class ConnectMatchService:
     def __init__(self, handlers: MatchHandlers, log: RequestLog | None = None) -> None:
         self.handlers = handlers
         self.log = log or RequestLog()
-        for method in METHODS.values():
-            self.log.method(method)
+        for method in METHODS:
+            self.log.method(method.name)
 
-    list_games = _unary("ListGames")
-    create_match = _unary("CreateMatch")
-    join_match = _unary("JoinMatch")
-    list_matches = _unary("ListMatches")
-    get_match = _unary("GetMatch")
-    list_legal_moves = _unary("ListLegalMoves")
-    submit_move = _unary("SubmitMove")
-    resign = _unary("Resign")
-    get_transcript = _unary("GetTranscript")
-    watch = _streaming("Watch")
-    reclaim_seat = _unary("ReclaimSeat")
-    join_queue = _streaming("JoinQueue")
-    leave_queue = _unary("LeaveQueue")
-    get_rating = _unary("GetRating")
-    list_leaderboard = _unary("ListLeaderboard")
 
-    async def play(self, requests: AsyncIterator[Any], ctx: Any) -> AsyncIterator[Any]:
-        """Play is a bidirectional stream, which needs HTTP/2 end to end; this port serves
-        HTTP/1.1 (browsers), where Watch + SubmitMove are the path."""
+def _bidirectional(name: str) -> Callable[..., AsyncIterator[Any]]:
+    """A bidirectional stream (Play) needs HTTP/2 end to end; this port serves HTTP/1.1
+    (browsers; uvicorn speaks no HTTP/2), where Watch + SubmitMove are the path."""
+
+    async def call(self: ConnectMatchService, requests: Any, ctx: Any) -> AsyncIterator[Any]:
         raise ConnectError(
             ConnectCode.UNIMPLEMENTED,
-            "Play needs HTTP/2: use the gRPC port, or Watch and SubmitMove here",
+            f"{name} needs HTTP/2: use the gRPC port, or Watch and SubmitMove here",
         )
         yield  # an async generator, as the generated application expects
 
+    call.__name__ = call.__qualname__ = name
+    return call
 
-METHODS = {
-    "list_games": "ListGames",
-    "create_match": "CreateMatch",
-    "join_match": "JoinMatch",
-    "list_matches": "ListMatches",
-    "get_match": "GetMatch",
-    "list_legal_moves": "ListLegalMoves",
-    "submit_move": "SubmitMove",
-    "resign": "Resign",
-    "get_transcript": "GetTranscript",
-    "watch": "Watch",
-    "reclaim_seat": "ReclaimSeat",
-    "play": "Play",
-    "join_queue": "JoinQueue",
-    "leave_queue": "LeaveQueue",
-    "get_rating": "GetRating",
-    "list_leaderboard": "ListLeaderboard",
-}
+
+# Every method of the service, from the one method table, by its generated snake_case name.
+def _served(method: Method) -> Callable[..., Any]:
+    if method.client_streaming:
+        return _bidirectional(method.name)
+    return (_streaming if method.server_streaming else _unary)(method.name)
+
+
+for _method in METHODS:
+    setattr(ConnectMatchService, _method.snake_name, _served(_method))
 
 HEALTH_SERVICE = "grpc.health.v1.Health"
 

@@ -21,6 +21,7 @@ from serai.rpc.auth import Authenticator
 from serai.rpc.context import CallContext
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
+from serai.rpc.methods import METHODS
 from serai.rpc.status import Code
 
 GRPC_CODES: dict[Code, grpc.StatusCode] = {code: grpc.StatusCode[code.name] for code in Code}
@@ -99,19 +100,8 @@ class MatchService(pb_grpc.MatchServiceServicer):
         # response caches); else its own.
         self.handlers = handlers or MatchHandlers(matches, move_limiter, list_limiter, auth)
 
-    ListGames = _unary("ListGames")
-    CreateMatch = _unary("CreateMatch")
-    JoinMatch = _unary("JoinMatch")
-    ListMatches = _unary("ListMatches")
-    GetMatch = _unary("GetMatch")
-    ListLegalMoves = _unary("ListLegalMoves")
-    SubmitMove = _unary("SubmitMove")
-    Resign = _unary("Resign")
-    GetTranscript = _unary("GetTranscript")
-    Watch = _streaming("Watch")
-    Play = _streaming("Play")
-    ReclaimSeat = _unary("ReclaimSeat")
-    JoinQueue = _streaming("JoinQueue")
-    LeaveQueue = _unary("LeaveQueue")
-    GetRating = _unary("GetRating")
-    ListLeaderboard = _unary("ListLeaderboard")
+
+# Every method of the service, from the one method table (unary, or a stream either way).
+for _method in METHODS:
+    _serve = _streaming if _method.server_streaming else _unary
+    setattr(MatchService, _method.name, _serve(_method.name))
