@@ -82,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seeds matches and bots (1)")
     parser.add_argument("--profile", help="run serai under cProfile, stats to this file")
     parser.add_argument(
+        "--serve-flag",
+        action="append",
+        default=[],
+        help="a flag for the served serai, e.g. --serve-flag=--event-loop=uvloop (repeatable)",
+    )
+    parser.add_argument(
         "--serai-path",
         help="serve the serai of this checkout (its server/ first on PYTHONPATH), e.g. a "
         "worktree of the commit before a change, for a before/after in one run's terms",
@@ -255,7 +261,7 @@ async def measure(args: argparse.Namespace, folder: Path, embedded: EmbeddedRedi
         [*python, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
          "--redis-url", embedded.url, "--log-format", "json", "--max-open-per-peer", "0",
          "--max-open-total", "0", "--chosen-seeds", "allow", "--house-bots", "0",
-         "--move-rate", "0", "--create-rate", "0"],
+         "--move-rate", "0", "--create-rate", "0", *args.serve_flag],
         folder / "serve.log",
         "serai listening",
         name="serai serve",

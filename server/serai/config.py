@@ -20,6 +20,7 @@ from serai.flag_values import memory_bytes  # noqa: F401  (serve and tests read 
 DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 50052
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+EVENT_LOOPS = ("asyncio", "uvloop")  # serve --event-loop
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Settings:
     metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
     metrics_token: str = ""
     metrics_tenants: bool = False
+    event_loop: str = "asyncio"
 
 
 def _setting(
@@ -538,6 +540,13 @@ def _process_tuning(group: Any) -> None:
     )
     _setting(
         group,
+        "--event-loop",
+        "the event loop each process runs on: asyncio's own, or uvloop's (libuv; needs the "
+        "uvloop package: pip install uvloop)",
+        choices=EVENT_LOOPS,
+    )
+    _setting(
+        group,
         "--metrics-tenants",
         "count calls by API key name (serai_tenant_requests{tenant=...}): every tenant's name "
         "is then on /metrics. true or false; the flag alone is true",
@@ -603,6 +612,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         metrics_port=args.metrics_port,
         metrics_token=args.metrics_token,
         metrics_tenants=args.metrics_tenants,
+        event_loop=args.event_loop,
     )
 
 
