@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         server, address = start_process(
             [*python, "-m", "serai.cli", "serve", "--port", "0",
              "--http-port", "off", "--redis-url", embedded.url, "--log-format", "json",
-             "--max-open-per-peer", "0", "--max-open-total", "0"],
+             "--max-open-per-peer", "0", "--max-open-total", "0", "--create-rate", "0"],
             Path(folder) / "serve.log",
             "serai listening",
             name="serai serve",
