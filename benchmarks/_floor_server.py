@@ -26,12 +26,14 @@ from pathlib import Path
 import grpc
 from _harness import Servers, start_process
 from serai.api import match_service_pb2 as pb
+from serai.config import Settings
 from serai.store import Commit, LogEntry, MatchRecord, NewEvent, SeatRecord
 from serai.store.redis.store import RedisStore
 
 NOOP = "/floor.Floor/Noop"
 COMMIT = "/floor.Floor/Commit"
 PLAY = "/floor.Floor/Play"
+IDLE_MS = Settings().idle_seconds * 1000
 
 
 async def serve(response_file: Path, commit_file: Path, redis_url: str, port: int = 0) -> None:
@@ -142,6 +144,7 @@ async def sample_commit(redis_url: str, match_id: str, request_id: str) -> Commi
         request_id=request_id,
         answer=str(data.get("label", "")),
         deadline_ms=None,
+        idle_ms=IDLE_MS,  # as serai's commits carry it (serve --idle-seconds' default)
     )
 
 

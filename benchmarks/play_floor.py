@@ -34,10 +34,11 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+import redis
 from _floor_server import PLAY, floor_matches, sample_commit, save_sample, start_floor
 from _harness import cpu_seconds, pct, start_process
 from serai.api import match_service_pb2 as pb
@@ -55,6 +56,8 @@ class Round:
     seconds: float
     cpu_seconds: float
     latencies: list[float]
+    redis_cpu_seconds: float = 0.0
+    commands: dict[str, tuple[int, int]] = field(default_factory=dict)  # name: (calls, usec)
 
     @property
     def rate(self) -> float:
@@ -63,6 +66,10 @@ class Round:
     @property
     def cpu_ms(self) -> float:
         return self.cpu_seconds * 1000 / self.moves
+
+    @property
+    def redis_ms(self) -> float:
+        return self.redis_cpu_seconds * 1000 / self.moves
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -74,6 +81,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, default=4, help="gRPC channels (4)")
     parser.add_argument("--seed", type=int, default=1, help="seeds matches and bots (1)")
     parser.add_argument("--profile", help="run serai under cProfile, stats to this file")
+    parser.add_argument(
+        "--serve-flag",
+        action="append",
+        default=[],
+        help="a flag for the served serai, e.g. --serve-flag=--event-loop=uvloop (repeatable)",
+    )
+    parser.add_argument(
+        "--serai-path",
+        help="serve the serai of this checkout (its server/ first on PYTHONPATH), e.g. a "
+        "worktree of the commit before a change, for a before/after in one run's terms",
+    )
     return parser.parse_args(argv)
 
 
@@ -99,7 +117,7 @@ async def serai_round(
         *(set_up(stubs[i % len(stubs)], base + i) for i in range(args.matches))
     )
     latencies: list[float] = []
-    played = await timed("serai-play", pids, latencies, lambda: asyncio.gather(
+    played = await timed("serai-play", pids, args.redis_url, latencies, lambda: asyncio.gather(
         *(
             play_seat(stubs[i % len(stubs)], match_id, token, random.Random(f"{i}:{seat}"),
                       latencies)
@@ -115,21 +133,42 @@ async def serai_round(
 async def timed(
     name: str,
     pids: list[int],
+    redis_url: str,
     latencies: list[float],
     play: Callable[[], Awaitable[list[int]]],
 ) -> Round:
-    """``play()`` (each match's moves) timed, with the CPU of ``pids``; the collector off."""
+    """``play()`` (each match's moves) timed, with the CPU of ``pids`` (the last is Redis's)
+    and Redis's commands; the collector off."""
     gc.collect()
     gc.disable()
-    before = sum(cpu_seconds(pid) or 0.0 for pid in pids)
+    client = redis.Redis.from_url(redis_url)
+    commands_before = command_stats(client)
+    before = [cpu_seconds(pid) or 0.0 for pid in pids]
     start = time.perf_counter()
     try:
         played = await play()
     finally:
         gc.enable()
     seconds = time.perf_counter() - start
-    cpu = sum(cpu_seconds(pid) or 0.0 for pid in pids) - before
-    return Round(name, sum(played), seconds, cpu, latencies)
+    spent = [(cpu_seconds(pid) or 0.0) - b for pid, b in zip(pids, before, strict=True)]
+    commands = {
+        name: (
+            calls - commands_before.get(name, (0, 0))[0],
+            usec - commands_before.get(name, (0, 0))[1],
+        )
+        for name, (calls, usec) in command_stats(client).items()
+    }
+    client.close()
+    return Round(name, sum(played), seconds, sum(spent), latencies, spent[-1], commands)
+
+
+def command_stats(client: redis.Redis) -> dict[str, tuple[int, int]]:
+    """Calls and microseconds per Redis command so far (INFO commandstats)."""
+    stats = client.info("commandstats")
+    return {
+        name.removeprefix("cmdstat_"): (value["calls"], value["usec"])
+        for name, value in stats.items()
+    }
 
 
 async def capture(address: str, redis_url: str) -> tuple[bytes, bytes, Commit]:
@@ -200,7 +239,7 @@ async def floor_round(
     ids = await floor_matches(store, len(per_match), commit, tag)
     channels = [grpc.aio.insecure_channel(address) for _ in range(args.channels)]
     latencies: list[float] = []
-    played = await timed("floor-play", pids, latencies, lambda: asyncio.gather(
+    played = await timed("floor-play", pids, args.redis_url, latencies, lambda: asyncio.gather(
         *(
             floor_match(channels[i % len(channels)], match_id, moves, latencies)
             for i, (match_id, moves) in enumerate(zip(ids, per_match, strict=True))
@@ -211,28 +250,31 @@ async def floor_round(
     return played
 
 
-async def measure(args: argparse.Namespace, folder: Path, redis: EmbeddedRedis) -> list[Round]:
+async def measure(args: argparse.Namespace, folder: Path, embedded: EmbeddedRedis) -> list[Round]:
+    args.redis_url = embedded.url
     python = [sys.executable]
+    if args.serai_path:  # another checkout's server code (env execs: the pid stays the server's)
+        python = ["env", f"PYTHONPATH={Path(args.serai_path).resolve() / 'server'}", *python]
     if args.profile:
         python += ["-m", "cProfile", "-o", str(Path(args.profile).resolve())]
     serve, address = start_process(
         [*python, "-m", "serai.cli", "serve", "--port", "0", "--http-port", "off",
-         "--redis-url", redis.url, "--log-format", "json", "--max-open-per-peer", "0",
+         "--redis-url", embedded.url, "--log-format", "json", "--max-open-per-peer", "0",
          "--max-open-total", "0", "--chosen-seeds", "allow", "--house-bots", "0",
-         "--move-rate", "0", "--create-rate", "0"],
+         "--move-rate", "0", "--create-rate", "0", *args.serve_flag],
         folder / "serve.log",
         "serai listening",
         name="serai serve",
     )  # fmt: skip
-    assert redis.process is not None
-    redis_pid = redis.process.pid
+    assert embedded.process is not None
+    redis_pid = embedded.process.pid
     floor = None
-    store = RedisStore.from_url(redis.url)
+    store = RedisStore.from_url(embedded.url)
     rounds: list[Round] = []
     try:
-        turn, answer, commit = await capture(address, redis.url)
+        turn, answer, commit = await capture(address, embedded.url)
         save_sample(folder, b"", commit, answer=answer, turn=turn)
-        floor = start_floor(1, "floor-play", folder, redis.url)
+        floor = start_floor(1, "floor-play", folder, embedded.url)
         for index in range(args.rounds):
             served = await serai_round(address, [serve.pid, redis_pid], args, index)
             rounds.append(served)
@@ -262,18 +304,28 @@ def report(args: argparse.Namespace, rounds: list[Round]) -> None:
     }
     print(f"{args.matches} concurrent Jaipur matches, 2 seats each on Play; {args.rounds} rounds")
     print(
-        f"{'part':<12} {'moves':>6} {'moves/s':>8} {'server CPU/move':>16} "
+        f"{'part':<12} {'moves':>6} {'moves/s':>8} {'server CPU/move':>16} {'(Redis)':>9} "
         f"{'move p50':>15} {'p99':>8}"
     )
     for r in rounds:
         print(
-            f"{r.name:<12} {r.moves:>6} {r.rate:>8.0f} {r.cpu_ms:>13.3f} ms "
+            f"{r.name:<12} {r.moves:>6} {r.rate:>8.0f} {r.cpu_ms:>13.3f} ms {r.redis_ms:>6.3f} ms "
             f"{pct(r.latencies, 0.5):>12.2f} ms {pct(r.latencies, 0.99):>5.2f} ms"
+        )
+    for r in rounds:
+        busiest = sorted(r.commands.items(), key=lambda item: -item[1][1])[:5]
+        print(
+            f"  {r.name} Redis commands per move (calls, us): "
+            + ", ".join(
+                f"{name} {calls / r.moves:.2f} {usec / r.moves:.1f}"
+                for name, (calls, usec) in busiest
+                if calls
+            )
         )
     serai, floor = best["serai-play"], best["floor-play"]
     print(
         f"serai-play / floor-play (best rounds): CPU per move {serai.cpu_ms / floor.cpu_ms:.2f}x "
-        f"(target <= 1.2x), moves/s {serai.rate / floor.rate:.2f}x"
+        f"(targets: issue 19 <= 1.2x, issue 33 <= 1.5x), moves/s {serai.rate / floor.rate:.2f}x"
     )
 
 
@@ -281,11 +333,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="serai-play-floor-") as name:
         folder = Path(name)
-        redis = EmbeddedRedis(folder / "data").start()
+        embedded = EmbeddedRedis(folder / "data").start()
         try:
-            rounds = asyncio.run(measure(args, folder, redis))
+            rounds = asyncio.run(measure(args, folder, embedded))
         finally:
-            redis.stop()
+            embedded.stop()
     report(args, rounds)
     return 0
 

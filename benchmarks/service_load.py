@@ -170,7 +170,8 @@ async def play_seat(
 ) -> int:
     """One seat on a Play stream, moving on the legal moves it is offered; its moves."""
     outgoing: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
-    outgoing.put_nowait(pb.PlayRequest(open=pb.PlayOpen(match_id=match_id, seat_token=token)))
+    opened = pb.PlayOpen(match_id=match_id, seat_token=token, answer_with_event=True)
+    outgoing.put_nowait(pb.PlayRequest(open=opened))
 
     async def requests() -> Any:
         while (request := await outgoing.get()) is not None:
@@ -180,14 +181,16 @@ async def play_seat(
     sent: dict[str, float] = {}
     call = stub.Play(requests())
     async for update in call:
-        if update.HasField("answer"):
-            answer = update.answer
+        alone = update.HasField("answer")
+        if alone or update.HasField("answered"):  # alone, or with the event it caused
+            answer = update.answer if alone else update.answered
             if answer.HasField("submitted"):
                 latencies.append(time.perf_counter() - sent.pop(answer.request_id))
                 moves += 1
             elif answer.error.code != grpc.StatusCode.ABORTED.value[0]:
                 raise RuntimeError(f"move refused: {answer.error.message}")
-            continue
+            if alone:
+                continue
         if update.legal_moves:
             version = update.event.snapshot.version
             request_id = f"{update.event.snapshot.viewer_seat}-{version}"

@@ -38,6 +38,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--slots", type=int, default=10, help="concurrent clients (10)")
     parser.add_argument("--game", default="jaipur", help="the game set up (jaipur)")
     parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    parser.add_argument(
+        "--serai-path",
+        help="serve the serai of this checkout (its server/ first on PYTHONPATH), for a "
+        "before/after in one run's terms",
+    )
     return parser.parse_args(argv)
 
 
@@ -109,12 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="serai-bench-") as folder:
         embedded = EmbeddedRedis(Path(folder) / "data").start()
         python = [sys.executable]
+        if args.serai_path:  # env execs: the pid stays the server's
+            python = ["env", f"PYTHONPATH={Path(args.serai_path).resolve() / 'server'}", *python]
         if args.profile:
             python += ["-m", "cProfile", "-o", str(Path(args.profile).resolve())]
         server, address = start_process(
             [*python, "-m", "serai.cli", "serve", "--port", "0",
              "--http-port", "off", "--redis-url", embedded.url, "--log-format", "json",
-             "--max-open-per-peer", "0", "--max-open-total", "0"],
+             "--max-open-per-peer", "0", "--max-open-total", "0", "--create-rate", "0"],
             Path(folder) / "serve.log",
             "serai listening",
             name="serai serve",

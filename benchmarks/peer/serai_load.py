@@ -317,7 +317,9 @@ async def play_streamed(
     async def seat_loop(seat: int) -> None:
         stream = stubs[seat].Play()
         await stream.write(
-            pb.PlayRequest(open=pb.PlayOpen(match_id=match_id, seat_token=tokens[seat]))
+            pb.PlayRequest(
+                open=pb.PlayOpen(match_id=match_id, seat_token=tokens[seat], answer_with_event=True)
+            )
         )
         moved = 0
         sent = 0.0
@@ -332,13 +334,15 @@ async def play_streamed(
                     return
                 if update is grpc.aio.EOF:
                     return
-                if update.HasField("answer"):
-                    answer = update.answer
+                alone = update.HasField("answer")
+                if alone or update.HasField("answered"):  # alone, or with its move's event
+                    answer = update.answer if alone else update.answered
                     if answer.HasField("error"):
                         window.error(f"play: move answered {answer.error.code}")
                     else:
                         window.move(sent, time.perf_counter())
-                    continue
+                    if alone:
+                        continue
                 event = update.event
                 if not event.HasField("snapshot"):
                     continue
@@ -396,7 +400,9 @@ async def play_kept(
 
     async def seat_loop(seat: int) -> bool:
         stream = kept.streams[seat]
-        opened = pb.PlayOpen(match_id=match_id, seat_token=tokens[seat], keep_open=True)
+        opened = pb.PlayOpen(
+            match_id=match_id, seat_token=tokens[seat], keep_open=True, answer_with_event=True
+        )
         await stream.write(pb.PlayRequest(open=opened))
         moved = 0
         waiting = ""  # the request id of this seat's move not answered yet
@@ -411,8 +417,9 @@ async def play_kept(
                 return False
             if update is grpc.aio.EOF:
                 return False
-            if update.HasField("answer"):
-                answer = update.answer
+            alone = update.HasField("answer")
+            if alone or update.HasField("answered"):  # alone, or with its move's event
+                answer = update.answer if alone else update.answered
                 if answer.request_id == waiting:
                     waiting = ""
                 sent = kept.sent.pop(answer.request_id, None)
@@ -420,7 +427,8 @@ async def play_kept(
                     window.error(f"playkept: move answered {answer.error.code}")
                 elif sent is not None:
                     window.move(sent, time.perf_counter())
-                continue
+                if alone:
+                    continue
             event = update.event
             if not event.HasField("snapshot"):
                 continue

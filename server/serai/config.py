@@ -8,6 +8,7 @@ Precedence: flag, then environment, then the default below. Example::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from serai.webhooks.urls import add_allow_host_argument, allowed_hosts
 DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 50052
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+EVENT_LOOPS = ("asyncio", "uvloop")  # serve --event-loop
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class Settings:
     queue_move_seconds: int = 60
     rate_people_against_bots: bool = False
     provisional_games: int = 5
+    event_loop: str = "asyncio"
 
 
 def _setting(
@@ -574,6 +577,13 @@ def _process_tuning(group: Any) -> None:
     )
     _setting(
         group,
+        "--event-loop",
+        "the event loop each process runs on: asyncio's own, or uvloop's (libuv; needs the "
+        "uvloop package: pip install uvloop)",
+        choices=EVENT_LOOPS,
+    )
+    _setting(
+        group,
         "--metrics-tenants",
         "count calls by API key name (serai_tenant_requests{tenant=...}): every tenant's name "
         "is then on /metrics. true or false; the flag alone is true",
@@ -585,65 +595,20 @@ def _process_tuning(group: Any) -> None:
 
 
 def from_args(args: argparse.Namespace) -> Settings:
-    return Settings(
-        host=args.host,
-        port=args.port,
-        http_port=args.http_port,
-        http_allow_origin=tuple(
-            args.http_allow_origin
-            if args.http_allow_origin is not None
-            else getattr(args, "http_allow_origin_env", ())
+    """The settings the parsed flags give: each field from the flag of its name, but for the few
+    converted on the way (an empty URL is none; origins may come from the environment)."""
+    named = {f.name: getattr(args, f.name) for f in dataclasses.fields(Settings) if f.name in args}
+    origins = args.http_allow_origin
+    converted = {
+        "http_allow_origin": tuple(
+            origins if origins is not None else getattr(args, "http_allow_origin_env", ())
         ),
-        redis_url=args.redis_url or None,
-        redis_cluster=args.redis_cluster or None,
-        data_dir=args.data_dir,
-        max_message_bytes=args.max_message_bytes,
-        grace_seconds=args.grace_seconds,
-        log_format=args.log_format,
-        log_level=args.log_level,
-        move_rate=args.move_rate,
-        move_burst=args.move_burst,
-        max_open_matches=args.max_open_matches,
-        max_open_per_peer=args.max_open_per_peer,
-        max_open_total=args.max_open_total,
-        list_rate=args.list_rate,
-        list_burst=args.list_burst,
-        create_rate=args.create_rate,
-        create_burst=args.create_burst,
-        play_open_seconds=args.play_open_seconds,
-        header_seconds=args.header_seconds,
-        http_idle_seconds=args.http_idle_seconds,
-        grpc_idle_seconds=args.grpc_idle_seconds,
-        max_connections_per_peer=args.max_connections_per_peer,
-        max_connections=args.max_connections,
-        idle_seconds=args.idle_seconds,
-        sweep_seconds=args.sweep_seconds,
-        redis_connections=args.redis_connections,
-        redis_timeout=args.redis_timeout,
-        redis_connect_timeout=args.redis_connect_timeout,
-        redis_probe_seconds=args.redis_probe_seconds,
-        redis_wait_replicas=args.redis_wait_replicas,
-        redis_wait_ms=args.redis_wait_ms,
-        max_watches=args.max_watches,
-        max_watches_per_peer=args.max_watches_per_peer,
-        max_watches_per_match=args.max_watches_per_match,
-        workers=args.workers,
-        chosen_seeds=args.chosen_seeds,
-        redis_maxmemory=args.redis_maxmemory,
-        redis_fsync=args.redis_fsync,
-        require_api_key=args.require_api_key,
-        house_bots=args.house_bots,
-        archive_url=args.archive_url or None,
-        keep_finished=args.keep_finished,
-        house_bots_per_client=args.house_bots_per_client,
-        metrics_port=args.metrics_port,
-        metrics_token=args.metrics_token,
-        metrics_tenants=args.metrics_tenants,
-        webhook_allow_host=tuple(sorted(allowed_hosts(args).hosts)),
-        queue_move_seconds=args.queue_move_seconds,
-        rate_people_against_bots=args.rate_people_against_bots,
-        provisional_games=args.provisional_games,
-    )
+        "redis_url": args.redis_url or None,
+        "redis_cluster": args.redis_cluster or None,
+        "archive_url": args.archive_url or None,
+        "webhook_allow_host": tuple(sorted(allowed_hosts(args).hosts)),
+    }
+    return Settings(**{**named, **converted})
 
 
 # Where Redis and the archive are, where to listen and how many workers: the supervisor sets

@@ -75,8 +75,8 @@ def test_a_session_resumes_after_aborted_and_sends_its_unanswered_move_again(ser
     async def flaky(self: Any, requests: Any, ctx: Any) -> AsyncIterator[Any]:
         opened.append(1)
         first = len(opened) == 1
-        async for update in _original_play(self, requests, ctx):
-            if first and update.HasField("answer"):
+        async for update in _original_play(self, requests, ctx):  # each update as its bytes
+            if first and pb.PlayUpdate.FromString(update).HasField("answer"):
                 raise WatchBehind("fell behind")
             yield update
 

@@ -244,12 +244,15 @@ class PlayStream:
         return item
 
     def answer(self, timeout: float = 60) -> pb.PlayAnswer:
-        """The next answer (events before it are kept in ``received``)."""
+        """The next answer, alone or with an event (PlayOpen.answer_with_event); the updates
+        before it are kept in ``received``."""
         while True:
             update = self.next(timeout)
             assert update is not None, "the stream ended before the answer came"
             if update.HasField("answer"):
                 return update.answer
+            if update.HasField("answered"):
+                return update.answered
 
     def close(self) -> None:
         self._requests.put(None)

@@ -64,6 +64,8 @@ def _play_seat(stream: PlayStream, seat: Seat, finals: dict[Seat, pb.MatchSnapsh
     """Read the stream to its end, moving (as the unary path chooses) whenever it offers moves
     and the seat is the first to act."""
     while (update := stream.next()) is not None:
+        if update.HasField("answered"):  # an answer with the event its move wrote last
+            assert not update.answered.HasField("error"), update.answered.error
         if update.HasField("answer"):
             assert not update.answer.HasField("error"), update.answer.error
             continue
@@ -394,7 +396,8 @@ async def _move_after_the_watch_ends(
         # (its wakeup was due before this task's).
         await asyncio.wait_for(asked.wait(), 30)
         while True:
-            update = await asyncio.wait_for(anext(updates), 30)  # TimeoutError: never answered
+            sent_bytes = await asyncio.wait_for(anext(updates), 30)  # TimeoutError: never answered
+            update = pb.PlayUpdate.FromString(sent_bytes)  # the handler gives each as its bytes
             if update.HasField("answer"):
                 return update.answer
 
@@ -564,3 +567,49 @@ def test_a_whole_match_over_play_through_the_processs_watch_hub(tiny):
 
 async def _use_hub(server: Any) -> Any:
     return server.matches.use_watch_hub(server.store.event_feed())
+
+
+@pytest.mark.parametrize("through_hub", [False, True], ids=["direct", "hub"])
+def test_answers_with_their_events_come_once_each_and_the_events_as_watch_lists_them(
+    tiny, through_hub
+):
+    """PlayOpen.answer_with_event: each move's answer comes once, alone or in the update of the
+    last event its move wrote (PlayUpdate.answered, with that event's snapshot and the seat's
+    legal moves); each stream's events are the match's, each once and in order."""
+    hub = tiny.run(_use_hub(tiny)) if through_hub else None
+    try:
+        stub = tiny.stub()
+        match_id, tokens = _running(stub)
+        streams = [
+            PlayStream(tiny.stub(), match_id, tokens[s], answer_with_event=True) for s in (0, 1)
+        ]
+        finals: dict[Seat, pb.MatchSnapshot] = {}
+        threads = [
+            threading.Thread(target=_play_seat, args=(streams[s], s, finals)) for s in (0, 1)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+            assert not thread.is_alive()
+        every = [e.event_id for e in watch_all(stub, match_id)]
+        moves = [e.version for e in watch_all(stub, match_id) if e.HasField("move")]
+        answered = 0
+        for seat, stream in enumerate(streams):
+            assert [u.event.event_id for u in stream.received if u.HasField("event")] == every
+            ids = [u.answer.request_id for u in stream.received if u.HasField("answer")]
+            riding = [u for u in stream.received if u.HasField("answered")]
+            ids += [u.answered.request_id for u in riding]
+            mine = [u.event.snapshot.version for u in stream.received if u.legal_moves]
+            assert sorted(ids) == sorted({f"{seat}-{v}" for v in mine if v + 1 in moves})
+            for update in riding:  # the answer's snapshot is the event's, as the seat sees it
+                assert update.event.HasField("snapshot")
+                assert update.answered.submitted.snapshot.version == update.event.version
+                assert update.answered.submitted.snapshot.view == update.event.snapshot.view
+            answered += len(riding)
+        if not through_hub:  # one loop, no sockets: the answer is ready before the event
+            assert answered > 0
+        assert finals[0].match.status == finals[1].match.status == pb.MATCH_STATUS_FINISHED
+    finally:
+        if hub is not None:
+            tiny.run(hub.close())

@@ -98,6 +98,31 @@ def test_a_move_restarts_the_idle_time_of_every_key(redis_url):
     assert len(lives) >= 3 and all(life > 30_000 for life in lives), lives
 
 
+def test_a_move_with_time_to_spare_leaves_the_times_but_gives_keys_it_makes_theirs(redis_url):
+    """A commit with more than the idle time left sets no expiry again (a PTTL, not four
+    PEXPIREs, on the hot path); the log and requests keys it creates get the others' time, so
+    no key of the match is left to live for ever."""
+
+    async def scenario(store: RedisStore, match_id: str) -> str:
+        await store.create(running_record(match_id), [NewEvent("created")], idle_ms=60_000)
+        with redis.Redis.from_url(redis_url) as admin:
+            for key in match_keys(match_id):
+                admin.pexpire(key, 120_000)  # more than the idle time left
+        moved = Commit(
+            state=b"s",
+            log=[LogEntry(1, 0, b"x")],
+            events=[NewEvent("move")],
+            request_id="r1",
+            idle_ms=60_000,
+        )
+        assert isinstance(await store.commit(match_id, 0, moved), Committed)
+        return match_id
+
+    match_id = _run(redis_url, scenario)
+    lives = _lives(redis_url, match_id)
+    assert len(lives) == 4 and all(60_000 < life <= 120_000 for life in lives), lives
+
+
 def test_the_move_that_finishes_a_match_keeps_its_keys_for_ever(redis_url):
     """Even before the fold (which may fail, and is retried later) rewrites them."""
 

@@ -503,20 +503,22 @@ class PlayRequest(_message.Message):
     def __init__(self, open: _Optional[_Union[PlayOpen, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
 
 class PlayOpen(_message.Message):
-    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation", "steps", "keep_open")
+    __slots__ = ("match_id", "seat_token", "after_event_id", "presentation", "steps", "keep_open", "answer_with_event")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     PRESENTATION_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     KEEP_OPEN_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_WITH_EVENT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat_token: str
     after_event_id: str
     presentation: bool
     steps: bool
     keep_open: bool
-    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ..., steps: _Optional[bool] = ..., keep_open: _Optional[bool] = ...) -> None: ...
+    answer_with_event: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_event_id: _Optional[str] = ..., presentation: _Optional[bool] = ..., steps: _Optional[bool] = ..., keep_open: _Optional[bool] = ..., answer_with_event: _Optional[bool] = ...) -> None: ...
 
 class PlayMove(_message.Message):
     __slots__ = ("request_id", "expected_version", "move_id", "payload")
@@ -537,14 +539,16 @@ class PlayResign(_message.Message):
     def __init__(self, request_id: _Optional[str] = ...) -> None: ...
 
 class PlayUpdate(_message.Message):
-    __slots__ = ("event", "answer", "legal_moves")
+    __slots__ = ("event", "answer", "legal_moves", "answered")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    ANSWERED_FIELD_NUMBER: _ClassVar[int]
     event: MatchEvent
     answer: PlayAnswer
     legal_moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
-    def __init__(self, event: _Optional[_Union[MatchEvent, _Mapping]] = ..., answer: _Optional[_Union[PlayAnswer, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ...) -> None: ...
+    answered: PlayAnswer
+    def __init__(self, event: _Optional[_Union[MatchEvent, _Mapping]] = ..., answer: _Optional[_Union[PlayAnswer, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., answered: _Optional[_Union[PlayAnswer, _Mapping]] = ...) -> None: ...
 
 class PlayAnswer(_message.Message):
     __slots__ = ("request_id", "submitted", "resigned", "error")

@@ -31,10 +31,12 @@ import argparse
 import asyncio
 import errno
 import gc
+import importlib
 import os
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -90,15 +92,34 @@ def run(args: argparse.Namespace, games: Registry | None = None) -> int:
         if taken:
             print(taken, file=sys.stderr)
             return 1
+    loop_factory = event_loop_factory(settings.event_loop)
     if is_worker:
         worker = workers.Worker(args.worker_index or 0, args.ready_fd, args.supervisor_pid or 0)
         if not worker.watch_supervisor():
             return 1
-        return asyncio.run(serve(settings, games, worker))
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            return runner.run(serve(settings, games, worker))
     count = workers.worker_count(settings)
     if count > 1:
         return asyncio.run(supervise(settings, count))
-    return asyncio.run(serve(settings, games))
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        return runner.run(serve(settings, games))
+
+
+def event_loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The loop factory ``--event-loop`` names (None: asyncio's own); SystemExit, saying what
+    to install, when it names uvloop and uvloop is not installed (an optional dependency)."""
+    if name != "uvloop":
+        return None
+    try:
+        uvloop = importlib.import_module("uvloop")
+    except ImportError:
+        raise SystemExit(
+            "serai serve: --event-loop uvloop needs the uvloop package, which is not installed "
+            "(pip install uvloop), or use --event-loop asyncio"
+        ) from None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 def taken_port_message(settings: config.Settings) -> str:

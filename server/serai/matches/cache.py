@@ -24,6 +24,9 @@ class Entry:
     legal: dict[Seat, Sequence[Any]] = field(default_factory=dict)
     views: dict[Seat | None, Any] = field(default_factory=dict)
     view_bytes: dict[Seat | None, bytes] = field(default_factory=dict)
+    # what a transport encodes of this version once for every answer and stream (opaque here:
+    # e.g. a seat's snapshot message), by the transport's own keys
+    wire: dict[Any, bytes] = field(default_factory=dict)
     archived: bool = False  # read from the archive: the store no longer has the match
     # What spectators see at this version when it is delayed (see serai.matches.spectating).
     spectator: Entry | None = field(default=None, compare=False, repr=False)

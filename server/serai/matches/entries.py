@@ -167,6 +167,7 @@ class Entries:
             result = await self.store.commit(match_id, entry.record.version, commit)
             if isinstance(result, Committed):
                 before = entry.record.status
+                change.written(result)
                 entry = Entry(record_after(entry.record, commit, result), entry.game, state)
                 self.cache.put(entry)
                 if entry.record.status != before:
@@ -195,6 +196,10 @@ class Change(Generic[T]):
         """The commit to write on ``entry`` and the state after it; None when there is nothing
         to write (:meth:`settled` answers). Raises when the change cannot be made there."""
         raise NotImplementedError
+
+    def written(self, result: Committed) -> None:
+        """Told what the store answered a commit of this change's (its version and event ids),
+        before :meth:`done`."""
 
     def done(self, entry: Entry, commit: Commit) -> T | None:
         """The answer once ``commit`` was written and ``entry`` is the match after it; None to

@@ -20,7 +20,7 @@ from serai.matches.entries import Change, Entries
 from serai.matches.errors import MatchError, MatchNotRunning, StaleVersion
 from serai.matches.reading import snapshot
 from serai.matches.values import PackedMove, Snapshot, Submitted
-from serai.store import Answer, Commit
+from serai.store import Answer, Commit, Committed, StoredEvent
 
 
 class Play:
@@ -92,7 +92,17 @@ class Play:
 class _Move(Change[Submitted]):
     """A SubmitMove through the compare-and-set loop."""
 
-    __slots__ = ("expected_version", "move_id", "payload", "play", "request_id", "seat", "token")
+    __slots__ = (
+        "after_event_id",
+        "event_ids",
+        "expected_version",
+        "move_id",
+        "payload",
+        "play",
+        "request_id",
+        "seat",
+        "token",
+    )
 
     def __init__(
         self,
@@ -110,9 +120,12 @@ class _Move(Change[Submitted]):
         self.expected_version = expected_version
         self.request_id = request_id
         self.seat: Seat | None = None  # the token's seat, once this attempt has found it
+        self.after_event_id = ""  # the newest event of the version this attempt planned on
+        self.event_ids: tuple[str, ...] = ()  # those its commit wrote
 
     def plan(self, entry: Entry) -> tuple[Commit, Any]:
         self.seat = None
+        self.after_event_id = entry.record.last_event_id
         seat = self.seat = access.require_seat(entry, self.token)
         return planning.plan_move(
             entry,
@@ -124,8 +137,25 @@ class _Move(Change[Submitted]):
             self.play.clocks,
         )
 
+    def written(self, result: Committed) -> None:
+        self.event_ids = result.event_ids
+
     def done(self, entry: Entry, commit: Commit) -> Submitted:
-        return Submitted(snapshot(entry, self.seat), commit.answer)
+        ids, version = self.event_ids, entry.record.version
+        events = (
+            tuple(
+                StoredEvent(event_id, version, new.kind, new.data)
+                for event_id, new in zip(ids, commit.events, strict=True)
+            )
+            if len(ids) == len(commit.events)
+            else ()
+        )
+        return Submitted(
+            snapshot(entry, self.seat),
+            commit.answer,
+            events=events,
+            after_event_id=self.after_event_id,
+        )
 
     async def refused(
         self, entry: Entry, error: MatchError | GameError, lost_race_at: int

@@ -76,9 +76,14 @@ class Joined:
 
 @dataclass(frozen=True)
 class Submitted:
+    """A move's answer. ``events``: those its commit wrote, newest last (none for a replayed
+    answer), which came right after the event ``after_event_id`` (the newest before the move)."""
+
     snapshot: Snapshot
     label: str
     replayed: bool = False
+    events: tuple[StoredEvent, ...] = ()
+    after_event_id: str = ""
 
 
 @dataclass(frozen=True)

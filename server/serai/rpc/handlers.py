@@ -302,9 +302,9 @@ class MatchHandlers:
 
     def Play(
         self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
-    ) -> AsyncIterator[pb.PlayUpdate]:
-        """A seat's events with its legal moves, and its moves' answers: see
-        :mod:`serai.rpc.play`."""
+    ) -> AsyncIterator[bytes]:
+        """A seat's events with its legal moves, and its moves' answers, each PlayUpdate as its
+        message's bytes (a transport sends them as they are): see :mod:`serai.rpc.play`."""
         return self.play_streams.play(requests, ctx)
 
     # The community (issue 35): see serai.rpc.community.

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Protocol
 
 import structlog
@@ -41,13 +41,15 @@ from serai.api import match_service_pb2 as pb
 from serai.logging import CLIENT_TEXT_LIMIT, clipped
 from serai.matches import BadRequest
 from serai.matches.reading import snapshot
-from serai.matches.values import WatchBatch
+from serai.matches.values import Snapshot, WatchBatch
 from serai.metrics import WATCHERS
-from serai.rpc.convert import fill_event
+from serai.rpc.responses import answer_update, event_update, submitted_answer
 from serai.rpc.status import NUMBERS, Code, RpcError, rpc_error
+from serai.store import StoredEvent, event_id_after
 
 if TYPE_CHECKING:
     from serai.matches import Matches
+    from serai.matches.cache import Entry
     from serai.matches.values import Submitted
     from serai.rpc.context import CallContext
     from serai.rpc.responses import SeatLegalMoves, SubmitResponses
@@ -105,11 +107,12 @@ class PlayStreams:
 
     async def play(
         self, requests: AsyncIterator[pb.PlayRequest], ctx: CallContext
-    ) -> AsyncIterator[pb.PlayUpdate]:
-        """The stream: its first request opens it (else BadRequest; none within
-        ``open_seconds``: DEADLINE_EXCEEDED), then see the module. From its start it holds a
-        watch's place (refused beyond the process's or the client's watches:
-        RESOURCE_EXHAUSTED), so that streams that never open cannot pile up."""
+    ) -> AsyncIterator[bytes]:
+        """The stream, each PlayUpdate as its message's bytes: its first request opens it
+        (else BadRequest; none within ``open_seconds``: DEADLINE_EXCEEDED), then see the
+        module. From its start it holds a watch's place (refused beyond the process's or the
+        client's watches: RESOURCE_EXHAUSTED), so that streams that never open cannot pile
+        up."""
         incoming = aiter(requests)
         # A watch place: until the open, then a kept stream's between matches (taken as its
         # match ends, before the match's watch gives its own back); each given back as the next
@@ -213,7 +216,12 @@ class _Inbox:
 
 class _Session:
     """One open Play stream: a task pumping the watch's batches and a task playing the
-    requests, both into one bounded queue the transport reads."""
+    requests, both into one bounded queue of updates (as bytes) the transport reads.
+
+    With ``answer_with_event`` a move's answer rides in the update of the last event its commit
+    wrote, when the stream has queued every event before them and none is on its way
+    (``delivered``, ``pumping``); the watch's batch of those events then finds them sent and
+    sends none of them again."""
 
     def __init__(
         self,
@@ -227,13 +235,16 @@ class _Session:
         self.handlers = streams.handlers
         self.opened = opened
         self.ctx = ctx
-        self.out: asyncio.Queue[pb.PlayUpdate | _End] = asyncio.Queue(_OUT_QUEUE)
+        self.out: asyncio.Queue[bytes | _End] = asyncio.Queue(_OUT_QUEUE)
         self.idle = asyncio.Event()  # no move in progress
         self.idle.set()
         self.ended = False  # the finished match's snapshot is queued: a next open may come
         self.next_open: pb.PlayOpen | None = None
+        self.delivered = opened.after_event_id  # the newest event queued for the client
+        self.pumping = False  # a batch's updates are being queued
+        self.viewer_seat: int | None = None  # the seat, once a snapshot has named it
 
-    async def run(self, inbox: _Inbox) -> AsyncIterator[pb.PlayUpdate]:
+    async def run(self, inbox: _Inbox) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
         reader = loop.create_task(self._read(inbox))
         pump = loop.create_task(self._pump(reader))
@@ -247,9 +258,9 @@ class _Session:
                         raise item.error
                     return
                 await self.handlers.recheck(self.ctx, "Play")  # a revoked key ends the stream
-                if not bound and item.event.HasField("snapshot"):
+                if not bound and self.viewer_seat is not None:
                     bound = True
-                    structlog.contextvars.bind_contextvars(seat=item.event.snapshot.viewer_seat)
+                    structlog.contextvars.bind_contextvars(seat=self.viewer_seat)
                 yield item
         finally:
             pump.cancel()
@@ -276,12 +287,19 @@ class _Session:
             async with contextlib.aclosing(batches):  # type: ignore[type-var]
                 async for batch in batches:
                     if not self.ended and batch.snapshot.record.status == "finished":
-                        self.ended = True  # before the client can see it: a next open may come
-                        if opened.keep_open:  # the stream keeps a watch's place till then
-                            matches = self.handlers.matches
-                            self.between.enter_context(matches.between_matches(ctx.peer))
-                    for update in self._updates(batch):
+                        self._ending()
+                    events = batch.events
+                    delivered = self.delivered
+                    if delivered and not event_id_after(events[0].event_id, delivered):
+                        # some already queued, in the answer to a move of this stream's
+                        events = tuple(e for e in events if event_id_after(e.event_id, delivered))
+                        if not events:
+                            continue
+                    self.delivered = events[-1].event_id
+                    self.pumping = True
+                    for update in self._updates(batch, events):
                         await out.put(update)
+                    self.pumping = False
             # The reader stops taking requests before the end is queued: one it took after
             # would be answered behind the end, where nobody reads (a kept stream's next
             # request stays in the inbox, answered between matches).
@@ -293,6 +311,16 @@ class _Session:
             raise
         except Exception as error:
             await out.put(_End(error))
+
+    def _ending(self) -> None:
+        """The finished match's last events are being queued: before the client can see them,
+        a next open may come (a kept stream keeps a watch's place till then)."""
+        if self.ended:
+            return
+        self.ended = True
+        if self.opened.keep_open:
+            matches = self.handlers.matches
+            self.between.enter_context(matches.between_matches(self.ctx.peer))
 
     async def _restate(self) -> None:
         """A stream resumed after the match's newest event gets nothing from its watch until
@@ -313,28 +341,30 @@ class _Session:
         self.handlers.responses.fill_snapshot(message.snapshot, snap, presented=opened.presentation)
         if seat in snap.to_act:
             update.MergeFromString(self.handlers.seat_moves.field(entry, seat, opened.steps))
-        await self.out.put(update)
+        self.viewer_seat = seat
+        await self.out.put(update.SerializeToString())
 
-    def _updates(self, batch: WatchBatch) -> Iterator[pb.PlayUpdate]:
-        """One update per event; the last with the snapshot, and the legal moves when the seat
-        is to act in it."""
-        events = batch.events
-        last = len(events) - 1
-        for i, stored in enumerate(events):
-            update = pb.PlayUpdate()
-            message = update.event
-            fill_event(message, stored)
-            if i == last:
-                snap = batch.snapshot
-                self.handlers.responses.fill_snapshot(
-                    message.snapshot, snap, presented=self.opened.presentation
-                )
-                seat = snap.viewer_seat
-                if seat is not None and seat in snap.to_act and batch.entry is not None:
-                    update.MergeFromString(
-                        self.handlers.seat_moves.field(batch.entry, seat, self.opened.steps)
-                    )
-            yield update
+    def _updates(self, batch: WatchBatch, events: tuple[StoredEvent, ...]) -> list[bytes]:
+        """One update per event; the last with the batch's snapshot, and the legal moves when
+        the seat is to act in it."""
+        updates = [event_update(stored) for stored in events[:-1]]
+        updates.append(self._last_update(events[-1], batch.snapshot, batch.entry))
+        return updates
+
+    def _last_update(
+        self, stored: StoredEvent, snap: Snapshot, entry: Entry | None, answered: bytes = b""
+    ) -> bytes:
+        """The update of a batch's last event: with the snapshot after it, the seat's legal
+        moves when it is to act there, and a move's answer when given."""
+        handlers, opened = self.handlers, self.opened
+        seat = snap.viewer_seat
+        legal = b""
+        if seat is not None:
+            self.viewer_seat = seat
+            if seat in snap.to_act and entry is not None:
+                legal = handlers.seat_moves.field(entry, seat, opened.steps)
+        snapshot_bytes = handlers.responses.snapshot_bytes(snap, presented=opened.presentation)
+        return event_update(stored, snapshot_bytes, legal, answered)
 
     async def _read(self, inbox: _Inbox) -> None:
         """Play each request in turn and queue its answer; a second ``open`` (or an empty
@@ -364,10 +394,14 @@ class _Session:
                 idle.clear()
                 try:
                     if kind == "move":
-                        answer = await self.answer_move(request.move)
+                        move = request.move
+                        done = await self._move(move)
+                        if isinstance(done, bytes):
+                            await out.put(answer_update(done))
+                        elif not self._answer_with_events(move.request_id, done):
+                            await out.put(answer_update(self._submitted(move.request_id, done)))
                     else:
-                        answer = await self.answer_resign(request.resign)
-                    await out.put(answer)
+                        await out.put(await self.answer_resign(request.resign))
                 finally:
                     idle.set()
         except asyncio.CancelledError:
@@ -375,10 +409,44 @@ class _Session:
         except Exception:
             return  # the call is gone (grpc cancels the stream as well)
 
-    async def answer_move(self, move: pb.PlayMove) -> pb.PlayUpdate:
-        update = pb.PlayUpdate()
-        answer = update.answer
-        answer.request_id = move.request_id
+    async def answer_move(self, move: pb.PlayMove) -> bytes:
+        """The move's answer update (its own message: between matches, nothing rides with it)."""
+        done = await self._move(move)
+        if isinstance(done, bytes):
+            return answer_update(done)
+        return answer_update(self._submitted(move.request_id, done))
+
+    def _submitted(self, request_id: str, done: Submitted) -> bytes:
+        """The PlayAnswer of a move played (or replayed)."""
+        snapshot_bytes = self.handlers.responses.snapshot_bytes(done.snapshot)
+        return submitted_answer(request_id, snapshot_bytes, done.label, done.replayed)
+
+    def _answer_with_events(self, request_id: str, done: Submitted) -> bool:
+        """Queue the answer in the update of the last event the move's commit wrote, with the
+        events before it, if the stream asked for that and may send them now (every event
+        before them queued, none on its way, room for them all); whether it did."""
+        events = done.events
+        out = self.out
+        if not (
+            self.opened.answer_with_event
+            and events
+            and not self.pumping
+            and self.delivered == done.after_event_id
+            and out.qsize() + len(events) <= _OUT_QUEUE
+        ):
+            return False
+        snap = done.snapshot
+        if snap.record.status == "finished":
+            self._ending()
+        answer = self._submitted(request_id, done)
+        self.delivered = events[-1].event_id
+        for stored in events[:-1]:
+            out.put_nowait(event_update(stored))
+        out.put_nowait(self._last_update(events[-1], snap, snap.entry, answer))
+        return True
+
+    async def _move(self, move: pb.PlayMove) -> Submitted | bytes:
+        """The move played, or the PlayAnswer (bytes) that says why it was not."""
         try:
             if not move.request_id:
                 raise BadRequest(
@@ -386,7 +454,7 @@ class _Session:
                     "which names its answer and makes a retry safe"
                 )
             which = move.WhichOneof("move")
-            done = await self.handlers.submit(
+            return await self.handlers.submit(
                 self.ctx,
                 self.opened.match_id,
                 self.opened.seat_token,
@@ -395,12 +463,12 @@ class _Session:
                 expected_version=move.expected_version,
                 request_id=move.request_id,
             )
-            self.handlers.responses.fill_submitted(answer.submitted, done)
         except Exception as error:
+            answer = pb.PlayAnswer(request_id=move.request_id)
             _fail(answer, error)
-        return update
+            return answer.SerializeToString()
 
-    async def answer_resign(self, resign: pb.PlayResign) -> pb.PlayUpdate:
+    async def answer_resign(self, resign: pb.PlayResign) -> bytes:
         update = pb.PlayUpdate()
         answer = update.answer
         answer.request_id = resign.request_id
@@ -411,7 +479,7 @@ class _Session:
             self.handlers.responses.fill_snapshot(answer.resigned, snap)
         except Exception as error:
             _fail(answer, error)
-        return update
+        return update.SerializeToString()
 
 
 def _fail(answer: pb.PlayAnswer, error: Exception) -> None:

@@ -20,8 +20,8 @@ from serai.matches.cache import Entry
 from serai.matches.reading import moves_of
 from serai.matches.values import Snapshot, Submitted
 from serai.presentation import presentation
-from serai.rpc.convert import STATUS_TO_PB, outcome, pack_view, summary
-from serai.store import MatchRecord
+from serai.rpc.convert import STATUS_TO_PB, fill_event, outcome, pack_view, summary
+from serai.store import MatchRecord, StoredEvent
 
 
 class MovePayloads:
@@ -156,6 +156,9 @@ _HEADS_KEPT = 4096
 _HEADS = [b"\x1a" + _varint(size) for size in range(_HEADS_KEPT)]  # field 3's tag and a length
 
 
+_SNAPSHOT = "snapshot"  # Entry.wire's key for a seat's MatchSnapshot bytes
+
+
 class SubmitResponses:
     """SubmitMoveResponse messages, filled in place from a summary kept per match.
 
@@ -208,6 +211,28 @@ class SubmitResponses:
         if presented:
             message.presentation.CopyFrom(presentation(snap.game, message.view.value))
 
+    def snapshot_bytes(self, snap: Snapshot, *, presented: bool = False) -> bytes:
+        """:meth:`fill_snapshot`'s message as bytes; kept on the snapshot's entry (per seat and
+        ``presented``) when it shows that entry's version as it is, so that a version's answer
+        and every stream of a seat share one encoding."""
+        entry = snap.entry
+        seat = snap.viewer_seat
+        if (
+            entry is None
+            or entry.record is not snap.record
+            or entry.views.get(seat) is not snap.view
+        ):
+            message = pb.MatchSnapshot()
+            self.fill_snapshot(message, snap, presented=presented)
+            return message.SerializeToString()
+        key = (_SNAPSHOT, seat, presented)
+        found = entry.wire.get(key)
+        if found is None:
+            message = pb.MatchSnapshot()
+            self.fill_snapshot(message, snap, presented=presented)
+            found = entry.wire[key] = message.SerializeToString()
+        return found
+
     def _summary_rest(self, record: MatchRecord) -> bytes:
         """The match's summary less its status and version, as bytes; kept while the parts it
         is made of are unchanged (only a join or a resignation changes them, the seats, and
@@ -247,3 +272,52 @@ def _summary_parts(
         record.seed,
         record.status == "finished",
     )
+
+
+# --- Play's updates as bytes ----------------------------------------------------------------------
+# Play writes each PlayUpdate as the bytes of its message (the transport sends bytes as they are),
+# made of parts encoded once: a seat's snapshot per version (SubmitResponses.snapshot_bytes) and
+# its legal moves (SeatLegalMoves). Each gives what parsing it yields the message the plain
+# builders make (tests/service/test_service_play_bytes.py holds them to that).
+
+
+def _field(tag: bytes, value: bytes) -> bytes:
+    """A length-delimited field: its tag byte, the length, the bytes."""
+    return b"%s%s%s" % (tag, _varint(len(value)), value)
+
+
+def event_update(
+    stored: StoredEvent,
+    snapshot: bytes | None = None,
+    legal_moves: bytes = b"",
+    answered: bytes = b"",
+) -> bytes:
+    """A PlayUpdate of one event: with the snapshot's bytes (MatchEvent.snapshot), the legal
+    moves' field bytes (:class:`SeatLegalMoves`) and a PlayAnswer's bytes (``answered``) when
+    given."""
+    message = pb.MatchEvent()
+    fill_event(message, stored)
+    body = message.SerializeToString()
+    if snapshot is not None:
+        body += _field(b"\x52", snapshot)  # MatchEvent.snapshot, field 10
+    update = _field(b"\x0a", body) + legal_moves  # PlayUpdate.event, then field 3
+    if answered:
+        update += _field(b"\x22", answered)  # PlayUpdate.answered, field 4
+    return update
+
+
+def submitted_answer(request_id: str, snapshot: bytes, label: str, replayed: bool) -> bytes:
+    """A PlayAnswer (request_id, submitted) whose SubmitMoveResponse has the snapshot's bytes,
+    the label and ``replayed``: what :meth:`SubmitResponses.fill_submitted` fills."""
+    response = _field(b"\x0a", snapshot)  # SubmitMoveResponse.snapshot
+    if label:
+        response += _field(b"\x12", label.encode())
+    if replayed:
+        response += b"\x18\x01"
+    head = _field(b"\x0a", request_id.encode()) if request_id else b""
+    return head + _field(b"\x12", response)  # PlayAnswer.submitted
+
+
+def answer_update(answer: bytes) -> bytes:
+    """A PlayUpdate of one answer (PlayUpdate.answer, field 2) from a PlayAnswer's bytes."""
+    return _field(b"\x12", answer)

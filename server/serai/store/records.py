@@ -181,7 +181,8 @@ class Commit:
     ``deadline_ms`` (when not None) replaces the stored move deadline, ``seed`` the seed (the one
     derived when a match with a committed deal starts). ``idle_ms`` > 0 makes every
     key of an unfinished match expire after that many idle milliseconds (each commit restarts the
-    count); a commit that finishes the match keeps its keys until the archive has it (then
+    count; a store may keep them up to a 64th longer, so as not to set their expiry anew on
+    every commit); a commit that finishes the match keeps its keys until the archive has it (then
     they expire after a retention: see :meth:`serai.store.Store.archived`).
     """
 

@@ -15,8 +15,8 @@ Keys of match ``M`` (the braces are a Redis Cluster hash tag: one match, one slo
 A finished match keeps only its hash and its archive (older versions of serai kept more: see
 folding.py), until the archive of finished matches (serai.archive) has it: then its keys expire
 after ``serve --keep-finished`` (expiry.py). Idle expiry: with ``idle_ms``, every key of an
-unfinished match gets that TTL, renewed by each commit; the commit that finishes a match removes
-it.
+unfinished match gets that TTL and a 64th, renewed by a commit that finds less than ``idle_ms``
+left (commit.lua); the commit that finishes a match removes it.
 
 Global indexes are sorted sets scored by creation time; they are updated with single-key commands
 after a commit and repaired when a reader finds them stale (indexes.py), so a cluster never needs

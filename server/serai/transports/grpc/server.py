@@ -111,9 +111,9 @@ def _decoding_stream(name: str, handler: Any, decode: Callable[[bytes], Any]) ->
         async for response in stream(requests(raw), context):
             yield response
 
-    return grpc.stream_stream_rpc_method_handler(
-        streaming, response_serializer=handler.response_serializer
-    )
+    # Play's handler gives each update as its message's bytes, sent as they are.
+    serializer = None if name == "Play" else handler.response_serializer
+    return grpc.stream_stream_rpc_method_handler(streaming, response_serializer=serializer)
 
 
 # --- the server -----------------------------------------------------------------------------------

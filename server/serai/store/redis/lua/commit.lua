@@ -24,13 +24,14 @@ for _ = 1, nf do
   sets[#sets + 1] = ARGV[i + 1]
   i = i + 2
 end
+local created_log = false
 if nl > 0 then
   local entries = {}
   for _ = 1, nl do
     entries[#entries + 1] = ARGV[i]
     i = i + 1
   end
-  redis.call('RPUSH', log, unpack(entries))
+  created_log = redis.call('RPUSH', log, unpack(entries)) == nl
 end
 local ids = {}
 for _ = 1, ne do
@@ -42,8 +43,10 @@ if #ids > 0 then
   sets[#sets + 1] = ids[#ids]
 end
 redis.call('HSET', meta, unpack(sets))
+local first_request = false
 if rid ~= '' then
   local n = redis.call('HINCRBY', requests, seat .. ':n', 1)
+  first_request = n == 1
   local slot = seat .. ':' .. ((n - 1) % window)
   local last = ids[#ids] or ''
   redis.call('HSET', requests, slot, rid .. '\n' .. version .. '\n' .. last .. '\n' .. answer)
@@ -51,7 +54,20 @@ end
 if finishing == '1' then
   for _, key in ipairs(KEYS) do redis.call('PERSIST', key) end
 elseif idle > 0 then
-  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle) end
+  -- The keys live idle + idle/64 from when their time was last set, which is set again only once
+  -- less than idle is left: never before idle after the last commit, and one PTTL a commit
+  -- instead of four PEXPIREs (each written to the append-only file). A key this commit made
+  -- gets the others' time.
+  local left = redis.call('PTTL', meta)
+  if left < idle then
+    local life = idle + math.floor(idle / 64)
+    for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, life) end
+  else
+    if created_log then redis.call('PEXPIRE', log, left) end
+    if first_request and redis.call('PTTL', requests) < 0 then
+      redis.call('PEXPIRE', requests, left)
+    end
+  end
 end
 local reply = {'ok', version}
 for _, id in ipairs(ids) do reply[#reply + 1] = id end

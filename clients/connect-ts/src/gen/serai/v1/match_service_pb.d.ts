@@ -1487,6 +1487,16 @@ export declare type PlayOpen = Message<"serai.v1.PlayOpen"> & {
    * @generated from field: bool keep_open = 6;
    */
   keepOpen: boolean;
+
+  /**
+   * A move's answer may come in the update of the last event the move caused
+   * (PlayUpdate.answered; that answer is then not sent on its own): one message where there were
+   * two, for a client that reads `answered` wherever it reads `answer`. Without it, every answer
+   * comes alone.
+   *
+   * @generated from field: bool answer_with_event = 7;
+   */
+  answerWithEvent: boolean;
 };
 
 /**
@@ -1585,6 +1595,14 @@ export declare type PlayUpdate = Message<"serai.v1.PlayUpdate"> & {
    * @generated from field: repeated serai.v1.LegalMove legal_moves = 3;
    */
   legalMoves: LegalMove[];
+
+  /**
+   * With PlayOpen.answer_with_event, on an event: the answer to this stream's move whose events
+   * end with this one, as PlayUpdate.answer would carry it.
+   *
+   * @generated from field: serai.v1.PlayAnswer answered = 4;
+   */
+  answered?: PlayAnswer | undefined;
 };
 
 /**
