@@ -3,6 +3,7 @@ port of a real serai serve: what a web or Node app gets without native gRPC."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -22,16 +23,22 @@ NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
 
 def install_connect_client() -> None:
     """``npm ci`` in clients/connect-ts unless .ci/run (or a person) already did."""
-    if (CONNECT_TS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
-        return
-    done = subprocess.run(
-        ["npm", "ci", "--no-audit", "--no-fund"],
-        cwd=CONNECT_TS_DIR,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, f"npm ci failed in clients/connect-ts:\n{done.stderr}"
+    # Test workers (pytest-xdist) may get here at once: one runs npm ci, the others wait.
+    folder = os.open(CONNECT_TS_DIR, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        if (CONNECT_TS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
+            return
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=CONNECT_TS_DIR,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"npm ci failed in clients/connect-ts:\n{done.stderr}"
+    finally:
+        os.close(folder)  # and with it the lock
 
 
 @pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import concurrent.futures
+import fcntl
+import os
 import shutil
 import signal
 import socket
@@ -27,16 +29,22 @@ NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
 
 def install_node_client() -> None:
     """``npm ci`` in clients/node unless .ci/run (or a person) already did."""
-    if (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        return
-    done = subprocess.run(
-        ["npm", "ci", "--no-audit", "--no-fund"],
-        cwd=NODE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, f"npm ci failed in clients/node:\n{done.stderr}"
+    # Test workers (pytest-xdist) may get here at once: one runs npm ci, the others wait.
+    folder = os.open(NODE_DIR, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        if (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
+            return
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=NODE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"npm ci failed in clients/node:\n{done.stderr}"
+    finally:
+        os.close(folder)  # and with it the lock
 
 
 @pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")

@@ -18,8 +18,6 @@ from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from waiting import wait_until
 
-pytestmark = pytest.mark.slow
-
 Call = Callable[..., Any]
 
 

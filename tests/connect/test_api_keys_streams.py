@@ -19,8 +19,6 @@ from test_api_keys import Keyed, keys, new_key, started
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from service_helpers import PlayStream
 
-pytestmark = pytest.mark.slow
-
 
 class KeyedStreams:
     """A stub whose streaming calls carry ``key``."""

@@ -43,7 +43,6 @@ def _fails(call: Callable[[], Any]) -> CallFailed:
     return failure.value
 
 
-@pytest.mark.slow
 def test_unfinished_matches_per_address_count_both_ports_and_each_address_alone(
     start_serve, redis_url
 ):
@@ -65,7 +64,6 @@ def test_unfinished_matches_per_address_count_both_ports_and_each_address_alone(
     assert refused.code == "RESOURCE_EXHAUSTED" and "(127.0.0.2)" in refused.message
 
 
-@pytest.mark.slow
 def test_a_looping_lister_is_refused_while_another_address_is_served(start_serve, redis_url):
     """--list-rate counts per address over both ports: a caller looping on ListMatches over gRPC
     gets RESOURCE_EXHAUSTED, over HTTP too, while a caller from another address is answered."""

@@ -11,13 +11,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from serai.house_bots import local_target
 from serai_client import SeraiClient
 from serai_client.bots import play_seat, strategies_for
 from serai_client.bots.random_bot import RandomStrategy
-
-pytestmark = pytest.mark.slow
 
 
 def bots(address: str, body: object = None, method: str = "POST", key: str = "") -> tuple[int, Any]:

@@ -13,12 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from serai_client import SeraiClient
 from serai_client.bots.random_bot import RandomStrategy
 from test_house_bots import bots, wait_until
-
-pytestmark = pytest.mark.slow
 
 
 def post(address: str, body: bytes, headers: dict[str, str], source: str = "") -> tuple[int, Any]:

@@ -15,8 +15,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 
-pytestmark = pytest.mark.slow
-
 
 def scrape(address: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of GET /metrics, by name and labels."""

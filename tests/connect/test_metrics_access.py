@@ -9,11 +9,8 @@ import re
 import time
 
 import grpc
-import pytest
 from serai.api import match_service_pb2 as pb
 from test_api_keys import Keyed, new_key
-
-pytestmark = pytest.mark.slow
 
 
 def get_metrics(address: str, token: str = "") -> tuple[int, str]:

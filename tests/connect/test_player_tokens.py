@@ -24,8 +24,6 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from serai.api import match_service_pb2 as pb
 from test_api_keys import Keyed, code_of, http_code_of, keys
 
-pytestmark = pytest.mark.slow
-
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 
 

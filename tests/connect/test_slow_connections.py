@@ -11,10 +11,6 @@ import socket
 import time
 from collections.abc import Iterator
 
-import pytest
-
-pytestmark = pytest.mark.slow
-
 PREFACE = (
     b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 )  # + SETTINGS

@@ -1,7 +1,10 @@
 """Whole matches by a random player, for 2 to 5 seats: the invariants hold at every step.
 
 One hypothesis example is one match: the deal's seed and the player's choices are drawn, so a
-failure shrinks to a seed pair that replays it.
+failure shrinks to a seed pair that replays it. Nile's own facts only: the plugin contract on
+such playouts (listed moves apply, each once and in a stable order, idle seats have none, apply
+never changes its input, moves and states round-trip, same seed and moves give the same bytes) is
+the shared harness's (tests/check/test_check_games.py, `serai check`).
 """
 
 import random
@@ -12,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nile_support import GAME, random_playout
 from serai.game import IllegalMove
-from serai_nile.cards import PLAGUE, Card, build_deck
+from serai_nile.cards import PLAGUE, build_deck
 from serai_nile.moves import Market, Offering, Plant, Speculate
 
 matches = settings(max_examples=20, deadline=None)
@@ -41,30 +44,19 @@ def check_step(state, seat, rng):
     assert all(PLAGUE not in hand for hand in state.hands)
     assert GAME.to_act(state) == (seat,)
     moves = GAME.legal_moves(state, seat)
-    assert len(moves) == len(set(moves)), "legal moves are listed once each"
-    assert moves == GAME.legal_moves(state, seat), "in a deterministic order"
     # A label is public, so a trade's says only how many cards left the hand and storehouse;
     # every other label tells one move from another, and every payload does.
     labels = [GAME.label(move) for move in moves if not isinstance(move, Market | Offering)]
     assert len(labels) == len(set(labels)), "a label tells one move from another"
     payloads = [GAME.move_to_proto(m).SerializeToString(deterministic=True) for m in moves]
     assert len(payloads) == len(set(payloads)), "a payload tells one move from another"
-    for other in range(state.players):
-        if other != seat:
-            assert GAME.legal_moves(state, other) == []
-            with pytest.raises(IllegalMove, match="turn"):
-                GAME.apply(state, other, moves[0])
     listed = set(moves)
-    for move in rng.sample(moves, min(4, len(moves))):
-        GAME.apply(state, seat, move)  # listed moves apply
-        assert GAME.move_from_proto(GAME.move_to_proto(move)) == move
     for move in candidate_moves(state, seat, rng):
         if move in listed:
             GAME.apply(state, seat, move)
         else:
             with pytest.raises(IllegalMove):
                 GAME.apply(state, seat, move)
-    assert GAME.decode_state(GAME.encode_state(state)) == state
 
 
 def play_and_check(players, seed, choice_seed):
@@ -77,11 +69,6 @@ def play_and_check(players, seed, choice_seed):
     assert final.all_cards() == Counter(build_deck(final.crops))
     outcome = GAME.outcome(final)
     assert outcome is not None and 0 in outcome.ranks
-    # Determinism: the same seed and moves give the same bytes.
-    replay = GAME.setup(players, seed, {})
-    for _, seat, move in steps[:-1]:
-        replay = GAME.apply(replay, seat, move)
-    assert GAME.encode_state(replay) == GAME.encode_state(final)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -112,12 +99,3 @@ def test_a_match_always_ends_even_when_every_seat_only_trades():
         moves_made += 1
         assert moves_made < 2000
     assert state.finished
-
-
-def test_apply_never_changes_the_state_it_is_given():
-    state = GAME.setup(4, 3, {})
-    before = GAME.encode_state(state)
-    for move in GAME.legal_moves(state, 0):
-        GAME.apply(state, 0, move)
-    assert GAME.encode_state(state) == before
-    assert isinstance(state.hands[0][0], Card)

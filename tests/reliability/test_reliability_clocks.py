@@ -61,7 +61,6 @@ def _stored(redis_url, match_id):
     return asyncio.run(read())
 
 
-@pytest.mark.slow
 def test_a_late_seat_loses_once_when_a_read_notices(start_replicas, redis_url):
     servers = start_replicas(2, "--redis-url", redis_url, "--sweep-seconds", "0")  # reads only
     stubs, channels = _stubs(servers)
@@ -89,7 +88,6 @@ def test_a_late_seat_loses_once_when_a_read_notices(start_replicas, redis_url):
         channel.close()
 
 
-@pytest.mark.slow
 def test_default_moves_on_time_out_are_played_once_each_by_the_sweepers(start_replicas, redis_url):
     servers = start_replicas(2, "--redis-url", redis_url, "--sweep-seconds", "0.2")
     stubs, channels = _stubs(servers)

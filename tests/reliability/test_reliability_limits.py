@@ -47,7 +47,6 @@ def test_a_token_bucket_allows_bursts_then_the_rate():
     assert all(RateLimiter(rate=0, burst=0).allow("a") for _ in range(1000))
 
 
-@pytest.mark.slow
 def test_message_size_move_rate_and_open_matches_per_client_are_limited(start_serve, redis_url):
     server = start_serve(
         "--redis-url", redis_url,
@@ -92,7 +91,6 @@ def test_message_size_move_rate_and_open_matches_per_client_are_limited(start_se
     other_channel.close()
 
 
-@pytest.mark.slow
 def test_an_idle_match_expires_with_a_clear_status_and_a_finished_one_is_kept(
     start_serve, redis_url
 ):

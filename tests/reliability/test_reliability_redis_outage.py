@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import grpc
-import pytest
 from reliability_helpers import check_replays, play_match, replicas_on
 from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis.store import open_store
+from waiting import eventually
 
 
-@pytest.mark.slow
 def test_redis_killed_mid_load_answers_unavailable_then_play_resumes_with_every_move(
     start_replicas, tmp_path
 ):
@@ -30,6 +30,7 @@ def test_redis_killed_mid_load_answers_unavailable_then_play_resumes_with_every_
     addresses = [s.address for s in servers]
     outage = {"moves": 0, "probes": []}
     restarted: list[EmbeddedRedis] = []
+    bots: list[Any] = []  # the Replicas the bots call through, once they play
 
     async def probe(address, match_id):
         async with grpc.aio.insecure_channel(address) as channel:
@@ -48,11 +49,14 @@ def test_redis_killed_mid_load_answers_unavailable_then_play_resumes_with_every_
         redis.stop()
         # a hung request would end DEADLINE_EXCEEDED (10 s); a refused connection is UNAVAILABLE
         outage["probes"] = [await probe(a, played.match_id) for a in addresses]
-        await asyncio.sleep(1)  # the bots meanwhile get UNAVAILABLE and retry
+        # the bots meanwhile get UNAVAILABLE and retry: Redis comes back once they have
+        refused = bots[0].unavailable
+        await eventually(lambda: bots[0].unavailable > refused, "a bot got UNAVAILABLE")
         restarted.append(EmbeddedRedis(data, persistent=True, private=False, port=port).start())
 
     async def scenario():
         async with replicas_on(addresses, seed=5, retry_for=60) as replicas:
+            bots.append(replicas)
             jobs = [
                 play_match(replicas, random.Random(i), game="sobek", seed=i, on_move=on_move)
                 for i in range(4)

@@ -36,7 +36,6 @@ def primary_and_replica(tmp_path):
         primary.stop()
 
 
-@pytest.mark.slow
 def test_a_move_is_acknowledged_once_its_replica_has_it(start_serve, primary_and_replica):
     primary, replica = primary_and_replica
     server = start_serve("--redis-url", primary.url, "--redis-wait-replicas", "1")
@@ -73,7 +72,6 @@ def test_a_move_is_acknowledged_once_its_replica_has_it(start_serve, primary_and
         assert again.version == listed.version + 1
 
 
-@pytest.mark.slow
 def test_a_new_match_waits_for_replicas_the_primary_does_not_have(start_serve, primary_and_replica):
     primary, _replica = primary_and_replica
     server = start_serve(

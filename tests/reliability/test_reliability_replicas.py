@@ -50,7 +50,6 @@ def _check(played, url="", cluster=None):
     asyncio.run(scenario())
 
 
-@pytest.mark.slow
 def test_three_replicas_on_one_redis_play_every_match_to_a_replayable_end(
     start_replicas, redis_url
 ):

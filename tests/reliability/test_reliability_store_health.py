@@ -102,7 +102,6 @@ def _a_move(stub, match_id: str, token: str) -> pb.SubmitMoveRequest:
     )
 
 
-@pytest.mark.slow
 def test_health_and_calls_follow_a_hung_then_resumed_redis(start_serve, redis):
     server = start_serve("--redis-url", redis.url)
     with grpc.insecure_channel(server.address) as channel:
@@ -137,7 +136,6 @@ def test_health_and_calls_follow_a_hung_then_resumed_redis(start_serve, redis):
         assert stub.SubmitMove(move, timeout=10).snapshot.version == move.expected_version + 1
 
 
-@pytest.mark.slow
 def test_health_and_calls_follow_a_killed_then_restarted_redis(start_serve, tmp_path):
     data = tmp_path / "redis"
     durable = {"persistent": True, "private": False, "appendfsync": "always"}  # the match survives

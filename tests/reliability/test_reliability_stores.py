@@ -101,7 +101,6 @@ def running_sentinel(redis_server: Any, folder: Path) -> Iterator[str]:
         sentinel.wait(10)
 
 
-@pytest.mark.slow
 def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_server, tmp_path):
     with running_sentinel(redis_server, tmp_path) as url:
         server = start_serve("--redis-url", url)
@@ -116,7 +115,6 @@ def test_serve_finds_its_master_through_a_real_sentinel(start_serve, redis_serve
         client.close()
 
 
-@pytest.mark.slow
 def test_a_sentinel_store_queues_a_burst_beyond_its_connections(redis_server, tmp_path):
     """redis-py's Sentinel pool answers "Too many connections" at once; the store's waits."""
 
@@ -134,7 +132,6 @@ def test_a_sentinel_store_queues_a_burst_beyond_its_connections(redis_server, tm
         asyncio.run(scenario(url))
 
 
-@pytest.mark.slow
 def test_a_sentinel_store_gives_up_waiting_for_a_connection_after_its_timeout(
     redis_server, tmp_path
 ):

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from serai.matches import Matches
 from serai.store.redis.store import RedisStore, open_store
@@ -96,7 +95,6 @@ def test_the_hub_follows_matches_on_every_master_of_a_cluster(redis_cluster, red
     assert all(1 <= count <= 2 for count in found["per_node"])
 
 
-@pytest.mark.slow
 def test_the_hub_reads_the_master_a_sentinel_names(redis_server, tmp_path):
     from test_reliability_stores import running_sentinel
 

@@ -65,7 +65,6 @@ def test_quota_key_is_the_host_without_the_port():
     assert quota_key_of("") == quota_key_of("http:") == ""  # no peer: no caller's limit
 
 
-@pytest.mark.slow
 def test_a_fresh_client_id_does_not_reset_a_callers_limit_and_resigning_frees_a_place(
     start_serve, redis_url
 ):
@@ -87,7 +86,6 @@ def test_a_fresh_client_id_does_not_reset_a_callers_limit_and_resigning_frees_a_
         assert status_of(lambda: _create(stub))[0] == Code.RESOURCE_EXHAUSTED
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback (::1) on this machine")
 def test_two_addresses_have_separate_quotas_and_share_the_server_wide_cap(start_serve, redis_url):
     """127.0.0.1 and ::1 are two callers; the cap on the whole server refuses both once reached,

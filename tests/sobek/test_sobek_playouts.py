@@ -1,4 +1,8 @@
-"""Random full matches for 2, 3 and 4 players: invariants that every position must keep."""
+"""Random full matches for 2, 3 and 4 players: Sobek's invariants that every position must keep.
+
+The plugin contract on such playouts (listed moves apply, each once and in a stable order, idle
+seats have none, apply never changes its input, moves and states round-trip, same seed and moves
+give the same bytes) is the shared harness's (tests/check/test_check_games.py, `serai check`)."""
 
 import random
 
@@ -30,64 +34,37 @@ def unlisted(state, seat, rng):
     return [m for m in candidates if m not in listed]
 
 
-def play(players, seed, rng, checks=True):
+def play(players, seed, rng):
     state = GAME.setup(players, seed=seed, options={})
-    moves = []
     while GAME.outcome(state) is None:
         acting = GAME.to_act(state)
         assert len(acting) == 1
         seat = acting[0]
         legal = GAME.legal_moves(state, seat)
         assert legal, "a seat to act always has a move"
-        if checks:
-            assert len(legal) == len(set(legal))
-            # a seat choosing by label can tell its moves apart, except cards picked to go where
-            # the others may not see them (the label is public, so it does not name them)
-            named = [GAME.label(m) for m in legal if not isinstance(m, PickCards)]
-            assert len(named) == len(set(named)), named
-            assert GAME.legal_moves(state, seat) == legal
-            for other in range(players):
-                if other != seat:
-                    assert GAME.legal_moves(state, other) == []
-            for move in rng.sample(legal, min(3, len(legal))):
-                after = GAME.apply(state, seat, move)
-                assert all_cards(after) == list(range(63))
-                assert GAME.move_from_proto(GAME.move_to_proto(move)) == move
-                assert GAME.label(move)
-            for move in unlisted(state, seat, rng):
-                with pytest.raises(IllegalMove):
-                    GAME.apply(state, seat, move)
-            wrong = (seat + 1) % players
+        # a seat choosing by label can tell its moves apart, except cards picked to go where
+        # the others may not see them (the label is public, so it does not name them)
+        named = [GAME.label(m) for m in legal if not isinstance(m, PickCards)]
+        assert len(named) == len(set(named)), named
+        for move in rng.sample(legal, min(3, len(legal))):
+            assert all_cards(GAME.apply(state, seat, move)) == list(range(63))
+        for move in unlisted(state, seat, rng):
             with pytest.raises(IllegalMove):
-                GAME.apply(state, wrong, legal[0])
-            assert GAME.decode_state(GAME.encode_state(state)) == state
-        move = rng.choice(legal)
-        moves.append((seat, move))
-        state = GAME.apply(state, seat, move)
+                GAME.apply(state, seat, move)
+        state = GAME.apply(state, seat, rng.choice(legal))
     assert state.phase is Phase.OVER and GAME.to_act(state) == ()
     assert all_cards(state) == list(range(63))
-    return state, moves
+    return state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=6)
 @given(seed=st.integers(0, 2**31), rng=st.randoms(use_true_random=False))
 def test_random_matches_keep_every_card_and_accept_only_listed_moves(players, seed, rng):
-    state, _ = play(players, seed, rng)
+    state = play(players, seed, rng)
     outcome = GAME.outcome(state)
     assert outcome is not None and len(outcome.scores) == players
     assert 1 <= state.round <= 3 and len(state.results) == state.round
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@settings(max_examples=4)
-@given(seed=st.integers(0, 2**31), choice_seed=st.integers(0, 2**31))
-def test_the_same_seed_and_moves_give_the_same_match_byte_for_byte(players, seed, choice_seed):
-    first, moves = play(players, seed, random.Random(choice_seed), checks=False)
-    again = GAME.setup(players, seed=seed, options={})
-    for seat, move in moves:
-        again = GAME.apply(again, seat, move)
-    assert GAME.encode_state(again) == GAME.encode_state(first)
 
 
 def test_announcements_tell_of_round_ends_and_the_winner():

@@ -368,14 +368,6 @@ def test_a_pending_decision_must_be_answered_first():
         GAME.apply(state, 1, PickCards((IVORY,)))
 
 
-def test_apply_never_changes_the_state_it_is_given():
-    state = build(hands={0: [IVORY] * 3}, row=filler(4), tokens=(Event.POINTS,))
-    before = GAME.encode_state(state)
-    GAME.apply(state, 0, Take(2))
-    GAME.apply(state, 0, PlaySet(Goods.IVORY, (IVORY,) * 3))
-    assert GAME.encode_state(state) == before
-
-
 def test_a_character_not_in_hand_cannot_be_played():
     state = build(row=filler(3))
     with pytest.raises(IllegalMove, match="you do not hold the vizier"):
