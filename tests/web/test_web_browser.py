@@ -123,6 +123,23 @@ def _play_one(page: Any, rng: random.Random) -> bool:
     return False
 
 
+def _marks_the_move(page: Any, mover: str) -> bool:
+    """Whether ``page`` shows the move ``mover`` just made as the last move, with the cards or
+    zones it changed outlined, and the title calls the page's player to play (or the match is
+    over). False when the table has not caught up yet within a few seconds."""
+    try:
+        page.wait_for_function(
+            "name => document.querySelector('.last-move').innerText.includes(name + ' (seat')"
+            " && document.querySelector('.zone.changed, .item.changed') !== null"
+            " && (document.title.includes('Your turn') || document.querySelector('.outcome *'))",
+            arg=mover,
+            timeout=5_000,
+        )
+    except playwright_api.TimeoutError:
+        return False
+    return True
+
+
 def _envelopes(data: bytes) -> Iterator[Any]:
     while len(data) >= 5:
         _flags, size = struct.unpack(">BI", data[:5])
@@ -178,12 +195,15 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
 
     played = 0
     reloaded = False
+    marked = 0  # moves after which the other table marked what changed and named the mover
     while played < MOVE_LIMIT and not alice.locator(".outcome").count():
         moved = False
-        for page in (alice, bob):
+        for page, other, mover in ((alice, bob, "alice"), (bob, alice, "bob")):
             page.wait_for_timeout(50)
             if _play_one(page, rng):
                 moved, played = True, played + 1
+                if marked < 3 and _marks_the_move(other, mover):
+                    marked += 1
         if played >= 20 and not reloaded:
             alice.reload()  # the seat token is in localStorage: the table comes back, seated
             alice.wait_for_selector("[data-zone=market]")
@@ -193,9 +213,15 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
             alice.wait_for_timeout(200)
         if played == 30:
             _shot(alice, "jaipur")
+    assert marked == 3, "the last move was never marked on the other table"
     alice.wait_for_selector(".outcome", timeout=10_000)
     carol.wait_for_selector(".outcome", timeout=10_000)
     assert "Match over" in bob.inner_text(".outcome")
+    summary = carol.inner_text("[data-summary]")
+    assert "alice" in summary and "bob" in summary and "Seat 0" not in summary, summary
+    _shot(alice, "jaipur-summary")
+    alice.click("[data-action=lobby]")
+    alice.wait_for_selector("#name")
     assert "to play" not in carol.inner_text("[data-zone=market]")
     assert not (alice.errors or bob.errors or carol.errors)
 

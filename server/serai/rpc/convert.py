@@ -14,7 +14,7 @@ from typing import Any
 from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
-from serai.game import GameInfo, OptionSpec
+from serai.game import GameInfo, OptionSpec, TableGuide
 from serai.matches import fairness
 from serai.matches.values import Snapshot
 from serai.presentation import presentation
@@ -49,6 +49,18 @@ def game_info(info: GameInfo) -> pb.GameInfo:
         summary=info.summary,
         playable=info.playable,
         options=[_game_option(spec) for spec in info.options],
+        guide=_guide(info.guide),
+    )
+
+
+def _guide(guide: TableGuide) -> pb.TableGuide:
+    return pb.TableGuide(
+        how_to_play=guide.how_to_play,
+        zones=dict(guide.zones),
+        looks=[
+            pb.ItemLook(word=look.word, colour=look.colour, symbol=look.symbol, help=look.help)
+            for look in guide.looks
+        ],
     )
 
 

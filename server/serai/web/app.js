@@ -1,24 +1,13 @@
 // The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
 // step by step from the legal moves. No game code lives here: any game the server offers plays.
 import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
+import { changes, drawItem, el, howToPlay, itemsByKey, readGuide, scores, zoneHelp } from "/look.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 const where = document.getElementById("where");
 
 // --- small helpers ----------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function say(text) { statusLine.textContent = text || ""; }
 
@@ -68,10 +57,25 @@ function withNames(text, names) {
 
 let leaving = () => {};
 
+// The games' metadata (ListGames), asked once a page: the table reads each game's guide from it.
+let gamesAsked = null;
+function listGames() {
+  gamesAsked = gamesAsked || call("ListGames", {}).catch((err) => { gamesAsked = null; throw err; });
+  return gamesAsked;
+}
+
+async function guideOf(game) {
+  try {
+    const info = ((await listGames()).games || []).find((g) => g.name === game);
+    return { guide: readGuide(info), title: info ? info.title : game };
+  } catch { return { guide: readGuide(null), title: game }; }
+}
+
 async function lobby() {
   leaving();
   where.textContent = "";
-  const games = await call("ListGames", {});
+  document.title = "serai";
+  const games = await listGames();
   // The bots the server plays itself, by game (none where it runs with --house-bots 0).
   let house = {};
   try { house = (await houseBots("GET")).strategies || {}; } catch { /* only the page's random bot */ }
@@ -85,10 +89,10 @@ async function lobby() {
   }
   const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
   const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
-  const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
+  const nameInput = el("input", { id: "name", value: playerName(), size: 12, autocomplete: "nickname" });
   nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
   main.replaceChildren(...[
-    el("p", {}, "Your name: ", nameInput,
+    el("p", {}, el("label", { for: "name" }, "Your name: "), nameInput,
       hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
     el("h2", {}, "Games"),
     ...(games.games || []).filter((g) => g.playable).map((g) => gameCard(g, house[g.name] || [])),
@@ -103,7 +107,7 @@ async function lobby() {
 
 function gameCard(game, houseStrategies) {
   const min = game.minPlayers || 0, max = game.maxPlayers || 0;
-  const count = el("select", { name: "seats" });
+  const count = el("select", { name: "seats", "aria-label": "players" });
   for (let n = min; n <= max; n++) count.append(el("option", { value: n }, plural(n, "player")));
   const inputs = (game.options || []).map((option) => {
     let input;
@@ -121,6 +125,9 @@ function gameCard(game, houseStrategies) {
     }
     return el("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", input);
   });
+  const clock = el("select", { name: "clock", "aria-label": "clock per move" },
+    ...[[0, "no clock"], [30, "30 s a move"], [60, "1 min a move"], [300, "5 min a move"]]
+      .map(([seconds, text]) => el("option", { value: seconds }, text)));
   const options = () => Object.fromEntries(inputs.map((label) => {
     const input = label.querySelector("input, select");
     return [input.name, input.value];
@@ -134,6 +141,7 @@ function gameCard(game, houseStrategies) {
       const seatCount = Number(count.value);
       const made = await call("CreateMatch", {
         game: game.name, seats: seatCount, options: options(), clientId: "web", requestId: requestId(),
+        moveSeconds: Number(clock.value),
       });
       const matchId = made.match.matchId;
       seats.set(matchId, await join(matchId, playerName()));
@@ -159,7 +167,8 @@ function gameCard(game, houseStrategies) {
   return el("div", { class: "game", "data-game": game.name },
     el("b", {}, game.title), " ", el("small", {}, `v${game.version}`),
     el("p", {}, game.summary),
-    el("div", {}, count, ...inputs),
+    howToPlay(readGuide(game), ""),
+    el("div", {}, count, ...inputs, clock),
     el("button", { class: "primary", "data-action": "create", onclick: () => create(false) }, "Create match"),
     el("span", { class: "bot-choice" },
       el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a"), " ", botChoice));
@@ -200,19 +209,30 @@ function table(matchId, spectate) {
   where.textContent = `match ${matchId.slice(0, 8)} · `
     + (mine ? `you are ${mine.name ? mine.name + ", " : ""}seat ${mine.seat}` : "watching");
 
-  const head = el("div", { class: "headline" }, "Connecting…");
-  const seatsLine = el("div", { class: "seats" });
+  const head = el("h1", { class: "headline", "aria-live": "polite" }, "Connecting…");
+  const seatsLine = el("div", { class: "seats", role: "list", "aria-label": "players" });
+  const clockLine = el("div", { class: "clock", hidden: true, role: "timer", "aria-live": "off" });
   const joinBar = el("div", { class: "join", hidden: true });
+  const lastMove = el("div", { class: "last-move", "aria-live": "polite" });
   const zones = el("div", { class: "zones" });
-  const moves = el("div", { class: "moves" });
+  const moves = el("section", { class: "moves", "aria-label": "your move" });
   const outcome = el("div", {});
-  const log = el("div", { class: "log" });
-  main.replaceChildren(head, seatsLine, joinBar, outcome, moves, zones, el("h2", {}, "Moves"), log);
+  const rules = el("div", {});
+  const log = el("div", { class: "log", role: "log", "aria-label": "moves so far", tabindex: "0" });
+  main.replaceChildren(head, seatsLine, clockLine, joinBar, outcome, lastMove, moves, zones, rules,
+    el("h2", {}, "Moves"), log);
 
   let lastEventId = "";
   let snapshot = null;
   let picking = [];
   let legal = null;
+  let guide = readGuide(null);
+  let drawnItems = null;   // the items last drawn, by zone and label: what the next event changed
+  let drawnVersion = null;
+  let clockTimer = null;
+  const stopClock = () => { if (clockTimer) clearInterval(clockTimer); clockTimer = null; };
+  const closeTable = leaving;
+  leaving = () => { stopClock(); document.title = "serai"; closeTable(); };
 
   function logLine(event, match) {
     const names = seatNames(match);
@@ -234,29 +254,72 @@ function table(matchId, spectate) {
 
   function drawZones(presentation, viewer, names) {
     head.textContent = withNames(presentation.headline, names);
+    // What the last event changed is marked (and briefly animated): items new or different since
+    // the table was last drawn, and the zones they are in. A redraw of the same version keeps
+    // the marks it had.
+    const version = String(snapshot.version);
+    const changed = version === drawnVersion && zones.changedMarks ? zones.changedMarks
+      : changes(drawnItems, presentation);
+    if (version !== drawnVersion) { drawnItems = itemsByKey(presentation); drawnVersion = version; }
+    zones.changedMarks = changed;
     // A seat's zone carries its player's name: the presentation knows seats, the match names them.
     const title = (zone) => {
       const named = withNames(zone.title, names);
       if (zone.owner === undefined || named !== (zone.title || "")) return named;  // named already
       return `${named} — ${names[zone.owner] || "seat " + zone.owner}`;
     };
-    zones.replaceChildren(...(presentation.zones || []).map((zone) => el("section",
-      { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
-      el("h3", {}, title(zone)),
-      zone.note ? el("div", {}, withNames(zone.note, names)) : null,
-      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map((item) => drawItem(item, names)) : el("span", { class: "value" }, "empty")))));
+    zones.replaceChildren(...(presentation.zones || []).map((zone) => {
+      const help = zoneHelp(guide, zone.id);
+      const named = title(zone);
+      const classes = ["zone", viewer !== undefined && zone.owner === viewer ? "mine" : "",
+        changed.zones.has(zone.id) ? "changed" : ""].filter(Boolean).join(" ");
+      return el("section", { class: classes, "data-zone": zone.id, "aria-label": named, title: help || null },
+        el("h3", {}, named, help ? el("span", { class: "zone-help" }, help) : null),
+        zone.note ? el("div", { class: "note" }, withNames(zone.note, names)) : null,
+        el("div", { class: "items" }, (zone.items || []).length
+          ? zone.items.map((item) => drawItem(
+            { ...item, label: withNames(item.label, names), value: withNames(item.value, names) },
+            guide, changed.items.has(`${zone.id}\u0000${item.label}`)))
+          : el("span", { class: "value" }, "empty")));
+    }));
   }
 
-  function drawItem(item, names) {
-    item = { ...item, label: withNames(item.label, names), value: withNames(item.value, names) };
-    const count = item.count || 0;
-    const kind = item.kind || "card";
-    const classes = ["item", kind, item.hidden ? "hidden" : ""].join(" ");
-    if (kind === "text") return el("div", { class: classes }, el("b", {}, item.label), item.value ? ": " + item.value : "");
-    return el("span", { class: classes, title: item.label },
-      count > 1 || item.hidden || (count === 0 && !item.value) ? el("span", { class: "count" }, `${count}× `) : null,
-      item.label,
-      item.value ? el("span", { class: "value" }, ` ${item.value}`) : null);
+  function drawClock() {
+    // The turn clock, when the match has one: the seconds left to the seats to act.
+    stopClock();
+    const deadline = Number(snapshot.moveDeadlineMs || 0);
+    if (!deadline || snapshot.outcome) { clockLine.hidden = true; return; }
+    const names = seatNames(snapshot.match);
+    const who = (snapshot.toAct || []).map((seat) => (seat === snapshot.viewerSeat ? "you" : names[seat])).join(", ");
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      clockLine.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for ${who}`;
+      clockLine.classList.toggle("short", left <= 10);
+    };
+    clockLine.hidden = false;
+    tick();
+    clockTimer = setInterval(tick, 1000);
+  }
+
+  function drawSummary(names) {
+    // The end of the match: each player's place and score, and the score items the table last
+    // showed for them (the breakdown), then the way back to the lobby.
+    const result = snapshot.outcome;
+    const bySeat = scores(snapshot.presentation);
+    const order = names.map((_, seat) => seat)
+      .sort((a, b) => (result.ranks?.[a] ?? 0) - (result.ranks?.[b] ?? 0) || a - b);
+    return el("section", { class: "outcome", "aria-label": "match over", "data-summary": "" },
+      el("h2", {}, "Match over: " + withNames(result.summary, names)),
+      el("table", {},
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "place"), el("th", { scope: "col" }, "player"),
+          el("th", { scope: "col" }, "score"), el("th", { scope: "col" }, "on the table"))),
+        el("tbody", {}, order.map((seat) => el("tr", { "data-seat": seat },
+          el("td", {}, String((result.ranks?.[seat] ?? 0) + 1)),
+          el("td", {}, names[seat] + (seat === snapshot.viewerSeat ? " (you)" : "")),
+          el("td", {}, String(result.scores?.[seat] ?? 0)),
+          el("td", {}, (bySeat.get(seat) || []).join(", ")))))),
+      el("p", {}, el("button", { class: "primary", "data-action": "lobby", onclick: () => (location.hash = "#/") }, "Back to the lobby"),
+        " ", el("a", { href: `#/replay/${matchId}` }, "Replay this match")));
   }
 
   function draw() {
@@ -265,12 +328,19 @@ function table(matchId, spectate) {
     const viewer = snapshot.viewerSeat;
     const names = seatNames(match);
     const open = match.status === "MATCH_STATUS_OPEN";
+    const running = scores(snapshot.presentation);
     seatsLine.replaceChildren(...(match.seats || []).map((info, i) => {
       const free = !info.joined;
       const text = free ? `seat ${i}: free` : `${names[i]}${i === viewer ? " (you)" : ""}`;
-      return el("span", { class: "item" + (toAct.includes(i) ? " score" : "") + (free ? " free" : ""), "data-seat": i },
-        `${i === viewer ? "▶ " : ""}${text}${toAct.includes(i) ? " — to play" : ""}`);
+      const score = running.get(i);
+      return el("span", { role: "listitem", class: "player" + (toAct.includes(i) ? " to-act" : "") + (free ? " free" : ""), "data-seat": i },
+        `${i === viewer ? "▶ " : ""}${text}${toAct.includes(i) && !snapshot.outcome ? " — to play" : ""}`,
+        score ? el("span", { class: "running-score", "data-score": "" }, ` · ${score.join(", ")}`) : null);
     }));
+    // The page's title says when it is this seat's turn, so a player in another tab sees it.
+    const myTurn = viewer !== undefined && toAct.includes(viewer) && !snapshot.outcome;
+    document.title = snapshot.outcome ? "Match over — serai" : myTurn ? "● Your turn — serai" : `${match.game} — serai`;
+    drawClock();
     drawJoin(match);
     if (open) {
       // Until every seat is taken there is no deal: a placeholder hand would change under the
@@ -279,8 +349,7 @@ function table(matchId, spectate) {
         : "Waiting for players to join…";
       zones.replaceChildren(el("p", { class: "note" }, "The cards are dealt once every seat is taken."));
     } else if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names);
-    outcome.replaceChildren(...(snapshot.outcome
-      ? [el("div", { class: "outcome" }, "Match over: " + withNames(snapshot.outcome.summary, names))] : []));
+    outcome.replaceChildren(...(snapshot.outcome ? [drawSummary(names)] : []));
     drawMoves();
   }
 
@@ -373,7 +442,19 @@ function table(matchId, spectate) {
           const match = event.snapshot ? event.snapshot.match : snapshot ? snapshot.match : { seats: [] };
           const line = logLine(event, match);
           if (line) { log.prepend(el("div", {}, line)); }
+          if (line && (event.move || event.resigned || event.timedOut)) {
+            lastMove.replaceChildren(el("span", { class: "tag" }, "Last move"), " ", line);
+          }
           if (event.snapshot) {
+            if (!snapshot) {
+              // The game's guide (colours, rules), once; the table is drawn again with it.
+              guideOf(event.snapshot.match.game).then((found) => {
+                if (closed) return;
+                guide = found.guide;
+                rules.replaceChildren(...[howToPlay(guide, found.title)].filter(Boolean));
+                if (snapshot) draw();
+              });
+            }
             snapshot = event.snapshot;
             draw();
             refreshMoves();
