@@ -412,8 +412,8 @@ def _rates(group: Any) -> None:
     _setting(
         group,
         "--list-rate",
-        "ListMatches and GetTranscript calls per second allowed from one client address (gRPC "
-        "and HTTP together, "
+        "ListMatches, GetTranscript and GetReplay calls per second allowed from one client "
+        "address (gRPC and HTTP together, "
         "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
         "a proxy every client shares its address: raise it or set 0 there",
         kind=values.at_least(0, float),
@@ -421,8 +421,8 @@ def _rates(group: Any) -> None:
     _setting(
         group,
         "--list-burst",
-        "ListMatches and GetTranscript calls one address may make at once before --list-rate "
-        "applies",
+        "ListMatches, GetTranscript and GetReplay calls one address may make at once before "
+        "--list-rate applies",
         kind=values.at_least(0, float),
     )
     _setting(

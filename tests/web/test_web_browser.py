@@ -20,7 +20,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -70,10 +73,15 @@ RECORD_WIRE = """
 
 
 @pytest.fixture
-def site(start_serve: Callable[..., Any], redis_url: str) -> str:
+def served(start_serve: Callable[..., Any], redis_url: str) -> Any:
     server = start_serve("--redis-url", redis_url, "--http-port", "0")
     assert f"serai web client: http://{server.http_address}/" in server.log()
-    return f"http://{server.http_address}/"
+    return server
+
+
+@pytest.fixture
+def site(served: Any) -> str:
+    return f"http://{served.http_address}/"
 
 
 @pytest.fixture
@@ -366,3 +374,65 @@ def test_a_server_that_needs_an_api_key_asks_for_one_and_the_page_then_plays(
     page.click("[data-action=forget-key]")
     page.wait_for_selector("#api-key")
     assert key not in page.url
+
+
+def _finished_jaipur(address: str, moves: int) -> str:
+    """A Jaipur match between ann and ben, ``moves`` random moves played, then ben resigns."""
+    rng = random.Random(5)
+    with grpc.insecure_channel(address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        made = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2))
+        match_id = made.match.match_id
+        tokens = [
+            stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name=name)).seat_token
+            for name in ("ann", "ben")
+        ]
+        for _ in range(moves):
+            snap = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+            token = tokens[snap.to_act[0]]
+            listed = stub.ListLegalMoves(
+                pb.ListLegalMovesRequest(match_id=match_id, seat_token=token)
+            )
+            move = rng.choice(list(listed.moves))
+            stub.SubmitMove(
+                pb.SubmitMoveRequest(match_id=match_id, seat_token=token, move_id=move.id)
+            )
+        stub.Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[1]))
+    return match_id
+
+
+def test_the_replay_viewer_steps_a_finished_match_from_each_view(
+    site: str, served: Any, browser: Any
+) -> None:
+    """A finished match opens at its last step with the deal's check shown (the server's verdict
+    and the page's own opening of the commitment); buttons and arrow keys step through it, and a
+    seat's view shows that seat's hand where the spectator's shows the backs of the cards."""
+    match_id = _finished_jaipur(served.address, moves=8)
+    page = _page(browser, site, "viewer")
+    page.goto(f"{site}#/replay/{match_id}")
+    page.wait_for_selector("[data-deal-check].ok")
+    page.wait_for_function(
+        "document.querySelector('[data-commitment]').innerText.includes('opens to the revealed')"
+    )
+    assert "step 9 of 9" in page.inner_text("[data-step-count]")
+    assert "ben: resigned" in page.inner_text("[data-step-label]")
+    page.click("[data-action=first]")
+    assert "step 0 of 9" in page.inner_text("[data-step-count]")
+    assert "the deal" in page.inner_text("[data-step-label]")
+    page.click("[data-action=forward]")
+    first = page.inner_text("[data-step-label]").split()[2]  # "Move 1 ann: take …"
+    assert first in ("ann:", "ben:")
+    assert page.locator(".item.changed, .zone.changed").count()  # the move is marked
+    page.keyboard.press("ArrowRight")
+    assert "step 2 of 9" in page.inner_text("[data-step-count]")
+    second = "ben:" if first == "ann:" else "ann:"
+    assert second in page.inner_text("[data-step-label]")
+    hands = "[data-zone^=hand] .item"
+    assert page.locator(hands).count() == page.locator(f"{hands}.hidden").count()
+    _shot(page, "jaipur-replay-spectator")
+    page.click("[data-view='0']")
+    page.wait_for_url(f"**#/replay/{match_id}/0")
+    page.wait_for_selector("[data-zone=hand0]")
+    assert page.locator("[data-zone=hand0] .item:not(.hidden)").count()
+    assert not page.locator("[data-zone=hand1] .item:not(.hidden)").count()
+    assert not page.errors

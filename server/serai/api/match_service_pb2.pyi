@@ -89,6 +89,38 @@ class ItemLook(_message.Message):
     help: str
     def __init__(self, word: _Optional[str] = ..., colour: _Optional[str] = ..., symbol: _Optional[str] = ..., help: _Optional[str] = ...) -> None: ...
 
+class GetReplayRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("match", "steps", "deal_checked", "deal_check")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    DEAL_CHECKED_FIELD_NUMBER: _ClassVar[int]
+    DEAL_CHECK_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    deal_checked: bool
+    deal_check: str
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., deal_checked: _Optional[bool] = ..., deal_check: _Optional[str] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("version", "seat", "label", "presentation")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    seat: int
+    label: str
+    presentation: Presentation
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., label: _Optional[str] = ..., presentation: _Optional[_Union[Presentation, _Mapping]] = ...) -> None: ...
+
 class GameOption(_message.Message):
     __slots__ = ("name", "description", "default_value", "choices", "minimum", "maximum")
     NAME_FIELD_NUMBER: _ClassVar[int]

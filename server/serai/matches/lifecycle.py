@@ -338,6 +338,12 @@ class Matches:
         (a seat's with its token; anyone's once finished; only the caller's tenant's)."""
         return await transcripts.for_caller(self._entries, match_id, token, tenant)
 
+    async def replay_steps(
+        self, match_id: str, viewer: Seat | None, tenant: str | None = None
+    ) -> replay.Steps:
+        """A finished match step by step from ``viewer``'s view; see :mod:`.replay`."""
+        return await replay.steps_for_caller(self._entries, match_id, viewer, tenant)
+
     async def export(self, match_id: str, seat: Seat | None = None) -> dict[str, Any]:
         """The operator's transcript: the whole of a finished match, or what ``seat`` saw."""
         return await transcripts.for_operator(self._entries, match_id, seat)

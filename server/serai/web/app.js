@@ -1,7 +1,9 @@
 // The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
 // step by step from the legal moves. No game code lives here: any game the server offers plays.
 import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
-import { changes, drawItem, el, howToPlay, itemsByKey, readGuide, scores, zoneHelp } from "/look.js";
+import {
+  changes, drawTable, el, howToPlay, itemsByKey, readGuide, scores, seatNames, withNames,
+} from "/look.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
@@ -30,27 +32,6 @@ async function join(matchId, name, seat) {
   if (seat !== undefined) request.seat = seat;
   const answer = await call("JoinMatch", request);
   return { seat: answer.seat ?? 0, token: answer.seatToken, name };
-}
-
-// Who sits where, as people read it: each seat's player name, with the seat's number beside it
-// where two seats share a name; "seat N" for a seat no one holds yet.
-function seatNames(match) {
-  const given = (match.seats || []).map((s) => (s.joined && s.playerName) || "");
-  return given.map((name, i) => {
-    if (!name) return `seat ${i}`;
-    return given.filter((other) => other === name).length > 1 ? `${name} (seat ${i})` : name;
-  });
-}
-
-// A game's words name seats by number ("Seat 0 wins the match", "seat 1 to play"); the table
-// says the players' names instead. No game code: any "seat N" in a game's text is replaced.
-function withNames(text, names) {
-  return (text || "").replace(/\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)\b/g, (whole, list) => {
-    const seats = list.match(/\d+/g).map(Number);
-    if (seats.some((n) => !names[n] || names[n] === `seat ${n}`)) return whole;
-    const called = seats.map((n) => names[n]);
-    return called.length === 1 ? called[0] : called.slice(0, -1).join(", ") + " and " + called.at(-1);
-  });
 }
 
 // --- the lobby --------------------------------------------------------------------------------
@@ -262,26 +243,7 @@ function table(matchId, spectate) {
       : changes(drawnItems, presentation);
     if (version !== drawnVersion) { drawnItems = itemsByKey(presentation); drawnVersion = version; }
     zones.changedMarks = changed;
-    // A seat's zone carries its player's name: the presentation knows seats, the match names them.
-    const title = (zone) => {
-      const named = withNames(zone.title, names);
-      if (zone.owner === undefined || named !== (zone.title || "")) return named;  // named already
-      return `${named} — ${names[zone.owner] || "seat " + zone.owner}`;
-    };
-    zones.replaceChildren(...(presentation.zones || []).map((zone) => {
-      const help = zoneHelp(guide, zone.id);
-      const named = title(zone);
-      const classes = ["zone", viewer !== undefined && zone.owner === viewer ? "mine" : "",
-        changed.zones.has(zone.id) ? "changed" : ""].filter(Boolean).join(" ");
-      return el("section", { class: classes, "data-zone": zone.id, "aria-label": named, title: help || null },
-        el("h3", {}, named, help ? el("span", { class: "zone-help" }, help) : null),
-        zone.note ? el("div", { class: "note" }, withNames(zone.note, names)) : null,
-        el("div", { class: "items" }, (zone.items || []).length
-          ? zone.items.map((item) => drawItem(
-            { ...item, label: withNames(item.label, names), value: withNames(item.value, names) },
-            guide, changed.items.has(`${zone.id}\u0000${item.label}`)))
-          : el("span", { class: "value" }, "empty")));
-    }));
+    drawTable(zones, presentation, { guide, names, viewer, changed });
   }
 
   function drawClock() {
@@ -479,6 +441,94 @@ function table(matchId, spectate) {
   watch();
 }
 
+// --- the replay viewer ------------------------------------------------------------------------
+
+// A finished match step by step (GetReplay) from a seat's view or a spectator's, with the check of
+// its committed deal: the server's verdict on the transcript, and this browser's own check that
+// the commitment published before the deal opens to the revealed server seed.
+async function replayViewer(matchId, seatText) {
+  leaving();
+  const viewer = seatText === undefined || seatText === "" ? undefined : Number(seatText);
+  where.textContent = `replay ${matchId.slice(0, 8)}`;
+  document.title = "Replay — serai";
+  main.replaceChildren(el("p", {}, "Loading the replay…"));
+  let answer;
+  try {
+    answer = await call("GetReplay", viewer === undefined ? { matchId } : { matchId, seat: viewer });
+  } catch (err) {
+    if (needsKey(err)) return keyForm(err);
+    main.replaceChildren(el("p", { class: "headline" }, describe(err)),
+      el("p", {}, el("a", { href: "#/" }, "Back to the lobby")));
+    return;
+  }
+  const { guide, title } = await guideOf(answer.match.game);
+  const names = seatNames(answer.match);
+  const steps = answer.steps || [];
+  let at = steps.length - 1;
+
+  const head = el("h1", { class: "headline" });
+  const stepLine = el("p", { class: "last-move", "aria-live": "polite", "data-step-label": "" });
+  const zones = el("div", { class: "zones" });
+  const slider = el("input", { type: "range", min: 0, max: steps.length - 1, value: at, "aria-label": "step" });
+  const counter = el("span", { "data-step-count": "" });
+  const go = (index) => { at = Math.max(0, Math.min(steps.length - 1, index)); show(); };
+  const button = (text, label, action, step) => el("button", { "aria-label": label, "data-action": action, onclick: () => go(step()) }, text);
+  const controls = el("div", { class: "replay-controls", role: "group", "aria-label": "steps" },
+    button("◀◀", "first step", "first", () => 0), button("◀", "step back", "back", () => at - 1),
+    counter, button("▶", "step forward", "forward", () => at + 1),
+    button("▶▶", "last step", "last", () => steps.length - 1), slider);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const seatsChoice = el("div", { class: "seats", role: "group", "aria-label": "whose view" },
+    el("span", {}, "View as: "),
+    ...[undefined, ...names.map((_, i) => i)].map((seat) => el("button", {
+      class: seat === viewer ? "primary" : "", "aria-pressed": String(seat === viewer), "data-view": seat === undefined ? "spectator" : seat,
+      onclick: () => (location.hash = `#/replay/${matchId}` + (seat === undefined ? "" : `/${seat}`)),
+    }, seat === undefined ? "spectator" : names[seat])));
+  const check = el("div", { class: "deal-check " + (answer.dealChecked ? "ok" : "failed"), "data-deal-check": "" },
+    el("b", {}, answer.dealChecked ? "✓ The deal and every move check out. " : "✗ The check failed. "),
+    answer.dealCheck || "", el("br"), el("span", { "data-commitment": "" }, "Checking the commitment in this browser…"));
+  main.replaceChildren(
+    el("h2", {}, `Replay: ${title} · ${names.join(" vs ")}`), seatsChoice, check, controls, head, stepLine, zones,
+    ...[howToPlay(guide, title)].filter(Boolean),
+    el("p", {}, el("a", { href: "#/" }, "Back to the lobby")));
+  openCommitment(answer.match).then((text) => { check.querySelector("[data-commitment]").textContent = text; });
+
+  function show() {
+    const step = steps[at];
+    slider.value = at;
+    counter.textContent = ` step ${at} of ${steps.length - 1} `;
+    const who = step.seat === undefined ? "" : `${names[step.seat]}: `;
+    stepLine.replaceChildren(el("span", { class: "tag" }, at ? `Move ${at}` : "Start"), ` ${who}${step.label}`);
+    head.textContent = withNames(step.presentation?.headline || "", names);
+    const changed = changes(at ? itemsByKey(steps[at - 1].presentation) : null, step.presentation || {});
+    drawTable(zones, step.presentation || {}, { guide, names, viewer, changed });
+  }
+  const keys = (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") { go(at + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { go(at - 1); event.preventDefault(); }
+  };
+  document.addEventListener("keydown", keys);
+  leaving = () => { document.removeEventListener("keydown", keys); leaving = () => {}; };
+  show();
+}
+
+// This browser's own check of a committed deal: SHA-256("serai/v1/seed-commitment" 0x00 ||
+// server_seed) must be the commitment the match published before anyone joined.
+async function openCommitment(match) {
+  const bytes = (b64) => Uint8Array.from(atob(b64 || ""), (c) => c.charCodeAt(0));
+  const hex = (data) => Array.from(data, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (match.seedChosen) return "The creator chose the seed: no committed deal to check.";
+  const commitment = bytes(match.seedCommitment), seed = bytes(match.seedReveal?.serverSeed);
+  if (!commitment.length || !seed.length) return "This match has no committed deal to check.";
+  if (!crypto.subtle) return "This browser cannot hash here (not a secure context): `serai verify` checks it.";
+  const prefix = new TextEncoder().encode("serai/v1/seed-commitment\u0000");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array([...prefix, ...seed])));
+  return hex(digest) === hex(commitment)
+    ? `This browser checked that the commitment ${hex(commitment).slice(0, 16)}… opens to the revealed server seed.`
+    : `The commitment ${hex(commitment).slice(0, 16)}… does NOT open to the revealed server seed.`;
+}
+
 // A server run with --require-api-key answers UNAUTHENTICATED without a (valid) key.
 function needsKey(err) { return err instanceof RpcError && err.code === "unauthenticated"; }
 
@@ -506,6 +556,7 @@ function describe(err) {
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
+  else if (parts[0] === "replay" && parts[1]) replayViewer(parts[1], parts[2]);
   else lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
 }
 

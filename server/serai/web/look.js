@@ -15,6 +15,27 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Who sits where, as people read it: each seat's player name, with the seat's number beside it
+// where two seats share a name; "seat N" for a seat no one holds yet.
+export function seatNames(match) {
+  const given = (match.seats || []).map((s) => (s.joined && s.playerName) || "");
+  return given.map((name, i) => {
+    if (!name) return `seat ${i}`;
+    return given.filter((other) => other === name).length > 1 ? `${name} (seat ${i})` : name;
+  });
+}
+
+// A game's words name seats by number ("Seat 0 wins the match", "seat 1 to play"); the table
+// says the players' names instead. No game code: any "seat N" in a game's text is replaced.
+export function withNames(text, names) {
+  return (text || "").replace(/\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)\b/g, (whole, list) => {
+    const seats = list.match(/\d+/g).map(Number);
+    if (seats.some((n) => !names[n] || names[n] === `seat ${n}`)) return whole;
+    const called = seats.map((n) => names[n]);
+    return called.length === 1 ? called[0] : called.slice(0, -1).join(", ") + " and " + called.at(-1);
+  });
+}
+
 // The guide's looks by word, and the zone meanings by id; both empty for a game without a guide.
 export function readGuide(info) {
   const guide = (info && info.guide) || {};
@@ -112,4 +133,28 @@ export function scores(presentation) {
     }
   }
   return bySeat;
+}
+
+// A presentation's zones drawn into `container`: each titled with its owner's name, explained by
+// the guide, its items drawn as cards; `changed` (from changes()) marks what the last step did.
+export function drawTable(container, presentation, { guide, names, viewer, changed }) {
+  const title = (zone) => {
+    const named = withNames(zone.title, names);
+    if (zone.owner === undefined || named !== (zone.title || "")) return named;  // named already
+    return `${named} — ${names[zone.owner] || "seat " + zone.owner}`;
+  };
+  container.replaceChildren(...(presentation.zones || []).map((zone) => {
+    const help = zoneHelp(guide, zone.id);
+    const named = title(zone);
+    const classes = ["zone", viewer !== undefined && zone.owner === viewer ? "mine" : "",
+      changed.zones.has(zone.id) ? "changed" : ""].filter(Boolean).join(" ");
+    return el("section", { class: classes, "data-zone": zone.id, "aria-label": named, title: help || null },
+      el("h3", {}, named, help ? el("span", { class: "zone-help" }, help) : null),
+      zone.note ? el("div", { class: "note" }, withNames(zone.note, names)) : null,
+      el("div", { class: "items" }, (zone.items || []).length
+        ? zone.items.map((item) => drawItem(
+          { ...item, label: withNames(item.label, names), value: withNames(item.value, names) },
+          guide, changed.items.has(`${zone.id}\u0000${item.label}`)))
+        : el("span", { class: "value" }, "empty")));
+  }));
 }

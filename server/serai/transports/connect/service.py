@@ -126,6 +126,7 @@ class ConnectMatchService:
     submit_move = _unary("SubmitMove")
     resign = _unary("Resign")
     get_transcript = _unary("GetTranscript")
+    get_replay = _unary("GetReplay")
     watch = _streaming("Watch")
     reclaim_seat = _unary("ReclaimSeat")
 
@@ -149,6 +150,7 @@ METHODS = {
     "submit_move": "SubmitMove",
     "resign": "Resign",
     "get_transcript": "GetTranscript",
+    "get_replay": "GetReplay",
     "watch": "Watch",
     "reclaim_seat": "ReclaimSeat",
     "play": "Play",

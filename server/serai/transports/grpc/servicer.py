@@ -108,6 +108,7 @@ class MatchService(pb_grpc.MatchServiceServicer):
     SubmitMove = _unary("SubmitMove")
     Resign = _unary("Resign")
     GetTranscript = _unary("GetTranscript")
+    GetReplay = _unary("GetReplay")
     Watch = _streaming("Watch")
     Play = _streaming("Play")
     ReclaimSeat = _unary("ReclaimSeat")
