@@ -77,6 +77,7 @@ class Settings:
     house_bots_per_client: int = 2
     metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
     metrics_token: str = ""
+    admin_token: str = ""
     metrics_tenants: bool = False
 
 
@@ -247,6 +248,15 @@ def _access(group: Any) -> None:
         "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
         "the environment variable, which ps does not show; none: /metrics is open to whoever "
         "reaches its port",
+        default_text="",
+        metavar="TOKEN",
+    )
+    _setting(
+        group,
+        "--admin-token",
+        "the secret that opens the operator's console at /admin on the HTTP port (every "
+        "tenant's matches and hidden cards, ending a match); set it by the environment "
+        "variable, which ps does not show; none: the console is off",
         default_text="",
         metavar="TOKEN",
     )
@@ -602,6 +612,7 @@ def from_args(args: argparse.Namespace) -> Settings:
         house_bots_per_client=args.house_bots_per_client,
         metrics_port=args.metrics_port,
         metrics_token=args.metrics_token,
+        admin_token=args.admin_token,
         metrics_tenants=args.metrics_tenants,
     )
 
@@ -613,7 +624,7 @@ _SET_BY_SUPERVISOR = frozenset(
     | {"archive_url"}
 )
 # Secrets: given to the workers in their environment (see serai.commands.workers), never as flags.
-SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN"}
+SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN", "admin_token": "SERAI_ADMIN_TOKEN"}
 
 
 def worker_flags(settings: Settings) -> list[str]:

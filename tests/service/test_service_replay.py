@@ -8,6 +8,7 @@ from typing import Any
 import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
+from serai.matches import MatchNotRunning
 from serai.presentation import presentation
 from service_helpers import status_of
 from test_service_transcripts import GAMES, play, start
@@ -56,3 +57,22 @@ def test_a_replay_waits_for_the_end_and_names_a_seat_the_match_has(tiny: Any) ->
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "seats 0 to 1, not 2" in details
     code, _ = status_of(lambda: stub.GetReplay(pb.GetReplayRequest(match_id="nope")))
     assert code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def test_an_operator_ends_a_running_match_and_its_replay_and_transcript_say_so(
+    tiny: Any,
+) -> None:
+    """The console's end: the match finishes with no one winning, its transcript still verifies
+    and its replay's last step says who ended it; a match not running cannot be ended."""
+    stub = tiny.stub()
+    match_id, tokens = start(stub, hand="4", plays="3")
+    play(stub, match_id, tokens, moves=2)
+    ended = tiny.run(tiny.matches.end(match_id))
+    assert ended.record.status == "finished"
+    assert ended.record.outcome["summary"] == "ended by the operator"
+    assert ended.record.outcome["ranks"] == [0, 0]
+    replay = stub.GetReplay(pb.GetReplayRequest(match_id=match_id))
+    assert replay.deal_checked, replay.deal_check
+    assert replay.steps[-1].label == "ended by the operator" and len(replay.steps) == 4
+    with pytest.raises(MatchNotRunning, match="is over"):
+        tiny.run(tiny.matches.end(match_id))

@@ -376,8 +376,9 @@ def test_a_server_that_needs_an_api_key_asks_for_one_and_the_page_then_plays(
     assert key not in page.url
 
 
-def _finished_jaipur(address: str, moves: int) -> str:
-    """A Jaipur match between ann and ben, ``moves`` random moves played, then ben resigns."""
+def _jaipur_match(address: str, moves: int, resign: bool = True) -> str:
+    """A Jaipur match between ann and ben, ``moves`` random moves played, then (``resign``)
+    ben resigns."""
     rng = random.Random(5)
     with grpc.insecure_channel(address) as channel:
         stub = pb_grpc.MatchServiceStub(channel)
@@ -397,7 +398,8 @@ def _finished_jaipur(address: str, moves: int) -> str:
             stub.SubmitMove(
                 pb.SubmitMoveRequest(match_id=match_id, seat_token=token, move_id=move.id)
             )
-        stub.Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[1]))
+        if resign:
+            stub.Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[1]))
     return match_id
 
 
@@ -407,7 +409,7 @@ def test_the_replay_viewer_steps_a_finished_match_from_each_view(
     """A finished match opens at its last step with the deal's check shown (the server's verdict
     and the page's own opening of the commitment); buttons and arrow keys step through it, and a
     seat's view shows that seat's hand where the spectator's shows the backs of the cards."""
-    match_id = _finished_jaipur(served.address, moves=8)
+    match_id = _jaipur_match(served.address, moves=8)
     page = _page(browser, site, "viewer")
     page.goto(f"{site}#/replay/{match_id}")
     page.wait_for_selector("[data-deal-check].ok")
@@ -436,3 +438,50 @@ def test_the_replay_viewer_steps_a_finished_match_from_each_view(
     assert page.locator("[data-zone=hand0] .item:not(.hidden)").count()
     assert not page.locator("[data-zone=hand1] .item:not(.hidden)").count()
     assert not page.errors
+
+
+def test_the_console_lists_a_match_shows_its_hands_and_ends_it(
+    start_serve: Callable[..., Any],
+    redis_url: str,
+    browser: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/admin, opened with the admin token, lists a running match under its tenant, shows every
+    seat's hand (the spectator's view hides them), and ends it: a watcher of the table sees the
+    match end, and the console lists it as finished."""
+    monkeypatch.setenv("SERAI_ADMIN_TOKEN", "console-secret")
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    site = f"http://{server.http_address}/"
+    match_id = _jaipur_match(server.address, moves=4, resign=False)
+    watcher = _page(browser, site, "walt")
+    watcher.goto(f"{site}#/m/{match_id}/spectate")
+    watcher.wait_for_selector("[data-zone=market]")
+
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{site}admin")
+    page.fill("#admin-token", "wrong")
+    page.click("[data-action=use-token]")
+    page.wait_for_function("document.querySelector('main').innerText.includes('was refused')")
+    page.fill("#admin-token", "console-secret")
+    page.click("[data-action=use-token]")
+    row = f"[data-tenant=''] tr[data-match='{match_id}']"
+    page.wait_for_selector(row)
+    assert "running" in page.inner_text(row) and "ann, ben" in page.inner_text(row)
+    assert "playing of at most" in page.inner_text("[data-bots]")
+    page.click(f"{row} [data-action=inspect]")
+    page.wait_for_selector(f"[data-inspected='{match_id}'] [data-view='1'] [data-zone=hand1]")
+    for seat in (0, 1):
+        hand = f"[data-inspected] [data-view='{seat}'] [data-zone=hand{seat}] .item"
+        assert page.locator(hand).count() and not page.locator(f"{hand}.hidden").count()
+    spectator = "[data-inspected] [data-view=spectator] [data-zone^=hand] .item"
+    assert page.locator(spectator).count() == page.locator(f"{spectator}.hidden").count()
+    _shot(page, "console")
+    page.click(f"{row} [data-action=end]")
+    page.wait_for_function(
+        "selector => (document.querySelector(selector)?.innerText || '').includes('finished')",
+        arg=row,
+    )
+    watcher.wait_for_selector(".outcome", timeout=15_000)
+    assert "ended by the operator" in watcher.inner_text(".outcome")
+    assert not watcher.errors

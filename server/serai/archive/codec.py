@@ -17,7 +17,8 @@ The document::
                 "last_event_id": ..., "client_id": ..., "move_seconds": 0,
                 "timeout_policy": "lose", "deadline_ms": 0, "seed_chosen": false,
                 "server_seed": <hex>, "tenant": ...},
-     "log": [[version, seat, <base64 move> or null, "resigned" | "timed_out" | null], ...]}
+     "log": [[version, seat, <base64 move> or null, "resigned" | "timed_out" | "ended" | null],
+             ...]}
 """
 
 from __future__ import annotations

@@ -261,6 +261,15 @@ class Matches:
         """The seat leaves and loses; see :meth:`serai.matches.play.Play.resign`."""
         return await self._play.resign(match_id, token, tenant)
 
+    async def inspect(self, match_id: str) -> Entry:
+        """The match as stored, its state decoded, hidden parts and all: for the operator's
+        console alone (every other reader goes through a seat's or a spectator's view)."""
+        return await self._clocks.current(match_id)
+
+    async def end(self, match_id: str) -> Snapshot:
+        """An operator ends a running match, no one winning; see :meth:`.play.Play.end`."""
+        return await self._play.end(match_id)
+
     # clocks
 
     async def sweep(self, limit: int = 10_000) -> int:

@@ -102,7 +102,7 @@ class Steps:
     check: transcripts.Verdict
 
 
-_ENDED = {"resigned": "resigned", "timed_out": "ran out of time"}
+_ENDED = {"resigned": "resigned", "timed_out": "ran out of time", "ended": "ended by the operator"}
 
 
 def steps(

@@ -10,7 +10,8 @@ from typing import Any, Final, Literal
 Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
 TimeoutPolicy = Literal["lose", "default_move"]
-Ended = Literal["resigned", "timed_out"]
+# "ended": an operator ended the match (serai's console); the seat it names is seat 0.
+Ended = Literal["resigned", "timed_out", "ended"]
 
 # Request ids are remembered per seat for this many most recent moves: a client retries its latest
 # request (the SDK never has more than one move of a seat in flight), and a small window keeps a
