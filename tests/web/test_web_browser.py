@@ -37,6 +37,8 @@ FLAGS = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SERAI_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "web"
 PHONE = {"width": 400, "height": 820}
+# axe-core from npm (tests/web/package.json; .ci/run installs it with npm ci).
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 # Jaipur ends within about 250 moves; random play with sales preferred ends well before this.
 MOVE_LIMIT = 600
 
@@ -485,3 +487,53 @@ def test_the_console_lists_a_match_shows_its_hands_and_ends_it(
     watcher.wait_for_selector(".outcome", timeout=15_000)
     assert "ended by the operator" in watcher.inner_text(".outcome")
     assert not watcher.errors
+
+
+def _serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in found["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is missing: npm ci --prefix tests/web")
+def test_the_lobby_table_replay_and_console_pass_axe(
+    start_serve: Callable[..., Any],
+    redis_url: str,
+    browser: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No serious or critical accessibility violation (axe-core) on the lobby, a table in play
+    with the rules open, the replay viewer and the console."""
+    monkeypatch.setenv("SERAI_ADMIN_TOKEN", "axe-secret")
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    site = f"http://{server.http_address}/"
+    page = _page(browser, site, "ada")
+    assert _serious_violations(page) == []
+    page.click("[data-game=jaipur] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".moves button")
+    page.click("[data-rules] summary")
+    assert _serious_violations(page) == []
+    # Keyboard play: the choices take the focus, and Enter picks one and moves on to the next.
+    page.focus("[data-step]")
+    before = page.inner_text(".moves .path")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "before => document.querySelector('.moves .path').innerText !== before", arg=before
+    )
+    assert page.evaluate("document.querySelector('.moves').contains(document.activeElement)")
+    page.goto(f"{site}#/replay/{_jaipur_match(server.address, moves=3)}")
+    page.wait_for_selector("[data-deal-check]")
+    assert _serious_violations(page) == []
+    page.goto(f"{site}admin")
+    page.fill("#admin-token", "axe-secret")
+    page.click("[data-action=use-token]")
+    page.wait_for_selector("[data-action=inspect]")
+    page.click("[data-action=inspect]")
+    page.wait_for_selector("[data-inspected]")
+    assert _serious_violations(page) == []

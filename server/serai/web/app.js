@@ -355,12 +355,16 @@ function table(matchId, spectate) {
     });
     const complete = matching.filter((m) => (m.steps && m.steps.length ? m.steps : [m.label]).length === depth);
     const next = [...new Set(matching.map((m) => (m.steps && m.steps.length ? m.steps : [m.label])[depth]).filter((s) => s !== undefined))];
+    // Keyboard play: a choice made from the keyboard (or the turn arriving while nothing has
+    // focus) leaves the focus on the next choices, not on the page's body.
+    const keepFocus = moves.contains(document.activeElement) || document.activeElement === document.body;
     moves.replaceChildren(
       el("div", { class: "path" }, depth ? "Your move: " + picking.join(" › ") : "Your move:"),
       ...complete.map((m) => el("button", { class: "primary", "data-move": m.label, onclick: () => submit(m) }, "Play: " + m.label)),
       ...next.map((step) => el("button", { "data-step": step, onclick: () => { picking = [...picking, step]; drawMoves(); } }, step)),
       ...(depth ? [el("button", { "data-action": "back", onclick: () => { picking = picking.slice(0, -1); drawMoves(); } }, "← back")] : []),
     );
+    if (keepFocus) moves.querySelector("button")?.focus({ preventScroll: true });
   }
 
   async function submit(move) {
