@@ -28,7 +28,7 @@ from serai_sobek.protocol import card_from_proto
 
 def present_view(view: pb.View) -> Presentation:
     row = tuple(
-        Item("character", 1, hidden=True)
+        Item("character", 1, value=f"position {i + 1}", hidden=True)
         if slot.face_down
         else Item(_card(slot.card), 1, value=_tagged(f"position {i + 1}", slot.card))
         for i, slot in enumerate(view.row)
@@ -191,10 +191,10 @@ GUIDE = TableGuide(
         ("house_rules", "What serai decided where the sources are silent."),
     ),
     looks=(
-        ItemLook("ivory", "#d7ccc8", "I", "ivory"),
+        ItemLook("ivory", "#a68b5b", "I", "ivory"),
         ItemLook("ebony", "#3e2723", "E", "ebony"),
         ItemLook("marble", "#90a4ae", "M", "marble"),
-        ItemLook("cattle", "#a1887f", "C", "cattle"),
+        ItemLook("cattle", "#8d6e63", "C", "cattle"),
         ItemLook("fish", "#0277bd", "F", "fish"),
         ItemLook("wheat", "#c99a06", "W", "wheat"),
         ItemLook("amulet", "#00897b", "☥", "amulet: wild in any set"),

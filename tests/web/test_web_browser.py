@@ -37,6 +37,7 @@ FLAGS = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SERAI_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "web"
 PHONE = {"width": 400, "height": 820}
+DESKTOP = {"width": 1280, "height": 900}
 # axe-core from npm (tests/web/package.json; .ci/run installs it with npm ci).
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 # Jaipur ends within about 250 moves; random play with sales preferred ends well before this.
@@ -187,6 +188,18 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def _shots(page: Any, name: str) -> None:
+    """The table at phone width (``name``.png) and at a desktop's (``name``-desktop.png), the
+    animation of the last move settled."""
+    page.emulate_media(reduced_motion="reduce")
+    _shot(page, name)
+    size = page.viewport_size
+    page.set_viewport_size(DESKTOP)
+    _shot(page, f"{name}-desktop")
+    page.set_viewport_size(size)
+    page.emulate_media(reduced_motion="no-preference")
+
+
 def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
     site: str, browser: Any
 ) -> None:
@@ -222,7 +235,7 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
         if not moved:
             alice.wait_for_timeout(200)
         if played == 30:
-            _shot(alice, "jaipur")
+            _shots(alice, "jaipur")
     assert marked == 3, "the last move was never marked on the other table"
     alice.wait_for_selector(".outcome", timeout=10_000)
     carol.wait_for_selector(".outcome", timeout=10_000)
@@ -263,7 +276,7 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     assert played >= 6
     log = page.inner_text(".log")
     assert "random bot" in log and "dana" in log
-    _shot(page, game)
+    _shots(page, game)
     page.reload()
     page.wait_for_selector(".zone")
     assert "you are dana, seat 0" in page.inner_text("#where")

@@ -89,7 +89,7 @@ export function drawItem(item, guide, changed) {
       symbol, el("span", { class: "label", "aria-hidden": "true" }, item.label),
       el("span", { class: "figure", "aria-hidden": "true" }, item.value || String(count)));
   }
-  const badge = count > 1 || item.hidden || (count === 0 && !item.value)
+  const badge = count > 1 || (item.hidden && count !== 1) || (count === 0 && !item.value)
     ? el("span", { class: "count", "aria-hidden": "true" }, `${count}×`) : null;
   return el("span", { class: classes, style, title: tip, role: "img", "aria-label": spoken, "data-label": item.label },
     badge, symbol,
