@@ -36,7 +36,7 @@ import { file_google_protobuf_any } from "@bufbuild/protobuf/wkt";
  * Describes the file serai/v1/match_service.proto.
  */
 export const file_serai_v1_match_service = /*@__PURE__*/
-  fileDesc("ChxzZXJhaS92MS9tYXRjaF9zZXJ2aWNlLnByb3RvEghzZXJhaS52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc2VyYWkudjEuR2FtZUluZm8irAEKCEdhbWVJbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSDwoHdmVyc2lvbhgFIAEoCRIPCgdzdW1tYXJ5GAYgASgJEhAKCHBsYXlhYmxlGAcgASgIEiUKB29wdGlvbnMYCCADKAsyFC5zZXJhaS52MS5HYW1lT3B0aW9uIpsBCgpHYW1lT3B0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIPCgdjaG9pY2VzGAQgAygJEhQKB21pbmltdW0YBSABKANIAIgBARIUCgdtYXhpbXVtGAYgASgDSAGIAQFCCgoIX21pbmltdW1CCgoIX21heGltdW0ipwIKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEjoKB29wdGlvbnMYAyADKAsyKS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EhEKBHNlZWQYBCABKARIAIgBARIRCgljbGllbnRfaWQYBSABKAkSFAoMbW92ZV9zZWNvbmRzGAYgASgNEi8KDnRpbWVvdXRfcG9saWN5GAcgASgOMhcuc2VyYWkudjEuVGltZW91dFBvbGljeRISCgpyZXF1ZXN0X2lkGAggASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIjwKE0NyZWF0ZU1hdGNoUmVzcG9uc2USJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkikAEKEEpvaW5NYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHZW50cm9weRgFIAEoDBIUCgxwbGF5ZXJfdG9rZW4YBiABKAlCBwoFX3NlYXQiPAoSUmVjbGFpbVNlYXRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJuChFKb2luTWF0Y2hSZXNwb25zZRIMCgRzZWF0GAEgASgFEhIKCnNlYXRfdG9rZW4YAiABKAkSJQoFbWF0Y2gYAyABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSEAoIcmVwbGF5ZWQYBCABKAgiggEKEkxpc3RNYXRjaGVzUmVxdWVzdBIlCgZzdGF0dXMYASABKA4yFS5zZXJhaS52MS5NYXRjaFN0YXR1cxIMCgRnYW1lGAIgASgJEg0KBWxpbWl0GAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkSFAoMcGxheWVyX3Rva2VuGAUgASgJIlcKE0xpc3RNYXRjaGVzUmVzcG9uc2USJwoHbWF0Y2hlcxgBIAMoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTwoIU2VhdEluZm8SDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZqb2luZWQYAyABKAgSEAoIcmVzaWduZWQYBCABKAgipgMKDE1hdGNoU3VtbWFyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEiUKBnN0YXR1cxgDIAEoDjIVLnNlcmFpLnYxLk1hdGNoU3RhdHVzEiEKBXNlYXRzGAQgAygLMhIuc2VyYWkudjEuU2VhdEluZm8SDwoHdmVyc2lvbhgFIAEoBBI0CgdvcHRpb25zGAYgAygLMiMuc2VyYWkudjEuTWF0Y2hTdW1tYXJ5Lk9wdGlvbnNFbnRyeRIVCg1jcmVhdGVkX2F0X21zGAcgASgDEhQKDG1vdmVfc2Vjb25kcxgIIAEoDRIvCg50aW1lb3V0X3BvbGljeRgJIAEoDjIXLnNlcmFpLnYxLlRpbWVvdXRQb2xpY3kSEwoLc2VlZF9jaG9zZW4YCiABKAgSFwoPc2VlZF9jb21taXRtZW50GAsgASgMEikKC3NlZWRfcmV2ZWFsGAwgASgLMhQuc2VyYWkudjEuU2VlZFJldmVhbBouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFCgpTZWVkUmV2ZWFsEhMKC3NlcnZlcl9zZWVkGAEgASgMEhQKDHNlYXRfZW50cm9weRgCIAMoDBIMCgRzZWVkGAMgASgEIkoKB091dGNvbWUSDgoGc2NvcmVzGAEgAygDEg0KBXJhbmtzGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCSKoAgoNTWF0Y2hTbmFwc2hvdBIlCgVtYXRjaBgBIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIYCgt2aWV3ZXJfc2VhdBgCIAEoBUgAiAEBEg8KB3ZlcnNpb24YAyABKAQSDgoGdG9fYWN0GAQgAygFEiIKBHZpZXcYBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55EiIKB291dGNvbWUYBiABKAsyES5zZXJhaS52MS5PdXRjb21lEhUKDWxhc3RfZXZlbnRfaWQYByABKAkSGAoQbW92ZV9kZWFkbGluZV9tcxgIIAEoAxIsCgxwcmVzZW50YXRpb24YCSABKAsyFi5zZXJhaS52MS5QcmVzZW50YXRpb25CDgoMX3ZpZXdlcl9zZWF0Ij8KDFByZXNlbnRhdGlvbhIQCghoZWFkbGluZRgBIAEoCRIdCgV6b25lcxgCIAMoCzIOLnNlcmFpLnYxLlpvbmUibAoEWm9uZRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRISCgVvd25lchgDIAEoBUgAiAEBEh0KBWl0ZW1zGAQgAygLMg4uc2VyYWkudjEuSXRlbRIMCgRub3RlGAUgASgJQggKBl9vd25lciJRCgRJdGVtEg0KBWxhYmVsGAEgASgJEg0KBWNvdW50GAIgASgNEg0KBXZhbHVlGAMgASgJEg4KBmhpZGRlbhgEIAEoCBIMCgRraW5kGAUgASgJIk0KD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhQKDHByZXNlbnRhdGlvbhgDIAEoCCJcCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoHcGF5bG9hZBgDIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkSDQoFc3RlcHMYBCADKAkiPQoVTGlzdExlZ2FsTW92ZXNSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkiWwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIMCgRzZWF0GAEgASgFEg8KB3ZlcnNpb24YAiABKAQSIgoFbW92ZXMYAyADKAsyEy5zZXJhaS52MS5MZWdhbE1vdmUiqwEKEVN1Ym1pdE1vdmVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSGAoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBBIRCgdtb3ZlX2lkGAQgASgJSAASJwoHcGF5bG9hZBgFIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnlIABISCgpyZXF1ZXN0X2lkGAYgASgJQgYKBG1vdmUiYAoSU3VibWl0TW92ZVJlc3BvbnNlEikKCHNuYXBzaG90GAEgASgLMhcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdBINCgVsYWJlbBgCIAEoCRIQCghyZXBsYXllZBgDIAEoCCJiCgxXYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgDIAEoCRIUCgxwcmVzZW50YXRpb24YBCABKAgivAMKCk1hdGNoRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBBIpCgdjcmVhdGVkGAMgASgLMhYuc2VyYWkudjEuTWF0Y2hDcmVhdGVkSAASJgoGam9pbmVkGAQgASgLMhQuc2VyYWkudjEuU2VhdEpvaW5lZEgAEikKB3N0YXJ0ZWQYBSABKAsyFi5zZXJhaS52MS5NYXRjaFN0YXJ0ZWRIABIkCgRtb3ZlGAYgASgLMhQuc2VyYWkudjEuTW92ZVBsYXllZEgAEi4KDGFubm91bmNlbWVudBgHIAEoCzIWLnNlcmFpLnYxLkFubm91bmNlbWVudEgAEioKCHJlc2lnbmVkGAggASgLMhYuc2VyYWkudjEuU2VhdFJlc2lnbmVkSAASKwoIZmluaXNoZWQYCSABKAsyFy5zZXJhaS52MS5NYXRjaEZpbmlzaGVkSAASKwoJdGltZWRfb3V0GAsgASgLMhYuc2VyYWkudjEuU2VhdFRpbWVkT3V0SAASKQoIc25hcHNob3QYCiABKAsyFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90QgYKBGtpbmQiKwoMTWF0Y2hDcmVhdGVkEgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUiLwoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJIg4KDE1hdGNoU3RhcnRlZCIpCgpNb3ZlUGxheWVkEgwKBHNlYXQYASABKAUSDQoFbGFiZWwYAiABKAkiHAoMQW5ub3VuY2VtZW50EgwKBHRleHQYASABKAkiHAoMU2VhdFJlc2lnbmVkEgwKBHNlYXQYASABKAUiMgoMU2VhdFRpbWVkT3V0EgwKBHNlYXQYASABKAUSFAoMZGVmYXVsdF9tb3ZlGAIgASgJIjMKDU1hdGNoRmluaXNoZWQSIgoHb3V0Y29tZRgBIAEoCzIRLnNlcmFpLnYxLk91dGNvbWUiPAoUR2V0VHJhbnNjcmlwdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCSIrChVHZXRUcmFuc2NyaXB0UmVzcG9uc2USEgoKdHJhbnNjcmlwdBgBIAEoCSI1Cg1SZXNpZ25SZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkihQEKC1BsYXlSZXF1ZXN0EiIKBG9wZW4YASABKAsyEi5zZXJhaS52MS5QbGF5T3BlbkgAEiIKBG1vdmUYAiABKAsyEi5zZXJhaS52MS5QbGF5TW92ZUgAEiYKBnJlc2lnbhgDIAEoCzIULnNlcmFpLnYxLlBsYXlSZXNpZ25IAEIGCgRraW5kIoABCghQbGF5T3BlbhIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAMgASgJEhQKDHByZXNlbnRhdGlvbhgEIAEoCBINCgVzdGVwcxgFIAEoCBIRCglrZWVwX29wZW4YBiABKAgifAoIUGxheU1vdmUSEgoKcmVxdWVzdF9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgEEhEKB21vdmVfaWQYAyABKAlIABInCgdwYXlsb2FkGAQgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueUgAQgYKBG1vdmUiIAoKUGxheVJlc2lnbhISCgpyZXF1ZXN0X2lkGAEgASgJIo0BCgpQbGF5VXBkYXRlEiUKBWV2ZW50GAEgASgLMhQuc2VyYWkudjEuTWF0Y2hFdmVudEgAEiYKBmFuc3dlchgCIAEoCzIULnNlcmFpLnYxLlBsYXlBbnN3ZXJIABIoCgtsZWdhbF9tb3ZlcxgDIAMoCzITLnNlcmFpLnYxLkxlZ2FsTW92ZUIGCgRraW5kIrABCgpQbGF5QW5zd2VyEhIKCnJlcXVlc3RfaWQYASABKAkSMQoJc3VibWl0dGVkGAIgASgLMhwuc2VyYWkudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASKwoIcmVzaWduZWQYAyABKAsyFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90SAASJAoFZXJyb3IYBCABKAsyEy5zZXJhaS52MS5QbGF5RXJyb3JIAEIICgZyZXN1bHQiKgoJUGxheUVycm9yEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCSppCg1UaW1lb3V0UG9saWN5Eh4KGlRJTUVPVVRfUE9MSUNZX1VOU1BFQ0lGSUVEEAASFwoTVElNRU9VVF9QT0xJQ1lfTE9TRRABEh8KG1RJTUVPVVRfUE9MSUNZX0RFRkFVTFRfTU9WRRACKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESGAoUTUFUQ0hfU1RBVFVTX1JVTk5JTkcQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAzLaBgoMTWF0Y2hTZXJ2aWNlEkQKCUxpc3RHYW1lcxIaLnNlcmFpLnYxLkxpc3RHYW1lc1JlcXVlc3QaGy5zZXJhaS52MS5MaXN0R2FtZXNSZXNwb25zZRJKCgtDcmVhdGVNYXRjaBIcLnNlcmFpLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBodLnNlcmFpLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRAoJSm9pbk1hdGNoEhouc2VyYWkudjEuSm9pbk1hdGNoUmVxdWVzdBobLnNlcmFpLnYxLkpvaW5NYXRjaFJlc3BvbnNlEkoKC0xpc3RNYXRjaGVzEhwuc2VyYWkudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh0uc2VyYWkudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI+CghHZXRNYXRjaBIZLnNlcmFpLnYxLkdldE1hdGNoUmVxdWVzdBoXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSUwoOTGlzdExlZ2FsTW92ZXMSHy5zZXJhaS52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIC5zZXJhaS52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkcKClN1Ym1pdE1vdmUSGy5zZXJhaS52MS5TdWJtaXRNb3ZlUmVxdWVzdBocLnNlcmFpLnYxLlN1Ym1pdE1vdmVSZXNwb25zZRI3CgVXYXRjaBIWLnNlcmFpLnYxLldhdGNoUmVxdWVzdBoULnNlcmFpLnYxLk1hdGNoRXZlbnQwARI6CgZSZXNpZ24SFy5zZXJhaS52MS5SZXNpZ25SZXF1ZXN0Ghcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdBJQCg1HZXRUcmFuc2NyaXB0Eh4uc2VyYWkudjEuR2V0VHJhbnNjcmlwdFJlcXVlc3QaHy5zZXJhaS52MS5HZXRUcmFuc2NyaXB0UmVzcG9uc2USNwoEUGxheRIVLnNlcmFpLnYxLlBsYXlSZXF1ZXN0GhQuc2VyYWkudjEuUGxheVVwZGF0ZSgBMAESSAoLUmVjbGFpbVNlYXQSHC5zZXJhaS52MS5SZWNsYWltU2VhdFJlcXVlc3QaGy5zZXJhaS52MS5Kb2luTWF0Y2hSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_any]);
+  fileDesc("ChxzZXJhaS92MS9tYXRjaF9zZXJ2aWNlLnByb3RvEghzZXJhaS52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc2VyYWkudjEuR2FtZUluZm8i0QEKCEdhbWVJbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSDwoHdmVyc2lvbhgFIAEoCRIPCgdzdW1tYXJ5GAYgASgJEhAKCHBsYXlhYmxlGAcgASgIEiUKB29wdGlvbnMYCCADKAsyFC5zZXJhaS52MS5HYW1lT3B0aW9uEiMKBWd1aWRlGAkgASgLMhQuc2VyYWkudjEuVGFibGVHdWlkZSKiAQoKVGFibGVHdWlkZRITCgtob3dfdG9fcGxheRgBIAEoCRIuCgV6b25lcxgCIAMoCzIfLnNlcmFpLnYxLlRhYmxlR3VpZGUuWm9uZXNFbnRyeRIhCgVsb29rcxgDIAMoCzISLnNlcmFpLnYxLkl0ZW1Mb29rGiwKClpvbmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJGCghJdGVtTG9vaxIMCgR3b3JkGAEgASgJEg4KBmNvbG91chgCIAEoCRIOCgZzeW1ib2wYAyABKAkSDAoEaGVscBgEIAEoCSJAChBHZXRSZXBsYXlSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBAUIHCgVfc2VhdCKJAQoRR2V0UmVwbGF5UmVzcG9uc2USJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSIwoFc3RlcHMYAiADKAsyFC5zZXJhaS52MS5SZXBsYXlTdGVwEhQKDGRlYWxfY2hlY2tlZBgDIAEoCBISCgpkZWFsX2NoZWNrGAQgASgJInYKClJlcGxheVN0ZXASDwoHdmVyc2lvbhgBIAEoBBIRCgRzZWF0GAIgASgFSACIAQESDQoFbGFiZWwYAyABKAkSLAoMcHJlc2VudGF0aW9uGAQgASgLMhYuc2VyYWkudjEuUHJlc2VudGF0aW9uQgcKBV9zZWF0IpsBCgpHYW1lT3B0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIPCgdjaG9pY2VzGAQgAygJEhQKB21pbmltdW0YBSABKANIAIgBARIUCgdtYXhpbXVtGAYgASgDSAGIAQFCCgoIX21pbmltdW1CCgoIX21heGltdW0ipwIKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEjoKB29wdGlvbnMYAyADKAsyKS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EhEKBHNlZWQYBCABKARIAIgBARIRCgljbGllbnRfaWQYBSABKAkSFAoMbW92ZV9zZWNvbmRzGAYgASgNEi8KDnRpbWVvdXRfcG9saWN5GAcgASgOMhcuc2VyYWkudjEuVGltZW91dFBvbGljeRISCgpyZXF1ZXN0X2lkGAggASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIjwKE0NyZWF0ZU1hdGNoUmVzcG9uc2USJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkikAEKEEpvaW5NYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHZW50cm9weRgFIAEoDBIUCgxwbGF5ZXJfdG9rZW4YBiABKAlCBwoFX3NlYXQiPAoSUmVjbGFpbVNlYXRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJuChFKb2luTWF0Y2hSZXNwb25zZRIMCgRzZWF0GAEgASgFEhIKCnNlYXRfdG9rZW4YAiABKAkSJQoFbWF0Y2gYAyABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSEAoIcmVwbGF5ZWQYBCABKAgiggEKEkxpc3RNYXRjaGVzUmVxdWVzdBIlCgZzdGF0dXMYASABKA4yFS5zZXJhaS52MS5NYXRjaFN0YXR1cxIMCgRnYW1lGAIgASgJEg0KBWxpbWl0GAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkSFAoMcGxheWVyX3Rva2VuGAUgASgJIlcKE0xpc3RNYXRjaGVzUmVzcG9uc2USJwoHbWF0Y2hlcxgBIAMoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTwoIU2VhdEluZm8SDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIOCgZqb2luZWQYAyABKAgSEAoIcmVzaWduZWQYBCABKAgipgMKDE1hdGNoU3VtbWFyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEiUKBnN0YXR1cxgDIAEoDjIVLnNlcmFpLnYxLk1hdGNoU3RhdHVzEiEKBXNlYXRzGAQgAygLMhIuc2VyYWkudjEuU2VhdEluZm8SDwoHdmVyc2lvbhgFIAEoBBI0CgdvcHRpb25zGAYgAygLMiMuc2VyYWkudjEuTWF0Y2hTdW1tYXJ5Lk9wdGlvbnNFbnRyeRIVCg1jcmVhdGVkX2F0X21zGAcgASgDEhQKDG1vdmVfc2Vjb25kcxgIIAEoDRIvCg50aW1lb3V0X3BvbGljeRgJIAEoDjIXLnNlcmFpLnYxLlRpbWVvdXRQb2xpY3kSEwoLc2VlZF9jaG9zZW4YCiABKAgSFwoPc2VlZF9jb21taXRtZW50GAsgASgMEikKC3NlZWRfcmV2ZWFsGAwgASgLMhQuc2VyYWkudjEuU2VlZFJldmVhbBouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFCgpTZWVkUmV2ZWFsEhMKC3NlcnZlcl9zZWVkGAEgASgMEhQKDHNlYXRfZW50cm9weRgCIAMoDBIMCgRzZWVkGAMgASgEIkoKB091dGNvbWUSDgoGc2NvcmVzGAEgAygDEg0KBXJhbmtzGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCSKoAgoNTWF0Y2hTbmFwc2hvdBIlCgVtYXRjaBgBIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIYCgt2aWV3ZXJfc2VhdBgCIAEoBUgAiAEBEg8KB3ZlcnNpb24YAyABKAQSDgoGdG9fYWN0GAQgAygFEiIKBHZpZXcYBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55EiIKB291dGNvbWUYBiABKAsyES5zZXJhaS52MS5PdXRjb21lEhUKDWxhc3RfZXZlbnRfaWQYByABKAkSGAoQbW92ZV9kZWFkbGluZV9tcxgIIAEoAxIsCgxwcmVzZW50YXRpb24YCSABKAsyFi5zZXJhaS52MS5QcmVzZW50YXRpb25CDgoMX3ZpZXdlcl9zZWF0Ij8KDFByZXNlbnRhdGlvbhIQCghoZWFkbGluZRgBIAEoCRIdCgV6b25lcxgCIAMoCzIOLnNlcmFpLnYxLlpvbmUibAoEWm9uZRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRISCgVvd25lchgDIAEoBUgAiAEBEh0KBWl0ZW1zGAQgAygLMg4uc2VyYWkudjEuSXRlbRIMCgRub3RlGAUgASgJQggKBl9vd25lciJRCgRJdGVtEg0KBWxhYmVsGAEgASgJEg0KBWNvdW50GAIgASgNEg0KBXZhbHVlGAMgASgJEg4KBmhpZGRlbhgEIAEoCBIMCgRraW5kGAUgASgJIk0KD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhQKDHByZXNlbnRhdGlvbhgDIAEoCCJcCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoHcGF5bG9hZBgDIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkSDQoFc3RlcHMYBCADKAkiPQoVTGlzdExlZ2FsTW92ZXNSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkiWwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIMCgRzZWF0GAEgASgFEg8KB3ZlcnNpb24YAiABKAQSIgoFbW92ZXMYAyADKAsyEy5zZXJhaS52MS5MZWdhbE1vdmUiqwEKEVN1Ym1pdE1vdmVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSGAoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBBIRCgdtb3ZlX2lkGAQgASgJSAASJwoHcGF5bG9hZBgFIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnlIABISCgpyZXF1ZXN0X2lkGAYgASgJQgYKBG1vdmUiYAoSU3VibWl0TW92ZVJlc3BvbnNlEikKCHNuYXBzaG90GAEgASgLMhcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdBINCgVsYWJlbBgCIAEoCRIQCghyZXBsYXllZBgDIAEoCCJiCgxXYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgDIAEoCRIUCgxwcmVzZW50YXRpb24YBCABKAgivAMKCk1hdGNoRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBBIpCgdjcmVhdGVkGAMgASgLMhYuc2VyYWkudjEuTWF0Y2hDcmVhdGVkSAASJgoGam9pbmVkGAQgASgLMhQuc2VyYWkudjEuU2VhdEpvaW5lZEgAEikKB3N0YXJ0ZWQYBSABKAsyFi5zZXJhaS52MS5NYXRjaFN0YXJ0ZWRIABIkCgRtb3ZlGAYgASgLMhQuc2VyYWkudjEuTW92ZVBsYXllZEgAEi4KDGFubm91bmNlbWVudBgHIAEoCzIWLnNlcmFpLnYxLkFubm91bmNlbWVudEgAEioKCHJlc2lnbmVkGAggASgLMhYuc2VyYWkudjEuU2VhdFJlc2lnbmVkSAASKwoIZmluaXNoZWQYCSABKAsyFy5zZXJhaS52MS5NYXRjaEZpbmlzaGVkSAASKwoJdGltZWRfb3V0GAsgASgLMhYuc2VyYWkudjEuU2VhdFRpbWVkT3V0SAASKQoIc25hcHNob3QYCiABKAsyFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90QgYKBGtpbmQiKwoMTWF0Y2hDcmVhdGVkEgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUiLwoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJIg4KDE1hdGNoU3RhcnRlZCIpCgpNb3ZlUGxheWVkEgwKBHNlYXQYASABKAUSDQoFbGFiZWwYAiABKAkiHAoMQW5ub3VuY2VtZW50EgwKBHRleHQYASABKAkiHAoMU2VhdFJlc2lnbmVkEgwKBHNlYXQYASABKAUiMgoMU2VhdFRpbWVkT3V0EgwKBHNlYXQYASABKAUSFAoMZGVmYXVsdF9tb3ZlGAIgASgJIjMKDU1hdGNoRmluaXNoZWQSIgoHb3V0Y29tZRgBIAEoCzIRLnNlcmFpLnYxLk91dGNvbWUiPAoUR2V0VHJhbnNjcmlwdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCSIrChVHZXRUcmFuc2NyaXB0UmVzcG9uc2USEgoKdHJhbnNjcmlwdBgBIAEoCSI1Cg1SZXNpZ25SZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkihQEKC1BsYXlSZXF1ZXN0EiIKBG9wZW4YASABKAsyEi5zZXJhaS52MS5QbGF5T3BlbkgAEiIKBG1vdmUYAiABKAsyEi5zZXJhaS52MS5QbGF5TW92ZUgAEiYKBnJlc2lnbhgDIAEoCzIULnNlcmFpLnYxLlBsYXlSZXNpZ25IAEIGCgRraW5kIoABCghQbGF5T3BlbhIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAMgASgJEhQKDHByZXNlbnRhdGlvbhgEIAEoCBINCgVzdGVwcxgFIAEoCBIRCglrZWVwX29wZW4YBiABKAgifAoIUGxheU1vdmUSEgoKcmVxdWVzdF9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgEEhEKB21vdmVfaWQYAyABKAlIABInCgdwYXlsb2FkGAQgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueUgAQgYKBG1vdmUiIAoKUGxheVJlc2lnbhISCgpyZXF1ZXN0X2lkGAEgASgJIo0BCgpQbGF5VXBkYXRlEiUKBWV2ZW50GAEgASgLMhQuc2VyYWkudjEuTWF0Y2hFdmVudEgAEiYKBmFuc3dlchgCIAEoCzIULnNlcmFpLnYxLlBsYXlBbnN3ZXJIABIoCgtsZWdhbF9tb3ZlcxgDIAMoCzITLnNlcmFpLnYxLkxlZ2FsTW92ZUIGCgRraW5kIrABCgpQbGF5QW5zd2VyEhIKCnJlcXVlc3RfaWQYASABKAkSMQoJc3VibWl0dGVkGAIgASgLMhwuc2VyYWkudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASKwoIcmVzaWduZWQYAyABKAsyFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90SAASJAoFZXJyb3IYBCABKAsyEy5zZXJhaS52MS5QbGF5RXJyb3JIAEIICgZyZXN1bHQiKgoJUGxheUVycm9yEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCSppCg1UaW1lb3V0UG9saWN5Eh4KGlRJTUVPVVRfUE9MSUNZX1VOU1BFQ0lGSUVEEAASFwoTVElNRU9VVF9QT0xJQ1lfTE9TRRABEh8KG1RJTUVPVVRfUE9MSUNZX0RFRkFVTFRfTU9WRRACKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESGAoUTUFUQ0hfU1RBVFVTX1JVTk5JTkcQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAzKgBwoMTWF0Y2hTZXJ2aWNlEkQKCUxpc3RHYW1lcxIaLnNlcmFpLnYxLkxpc3RHYW1lc1JlcXVlc3QaGy5zZXJhaS52MS5MaXN0R2FtZXNSZXNwb25zZRJKCgtDcmVhdGVNYXRjaBIcLnNlcmFpLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBodLnNlcmFpLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRAoJSm9pbk1hdGNoEhouc2VyYWkudjEuSm9pbk1hdGNoUmVxdWVzdBobLnNlcmFpLnYxLkpvaW5NYXRjaFJlc3BvbnNlEkoKC0xpc3RNYXRjaGVzEhwuc2VyYWkudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh0uc2VyYWkudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI+CghHZXRNYXRjaBIZLnNlcmFpLnYxLkdldE1hdGNoUmVxdWVzdBoXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSUwoOTGlzdExlZ2FsTW92ZXMSHy5zZXJhaS52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIC5zZXJhaS52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkcKClN1Ym1pdE1vdmUSGy5zZXJhaS52MS5TdWJtaXRNb3ZlUmVxdWVzdBocLnNlcmFpLnYxLlN1Ym1pdE1vdmVSZXNwb25zZRI3CgVXYXRjaBIWLnNlcmFpLnYxLldhdGNoUmVxdWVzdBoULnNlcmFpLnYxLk1hdGNoRXZlbnQwARI6CgZSZXNpZ24SFy5zZXJhaS52MS5SZXNpZ25SZXF1ZXN0Ghcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdBJQCg1HZXRUcmFuc2NyaXB0Eh4uc2VyYWkudjEuR2V0VHJhbnNjcmlwdFJlcXVlc3QaHy5zZXJhaS52MS5HZXRUcmFuc2NyaXB0UmVzcG9uc2USNwoEUGxheRIVLnNlcmFpLnYxLlBsYXlSZXF1ZXN0GhQuc2VyYWkudjEuUGxheVVwZGF0ZSgBMAESSAoLUmVjbGFpbVNlYXQSHC5zZXJhaS52MS5SZWNsYWltU2VhdFJlcXVlc3QaGy5zZXJhaS52MS5Kb2luTWF0Y2hSZXNwb25zZRJECglHZXRSZXBsYXkSGi5zZXJhaS52MS5HZXRSZXBsYXlSZXF1ZXN0Ghsuc2VyYWkudjEuR2V0UmVwbGF5UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_any]);
 
 /**
  * Describes the message serai.v1.ListGamesRequest.
@@ -60,298 +60,333 @@ export const GameInfoSchema = /*@__PURE__*/
   messageDesc(file_serai_v1_match_service, 2);
 
 /**
+ * Describes the message serai.v1.TableGuide.
+ * Use `create(TableGuideSchema)` to create a new message.
+ */
+export const TableGuideSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 3);
+
+/**
+ * Describes the message serai.v1.ItemLook.
+ * Use `create(ItemLookSchema)` to create a new message.
+ */
+export const ItemLookSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 4);
+
+/**
+ * Describes the message serai.v1.GetReplayRequest.
+ * Use `create(GetReplayRequestSchema)` to create a new message.
+ */
+export const GetReplayRequestSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 5);
+
+/**
+ * Describes the message serai.v1.GetReplayResponse.
+ * Use `create(GetReplayResponseSchema)` to create a new message.
+ */
+export const GetReplayResponseSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 6);
+
+/**
+ * Describes the message serai.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export const ReplayStepSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 7);
+
+/**
  * Describes the message serai.v1.GameOption.
  * Use `create(GameOptionSchema)` to create a new message.
  */
 export const GameOptionSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 3);
+  messageDesc(file_serai_v1_match_service, 8);
 
 /**
  * Describes the message serai.v1.CreateMatchRequest.
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 4);
+  messageDesc(file_serai_v1_match_service, 9);
 
 /**
  * Describes the message serai.v1.CreateMatchResponse.
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 5);
+  messageDesc(file_serai_v1_match_service, 10);
 
 /**
  * Describes the message serai.v1.JoinMatchRequest.
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 6);
+  messageDesc(file_serai_v1_match_service, 11);
 
 /**
  * Describes the message serai.v1.ReclaimSeatRequest.
  * Use `create(ReclaimSeatRequestSchema)` to create a new message.
  */
 export const ReclaimSeatRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 7);
+  messageDesc(file_serai_v1_match_service, 12);
 
 /**
  * Describes the message serai.v1.JoinMatchResponse.
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 8);
+  messageDesc(file_serai_v1_match_service, 13);
 
 /**
  * Describes the message serai.v1.ListMatchesRequest.
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 9);
+  messageDesc(file_serai_v1_match_service, 14);
 
 /**
  * Describes the message serai.v1.ListMatchesResponse.
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 10);
+  messageDesc(file_serai_v1_match_service, 15);
 
 /**
  * Describes the message serai.v1.SeatInfo.
  * Use `create(SeatInfoSchema)` to create a new message.
  */
 export const SeatInfoSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 11);
+  messageDesc(file_serai_v1_match_service, 16);
 
 /**
  * Describes the message serai.v1.MatchSummary.
  * Use `create(MatchSummarySchema)` to create a new message.
  */
 export const MatchSummarySchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 12);
+  messageDesc(file_serai_v1_match_service, 17);
 
 /**
  * Describes the message serai.v1.SeedReveal.
  * Use `create(SeedRevealSchema)` to create a new message.
  */
 export const SeedRevealSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 13);
+  messageDesc(file_serai_v1_match_service, 18);
 
 /**
  * Describes the message serai.v1.Outcome.
  * Use `create(OutcomeSchema)` to create a new message.
  */
 export const OutcomeSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 14);
+  messageDesc(file_serai_v1_match_service, 19);
 
 /**
  * Describes the message serai.v1.MatchSnapshot.
  * Use `create(MatchSnapshotSchema)` to create a new message.
  */
 export const MatchSnapshotSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 15);
+  messageDesc(file_serai_v1_match_service, 20);
 
 /**
  * Describes the message serai.v1.Presentation.
  * Use `create(PresentationSchema)` to create a new message.
  */
 export const PresentationSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 16);
+  messageDesc(file_serai_v1_match_service, 21);
 
 /**
  * Describes the message serai.v1.Zone.
  * Use `create(ZoneSchema)` to create a new message.
  */
 export const ZoneSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 17);
+  messageDesc(file_serai_v1_match_service, 22);
 
 /**
  * Describes the message serai.v1.Item.
  * Use `create(ItemSchema)` to create a new message.
  */
 export const ItemSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 18);
+  messageDesc(file_serai_v1_match_service, 23);
 
 /**
  * Describes the message serai.v1.GetMatchRequest.
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 19);
+  messageDesc(file_serai_v1_match_service, 24);
 
 /**
  * Describes the message serai.v1.LegalMove.
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 20);
+  messageDesc(file_serai_v1_match_service, 25);
 
 /**
  * Describes the message serai.v1.ListLegalMovesRequest.
  * Use `create(ListLegalMovesRequestSchema)` to create a new message.
  */
 export const ListLegalMovesRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 21);
+  messageDesc(file_serai_v1_match_service, 26);
 
 /**
  * Describes the message serai.v1.ListLegalMovesResponse.
  * Use `create(ListLegalMovesResponseSchema)` to create a new message.
  */
 export const ListLegalMovesResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 22);
+  messageDesc(file_serai_v1_match_service, 27);
 
 /**
  * Describes the message serai.v1.SubmitMoveRequest.
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 23);
+  messageDesc(file_serai_v1_match_service, 28);
 
 /**
  * Describes the message serai.v1.SubmitMoveResponse.
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 24);
+  messageDesc(file_serai_v1_match_service, 29);
 
 /**
  * Describes the message serai.v1.WatchRequest.
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 25);
+  messageDesc(file_serai_v1_match_service, 30);
 
 /**
  * Describes the message serai.v1.MatchEvent.
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 26);
+  messageDesc(file_serai_v1_match_service, 31);
 
 /**
  * Describes the message serai.v1.MatchCreated.
  * Use `create(MatchCreatedSchema)` to create a new message.
  */
 export const MatchCreatedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 27);
+  messageDesc(file_serai_v1_match_service, 32);
 
 /**
  * Describes the message serai.v1.SeatJoined.
  * Use `create(SeatJoinedSchema)` to create a new message.
  */
 export const SeatJoinedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 28);
+  messageDesc(file_serai_v1_match_service, 33);
 
 /**
  * Describes the message serai.v1.MatchStarted.
  * Use `create(MatchStartedSchema)` to create a new message.
  */
 export const MatchStartedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 29);
+  messageDesc(file_serai_v1_match_service, 34);
 
 /**
  * Describes the message serai.v1.MovePlayed.
  * Use `create(MovePlayedSchema)` to create a new message.
  */
 export const MovePlayedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 30);
+  messageDesc(file_serai_v1_match_service, 35);
 
 /**
  * Describes the message serai.v1.Announcement.
  * Use `create(AnnouncementSchema)` to create a new message.
  */
 export const AnnouncementSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 31);
+  messageDesc(file_serai_v1_match_service, 36);
 
 /**
  * Describes the message serai.v1.SeatResigned.
  * Use `create(SeatResignedSchema)` to create a new message.
  */
 export const SeatResignedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 32);
+  messageDesc(file_serai_v1_match_service, 37);
 
 /**
  * Describes the message serai.v1.SeatTimedOut.
  * Use `create(SeatTimedOutSchema)` to create a new message.
  */
 export const SeatTimedOutSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 33);
+  messageDesc(file_serai_v1_match_service, 38);
 
 /**
  * Describes the message serai.v1.MatchFinished.
  * Use `create(MatchFinishedSchema)` to create a new message.
  */
 export const MatchFinishedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 34);
+  messageDesc(file_serai_v1_match_service, 39);
 
 /**
  * Describes the message serai.v1.GetTranscriptRequest.
  * Use `create(GetTranscriptRequestSchema)` to create a new message.
  */
 export const GetTranscriptRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 35);
+  messageDesc(file_serai_v1_match_service, 40);
 
 /**
  * Describes the message serai.v1.GetTranscriptResponse.
  * Use `create(GetTranscriptResponseSchema)` to create a new message.
  */
 export const GetTranscriptResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 36);
+  messageDesc(file_serai_v1_match_service, 41);
 
 /**
  * Describes the message serai.v1.ResignRequest.
  * Use `create(ResignRequestSchema)` to create a new message.
  */
 export const ResignRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 37);
+  messageDesc(file_serai_v1_match_service, 42);
 
 /**
  * Describes the message serai.v1.PlayRequest.
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 38);
+  messageDesc(file_serai_v1_match_service, 43);
 
 /**
  * Describes the message serai.v1.PlayOpen.
  * Use `create(PlayOpenSchema)` to create a new message.
  */
 export const PlayOpenSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 39);
+  messageDesc(file_serai_v1_match_service, 44);
 
 /**
  * Describes the message serai.v1.PlayMove.
  * Use `create(PlayMoveSchema)` to create a new message.
  */
 export const PlayMoveSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 40);
+  messageDesc(file_serai_v1_match_service, 45);
 
 /**
  * Describes the message serai.v1.PlayResign.
  * Use `create(PlayResignSchema)` to create a new message.
  */
 export const PlayResignSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 41);
+  messageDesc(file_serai_v1_match_service, 46);
 
 /**
  * Describes the message serai.v1.PlayUpdate.
  * Use `create(PlayUpdateSchema)` to create a new message.
  */
 export const PlayUpdateSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 42);
+  messageDesc(file_serai_v1_match_service, 47);
 
 /**
  * Describes the message serai.v1.PlayAnswer.
  * Use `create(PlayAnswerSchema)` to create a new message.
  */
 export const PlayAnswerSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 43);
+  messageDesc(file_serai_v1_match_service, 48);
 
 /**
  * Describes the message serai.v1.PlayError.
  * Use `create(PlayErrorSchema)` to create a new message.
  */
 export const PlayErrorSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 44);
+  messageDesc(file_serai_v1_match_service, 49);
 
 /**
  * Describes the enum serai.v1.TimeoutPolicy.

@@ -219,9 +219,12 @@ export declare type PlayerView = Message<"serai.games.nile.v1.PlayerView"> & {
   seat: number;
 
   /**
-   * @generated from field: uint32 hand_size = 2;
+   * Absent for the other seats when the match hides hand sizes (option hand_sizes "hidden", the
+   * default, as on Board Game Arena); the viewer's own is always present.
+   *
+   * @generated from field: optional uint32 hand_size = 2;
    */
-  handSize: number;
+  handSize?: number | undefined;
 
   /**
    * @generated from field: uint32 storehouse_size = 3;
@@ -256,7 +259,9 @@ export declare type PlayerView = Message<"serai.games.nile.v1.PlayerView"> & {
 
   /**
    * How many of the cards in the discard pile this seat discarded in trades since the last
-   * reshuffle, from its hand and from its storehouse. Which cards is the trader's secret.
+   * reshuffle, from its hand and from its storehouse (as at the table, where everyone sees which
+   * pile a card is taken from; Board Game Arena tells only that the seat traded). Which cards is
+   * the trader's secret.
    *
    * @generated from field: uint32 traded_from_hand = 8;
    */
