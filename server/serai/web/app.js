@@ -34,6 +34,21 @@ async function join(matchId, name, seat) {
   return { seat: answer.seat ?? 0, token: answer.seatToken, name };
 }
 
+// A short chime when it becomes this page's turn while the page is in the background (a title
+// alone is easy to miss). Browsers allow sound only after the person has used the page.
+let audio = null;
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(); tone.stop(audio.currentTime + 0.4);
+  } catch { /* no sound here: the title says it */ }
+}
+
 // --- the lobby --------------------------------------------------------------------------------
 
 let leaving = () => {};
@@ -211,6 +226,7 @@ function table(matchId, spectate) {
   let drawnItems = null;   // the items last drawn, by zone and label: what the next event changed
   let drawnVersion = null;
   let clockTimer = null;
+  let wasMyTurn = false;
   const stopClock = () => { if (clockTimer) clearInterval(clockTimer); clockTimer = null; };
   const closeTable = leaving;
   leaving = () => { stopClock(); document.title = "serai"; closeTable(); };
@@ -302,6 +318,8 @@ function table(matchId, spectate) {
     // The page's title says when it is this seat's turn, so a player in another tab sees it.
     const myTurn = viewer !== undefined && toAct.includes(viewer) && !snapshot.outcome;
     document.title = snapshot.outcome ? "Match over — serai" : myTurn ? "● Your turn — serai" : `${match.game} — serai`;
+    if (myTurn && !wasMyTurn && document.hidden) chime();
+    wasMyTurn = myTurn;
     drawClock();
     drawJoin(match);
     if (open) {
