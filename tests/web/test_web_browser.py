@@ -231,6 +231,8 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
             alice.reload()  # the seat token is in localStorage: the table comes back, seated
             alice.wait_for_selector("[data-zone=market]")
             assert "you are alice, seat 0" in alice.inner_text("#where")
+            unnamed = [line for line in alice.inner_text(".log").splitlines() if "seat 0:" in line]
+            assert not unnamed, unnamed  # the replayed log names the players too
             reloaded = True
         if not moved:
             alice.wait_for_timeout(200)

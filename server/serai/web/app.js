@@ -227,6 +227,8 @@ function table(matchId, spectate) {
   let drawnVersion = null;
   let clockTimer = null;
   let wasMyTurn = false;
+  const logged = [];  // the events of the log, to write it again with the players' names
+  let loggedNames = "";
   const stopClock = () => { if (clockTimer) clearInterval(clockTimer); clockTimer = null; };
   const closeTable = leaving;
   leaving = () => { stopClock(); document.title = "serai"; closeTable(); };
@@ -425,7 +427,15 @@ function table(matchId, spectate) {
           lastEventId = event.eventId;
           const match = event.snapshot ? event.snapshot.match : snapshot ? snapshot.match : { seats: [] };
           const line = logLine(event, match);
-          if (line) { log.prepend(el("div", {}, line)); }
+          logged.push(event);
+          if (logged.length > 500) logged.shift();
+          // A resumed watch replays events before it gets a snapshot, which names the players:
+          // the log is written again once the names are known, else one line is added.
+          const names = JSON.stringify(seatNames(match));
+          if (names !== loggedNames) {
+            loggedNames = names;
+            log.replaceChildren(...logged.map((e) => logLine(e, match)).filter(Boolean).reverse().map((text) => el("div", {}, text)));
+          } else if (line) { log.prepend(el("div", {}, line)); }
           if (line && (event.move || event.resigned || event.timedOut)) {
             lastMove.replaceChildren(el("span", { class: "tag" }, "Last move"), " ", line);
           }
