@@ -529,9 +529,14 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     site = f"http://{server.http_address}/"
     page = _page(browser, site, "ada")
     assert _serious_violations(page) == []
+    page.select_option("[data-game=jaipur] select[name=clock]", "300")
     page.click("[data-game=jaipur] [data-action=bot]")
     page.wait_for_url("**#/m/**")
     page.wait_for_selector(".moves button")
+    # The match has a clock: the table shows the time left to the seat to act.
+    page.wait_for_function(
+        "/^⏱ [45]:\\d\\d left for /.test(document.querySelector('.clock').innerText)"
+    )
     page.click("[data-rules] summary")
     assert _serious_violations(page) == []
     # Keyboard play: the choices take the focus, and Enter picks one and moves on to the next.
