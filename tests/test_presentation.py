@@ -9,7 +9,9 @@ import pytest
 from google.protobuf import field_mask_pb2, struct_pb2
 from serai import registry
 from serai.api import match_service_pb2 as pb
+from serai.game import ItemLook
 from serai.presentation import generic, presentation, to_pb
+from serai.rpc.convert import game_info
 
 GAMES = ("jaipur", "nile", "sobek")
 
@@ -181,3 +183,29 @@ def test_the_generic_table_lists_a_log_line_by_line():
 def test_snapshots_carry_a_presentation_only_when_asked():
     assert pb.MatchSnapshot().HasField("presentation") is False
     assert pb.GetMatchRequest(presentation=True).presentation
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_guide_explains_every_zone_its_table_shows(name):
+    """Each shipped game says how it is played and what each of its zones is (by zone id without
+    the seat number), and gives its items looks; ListGames carries the guide as the game gave it."""
+    game = registry.load().games[name]
+    guide = game.info.guide
+    assert len(guide.how_to_play) > 200 and guide.looks
+    explained = dict(guide.zones)
+    for game, state, players in _states(name, 3, steps=60):
+        for viewer in _viewers(players):
+            message = game.view_message.FromString(game.view_bytes(game.view(state, viewer)))
+            for zone in game.present(message).zones:
+                assert zone.id.rstrip("0123456789") in explained, zone.id
+    wire = game_info(game.info).guide
+    assert wire.how_to_play == guide.how_to_play and dict(wire.zones) == explained
+    assert [look.word for look in wire.looks] == [look.word for look in guide.looks]
+
+
+def test_an_item_look_takes_a_hex_colour_and_a_short_symbol():
+    assert ItemLook("gem", "#a0b1c2", "G").colour == "#a0b1c2"
+    with pytest.raises(ValueError, match="#rrggbb"):
+        ItemLook("gem", "red; background: url(x)")
+    with pytest.raises(ValueError, match="two characters"):
+        ItemLook("gem", "", "gem")

@@ -51,7 +51,7 @@ from . import codec, heuristics, rules, tensor, views
 from . import jaipur_pb2 as pb
 from .cards import Good
 from .moves import Exchange, Move, Sell, TakeCamels, TakeGood, label
-from .present import move_steps, present_view
+from .present import GUIDE, move_steps, present_view
 from .state import RoundResult, State
 from .views import JaipurView, PlayerView, determinize, view
 
@@ -97,6 +97,7 @@ class JaipurGame(Game[State, Move, JaipurView]):
         ),
         max_move_bytes=MAX_MOVE_BYTES,
         max_legal_moves=MAX_LEGAL_MOVES,
+        guide=GUIDE,
         provides=Provides(
             determinize=True,
             evaluation=True,

@@ -5,7 +5,7 @@ Reads only the View message, so it cannot say more than the seat's view does.
 
 from __future__ import annotations
 
-from serai.game import Item, Presentation, Zone
+from serai.game import Item, ItemLook, Presentation, TableGuide, Zone
 
 from . import jaipur_pb2 as pb
 from .cards import Good, plural
@@ -130,3 +130,44 @@ def _cards(cards: pb.Cards) -> tuple[Item, ...]:
 
 def _bonus(counts: pb.BonusCounts) -> list[tuple[int, int]]:
     return [(n, c) for n, c in ((3, counts.three), (4, counts.four), (5, counts.five)) if c]
+
+
+GUIDE = TableGuide(
+    how_to_play=(
+        "Each turn, take or sell. Take one good from the market, or all its camels, or exchange "
+        "two or more of its goods for as many cards from your hand and herd (never camels out, "
+        "never the same good back). Keep at most 7 cards in hand; camels live in your herd.\n\n"
+        "Sell any number of one good (diamonds, gold and silver two or more) for that good's "
+        "tokens, the dearest first; selling 3, 4 or 5+ at once also earns a bonus token.\n\n"
+        "A round ends when three token stacks are empty or the deck cannot refill the market. "
+        "The bigger herd earns 5; the richer merchant wins a Seal of Excellence. Two seals win."
+    ),
+    zones=(
+        (
+            "market",
+            "Five face-up cards anyone may take from; taken cards are replaced from the deck.",
+        ),
+        ("piles", "The face-down deck and the goods sold so far."),
+        ("tokens", "What each good still pays, dearest on top, and the face-down bonus stacks."),
+        ("hand", "A player's goods cards (at most 7); only its owner sees them."),
+        ("seat", "A player's herd of camels, the tokens earned this round, and seals won."),
+        ("results", "Each round's rupees and who won it."),
+    ),
+    looks=(
+        ItemLook("diamond", "#c62828", "◆", "diamond: 7, 7, 5, 5, 5; sold two or more at once"),
+        ItemLook("gold", "#c99a06", "●", "gold: 6, 6, 5, 5, 5; sold two or more at once"),
+        ItemLook("silver", "#78909c", "○", "silver: five 5s; sold two or more at once"),
+        ItemLook("cloth", "#7b1fa2", "▦", "cloth: 5 down to 1"),
+        ItemLook("spice", "#2e7d32", "✿", "spice: 5 down to 1"),
+        ItemLook("leather", "#6d4c41", "▤", "leather: 4 down to 1, the most common good"),
+        ItemLook(
+            "camel",
+            "#b08850",
+            "♞",
+            "camel: never sold; pays for exchanges; the bigger herd earns 5",
+        ),
+        ItemLook("bonus", "#5d4037", "★", "bonus token: earned by a sale of 3, 4 or 5+ cards"),
+        ItemLook("seal", "#1565c0", "✪", "Seal of Excellence: a round won; two win the match"),
+        ItemLook("deck", "#5b3a1e", "", "the cards still to come, face down"),
+    ),
+)

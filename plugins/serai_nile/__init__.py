@@ -86,7 +86,7 @@ from serai.game import (
 from . import codec, heuristics, nile_pb2, rules, views
 from .cards import DELUXOR_COPIES_PER_CROP, Card, Crop, base_crops, deluxor_crops
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate, label
-from .present import move_steps, present_view
+from .present import GUIDE, move_steps, present_view
 from .state import NileState
 from .views import NileView
 
@@ -153,6 +153,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
         ),
         max_move_bytes=MAX_MOVE_BYTES,
         legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
+        guide=GUIDE,
         provides=Provides(determinize=True, evaluation=True, present=True),
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from serai.game import Item, Presentation, Zone
+from serai.game import Item, ItemLook, Presentation, TableGuide, Zone
 
 from . import nile_pb2 as pb
 from .moves import Market, NileMove, Offering, Plant, Speculate, label
@@ -97,3 +97,40 @@ def _plague_drawers(view: pb.View) -> str:
 
 def _card(card: pb.Card) -> str:
     return "/".join(_crop(c) for c in card.crops) if card.crops else "plague"
+
+
+GUIDE = TableGuide(
+    how_to_play=(
+        "A turn: a flood card is turned up and its crop floods; the one field of that crop "
+        "(anyone's) harvests its top card into its owner's storehouse. Speculation cards "
+        "showing a flooded crop pay 3 cards.\n\n"
+        "Then trade as often as you like, discarding 2 cards from hand or storehouse: market "
+        "draws 1 card, offering turns up a new flood card. Then plant (never a flooded crop; to "
+        "take an opponent's field play more of that crop than it holds), or speculate, or pass, "
+        "and draw 2.\n\n"
+        "The plague destroys the largest fields. Your score is your smallest storehouse pile over "
+        "the five crops, so store some of every crop."
+    ),
+    zones=(
+        (
+            "river",
+            "The flood: the crops flooded this turn, the last flood cards, deck and discards.",
+        ),
+        ("hand", "Your cards: crop cards to plant, speculation cards showing two crops."),
+        (
+            "seat",
+            "A player's fields (one per crop on the whole table), speculations and storehouse.",
+        ),
+    ),
+    looks=(
+        ItemLook("papyrus", "#558b2f", "P", "papyrus"),
+        ItemLook("wheat", "#c99a06", "W", "wheat"),
+        ItemLook("lettuce", "#43a047", "L", "lettuce"),
+        ItemLook("castor", "#8d3b72", "C", "castor"),
+        ItemLook("flax", "#1e88e5", "F", "flax"),
+        ItemLook("onions", "#c0793b", "O", "onions (DeLuxor)"),
+        ItemLook("grapes", "#6a1b9a", "G", "grapes (DeLuxor)"),
+        ItemLook("plague", "#37474f", "☠", "plague of locusts: destroys the largest fields"),
+        ItemLook("stored", "#795548", "▣", "a storehouse pile: your score is your smallest one"),
+    ),
+)

@@ -20,7 +20,7 @@ from serai.game import (
 from serai_sobek import heuristics, house_rules, protocol, rules, sobek_pb2, views
 from serai_sobek.events import DESCRIPTIONS, POINTS_VALUE
 from serai_sobek.moves import Move, label
-from serai_sobek.present import move_steps, present_view
+from serai_sobek.present import GUIDE, move_steps, present_view
 from serai_sobek.state import ROUNDS, Phase, SobekState, decode, encode
 from serai_sobek.views import SobekView
 
@@ -91,6 +91,7 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         options=OPTIONS,
         max_move_bytes=MAX_MOVE_BYTES,
         legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
+        guide=GUIDE,
         provides=Provides(determinize=True, evaluation=True, present=True),
     )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from serai.game import Item, Presentation, Zone
+from serai.game import Item, ItemLook, Presentation, TableGuide, Zone
 
 from serai_sobek import sobek_pb2 as pb
 from serai_sobek.house_rules import HOUSE_RULES, TAG, card_tag
@@ -28,7 +28,7 @@ from serai_sobek.protocol import card_from_proto
 
 def present_view(view: pb.View) -> Presentation:
     row = tuple(
-        Item("character", 1, hidden=True)
+        Item("character", 1, value=f"position {i + 1}", hidden=True)
         if slot.face_down
         else Item(_card(slot.card), 1, value=_tagged(f"position {i + 1}", slot.card))
         for i, slot in enumerate(view.row)
@@ -171,3 +171,34 @@ def _tagged(value: str, card: pb.Card) -> str:
 def _counted(cards: Iterable[pb.Card], prefix: str) -> list[Item]:
     counts = Counter((_card(card), _tagged("", card)) for card in cards)
     return [Item(prefix + text, n, value=tag) for (text, tag), n in sorted(counts.items())]
+
+
+GUIDE = TableGuide(
+    how_to_play=(
+        "A turn is one action. Take one of the first four market cards: every card you pass over, "
+        "face-down ones too, goes to your corruption pile. Or play a character and use its power. "
+        "Or play a set of three or more goods of one kind (amulets are wild) and then pick one of "
+        "the face-down event tokens.\n\n"
+        "A set scores its scarabs times its cards. At the end of a round the most corrupt player "
+        "loses ground on the score track. Three rounds; 100 points after round two wins at once. "
+        "Rules the sources do not give are house rules, marked on the table."
+    ),
+    zones=(
+        ("market", "The row of cards: take from the first four; those before yours corrupt you."),
+        ("piles", "The deck, the discards and the event tokens, seen and used."),
+        ("seat", "A player's score, hand, corruption pile and the sets laid on the table."),
+        ("results", "Each round's points."),
+        ("house_rules", "What serai decided where the sources are silent."),
+    ),
+    looks=(
+        ItemLook("ivory", "#a68b5b", "I", "ivory"),
+        ItemLook("ebony", "#3e2723", "E", "ebony"),
+        ItemLook("marble", "#90a4ae", "M", "marble"),
+        ItemLook("cattle", "#8d6e63", "C", "cattle"),
+        ItemLook("fish", "#0277bd", "F", "fish"),
+        ItemLook("wheat", "#c99a06", "W", "wheat"),
+        ItemLook("amulet", "#00897b", "☥", "amulet: wild in any set"),
+        ItemLook("corruption", "#6a1b9a", "✗", "corruption: the most corrupt lose ground"),
+        ItemLook("character", "#5b3a1e", "♟", "a character card: play it for its power"),
+    ),
+)

@@ -80,6 +80,7 @@ class Settings:
     house_bots_per_client: int = 2
     metrics_port: str = "http"  # "http": on the HTTP port; "off"; or a port of its own
     metrics_token: str = ""
+    admin_token: str = ""
     metrics_tenants: bool = False
     webhook_allow_host: tuple[str, ...] = ()  # hosts webhook URLs may name (none: no webhooks)
     queue_move_seconds: int = 60
@@ -127,7 +128,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The server flags, each defaulting to its SERAI_* environment variable, in two groups:
     what an operator sets, and tuning (whose defaults suit most servers)."""
     operator = parser.add_argument_group("what an operator sets")
-    for flags in (_listening, _data, _access, _community):
+    for flags in (_listening, _data, _access, _watching_the_server, _community):
         flags(operator)
     add_allow_host_argument(operator)  # webhooks: see serai.webhooks
     tuning = parser.add_argument_group("tuning (the defaults suit most servers)")
@@ -250,7 +251,7 @@ def _community(group: Any) -> None:
 
 
 def _access(group: Any) -> None:
-    """Who may call, and what the server says of itself."""
+    """Who may call, and what they may ask for."""
     _setting(
         group,
         "--require-api-key",
@@ -271,6 +272,10 @@ def _access(group: Any) -> None:
         "among players who trust the creator (such matches show seed_chosen)",
         choices=("allow", "refuse"),
     )
+
+
+def _watching_the_server(group: Any) -> None:
+    """What the server says of itself, and to whom: metrics, the console, logs."""
     _setting(
         group,
         "--metrics-port",
@@ -286,6 +291,15 @@ def _access(group: Any) -> None:
         "a secret a scrape must send as `authorization: Bearer <token>` (else 401); set it by "
         "the environment variable, which ps does not show; none: /metrics is open to whoever "
         "reaches its port",
+        default_text="",
+        metavar="TOKEN",
+    )
+    _setting(
+        group,
+        "--admin-token",
+        "the secret that opens the operator's console at /admin on the HTTP port (every "
+        "tenant's matches and hidden cards, ending a match); set it by the environment "
+        "variable, which ps does not show; none: the console is off",
         default_text="",
         metavar="TOKEN",
     )
@@ -451,8 +465,8 @@ def _rates(group: Any) -> None:
     _setting(
         group,
         "--list-rate",
-        "ListMatches and GetTranscript calls per second allowed from one client address (gRPC "
-        "and HTTP together, "
+        "ListMatches, GetTranscript and GetReplay calls per second allowed from one client "
+        "address (gRPC and HTTP together, "
         "in each server process), on average; more get RESOURCE_EXHAUSTED; 0: no limit. Behind "
         "a proxy every client shares its address: raise it or set 0 there",
         kind=values.at_least(0, float),
@@ -460,8 +474,8 @@ def _rates(group: Any) -> None:
     _setting(
         group,
         "--list-burst",
-        "ListMatches and GetTranscript calls one address may make at once before --list-rate "
-        "applies",
+        "ListMatches, GetTranscript and GetReplay calls one address may make at once before "
+        "--list-rate applies",
         kind=values.at_least(0, float),
     )
     _setting(
@@ -618,7 +632,7 @@ _SET_BY_SUPERVISOR = frozenset(
     | {"archive_url"}
 )
 # Secrets: given to the workers in their environment (see serai.commands.workers), never as flags.
-SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN"}
+SECRET_SETTINGS = {"metrics_token": "SERAI_METRICS_TOKEN", "admin_token": "SERAI_ADMIN_TOKEN"}
 
 
 def worker_flags(settings: Settings) -> list[str]:

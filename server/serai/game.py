@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import random
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -116,6 +117,41 @@ DEFAULT_MAX_MOVE_BYTES = 1024
 things, small enough that reading it costs next to nothing."""
 
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class ItemLook:
+    """How a table draws the items a word names: a card or token called "diamond" (or
+    "discarded diamond", "papyrus/wheat": a table matches the label, else its words in order) in
+    ``colour`` ("#rrggbb") with ``symbol`` (a character or two) on it, and ``help`` as its
+    tooltip. Example: ``ItemLook("camel", "#c9a66b", "C", "a camel: never sold, pays exchanges")``.
+    """
+
+    word: str
+    colour: str = ""
+    symbol: str = ""
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if self.colour and not _COLOUR.fullmatch(self.colour):
+            raise ValueError(f"ItemLook {self.word!r}: colour must be #rrggbb, not {self.colour!r}")
+        if len(self.symbol) > 2:
+            raise ValueError(f"ItemLook {self.word!r}: symbol is at most two characters")
+
+
+@dataclass(frozen=True)
+class TableGuide:
+    """What a newcomer needs beyond the view to read a game's table, as data (the web client
+    draws it; no game code in the client): ``how_to_play``, a few short paragraphs in the
+    plugin's own words; ``zones``, (zone id without its seat number, what the zone is): "hand"
+    explains "hand0" and "hand1"; ``looks``, the colours and symbols of the game's items."""
+
+    how_to_play: str = ""
+    zones: tuple[tuple[str, str], ...] = ()
+    looks: tuple[ItemLook, ...] = ()
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Metadata shown by ListGames and ``serai games``, and the bounds the service enforces.
@@ -132,7 +168,7 @@ class GameInfo:
     ``legal_moves_in_steps`` is for games whose rules bound no such number (no hand limit): the
     action-space size, a choice among more legal moves being made in steps, so that every legal
     move stays playable. The environments need one of them (or ``max_actions=``) given.
-    ``provides`` declares what the plugin offers beyond the rules.
+    ``provides`` declares what the plugin offers beyond the rules; ``guide`` how a table is read.
     """
 
     name: str
@@ -147,6 +183,7 @@ class GameInfo:
     max_legal_moves: int | None = None
     legal_moves_in_steps: int | None = None
     provides: Provides = Provides()
+    guide: TableGuide = TableGuide()
 
     def __post_init__(self) -> None:
         bound = self.max_move_bytes

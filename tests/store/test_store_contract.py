@@ -242,9 +242,11 @@ def test_the_log_reads_back_byte_for_byte_in_order(open_store: OpenStore) -> Non
         await store.create(record(match_id), [])
         first = [LogEntry(1, 0, b"\x08\x01"), LogEntry(1, 1, b"")]
         then = [LogEntry(2, 1, None, "resigned"), LogEntry(2, 0, None, "timed_out")]
+        ended = [LogEntry(3, 0, None, "ended")]  # an operator ended the match
         await store.commit(match_id, 0, Commit(log=first))
         await store.commit(match_id, 1, Commit(log=then))
-        assert await store.read_log(match_id) == first + then
+        await store.commit(match_id, 2, Commit(log=ended))
+        assert await store.read_log(match_id) == first + then + ended
 
     scenario(open_store, test)
 

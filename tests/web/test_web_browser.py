@@ -20,7 +20,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
+from serai.api import match_service_pb2 as pb
+from serai.api import match_service_pb2_grpc as pb_grpc
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -34,6 +37,9 @@ FLAGS = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SERAI_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "web"
 PHONE = {"width": 400, "height": 820}
+DESKTOP = {"width": 1280, "height": 900}
+# axe-core from npm (tests/web/package.json; .ci/run installs it with npm ci).
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 # Jaipur ends within about 250 moves; random play with sales preferred ends well before this.
 MOVE_LIMIT = 600
 
@@ -70,10 +76,15 @@ RECORD_WIRE = """
 
 
 @pytest.fixture
-def site(start_serve: Callable[..., Any], redis_url: str) -> str:
+def served(start_serve: Callable[..., Any], redis_url: str) -> Any:
     server = start_serve("--redis-url", redis_url, "--http-port", "0")
     assert f"serai web client: http://{server.http_address}/" in server.log()
-    return f"http://{server.http_address}/"
+    return server
+
+
+@pytest.fixture
+def site(served: Any) -> str:
+    return f"http://{served.http_address}/"
 
 
 @pytest.fixture
@@ -123,6 +134,23 @@ def _play_one(page: Any, rng: random.Random) -> bool:
     return False
 
 
+def _marks_the_move(page: Any, mover: str) -> bool:
+    """Whether ``page`` shows the move ``mover`` just made as the last move, with the cards or
+    zones it changed outlined, and the title calls the page's player to play (or the match is
+    over). False when the table has not caught up yet within a few seconds."""
+    try:
+        page.wait_for_function(
+            "name => document.querySelector('.last-move').innerText.includes(name + ' (seat')"
+            " && document.querySelector('.zone.changed, .item.changed') !== null"
+            " && (document.title.includes('Your turn') || document.querySelector('.outcome *'))",
+            arg=mover,
+            timeout=5_000,
+        )
+    except playwright_api.TimeoutError:
+        return False
+    return True
+
+
 def _envelopes(data: bytes) -> Iterator[Any]:
     while len(data) >= 5:
         _flags, size = struct.unpack(">BI", data[:5])
@@ -160,6 +188,18 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def _shots(page: Any, name: str) -> None:
+    """The table at phone width (``name``.png) and at a desktop's (``name``-desktop.png), the
+    animation of the last move settled."""
+    page.emulate_media(reduced_motion="reduce")
+    _shot(page, name)
+    size = page.viewport_size
+    page.set_viewport_size(DESKTOP)
+    _shot(page, f"{name}-desktop")
+    page.set_viewport_size(size)
+    page.emulate_media(reduced_motion="no-preference")
+
+
 def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
     site: str, browser: Any
 ) -> None:
@@ -178,24 +218,35 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
 
     played = 0
     reloaded = False
+    marked = 0  # moves after which the other table marked what changed and named the mover
     while played < MOVE_LIMIT and not alice.locator(".outcome").count():
         moved = False
-        for page in (alice, bob):
+        for page, other, mover in ((alice, bob, "alice"), (bob, alice, "bob")):
             page.wait_for_timeout(50)
             if _play_one(page, rng):
                 moved, played = True, played + 1
+                if marked < 3 and _marks_the_move(other, mover):
+                    marked += 1
         if played >= 20 and not reloaded:
             alice.reload()  # the seat token is in localStorage: the table comes back, seated
             alice.wait_for_selector("[data-zone=market]")
             assert "you are alice, seat 0" in alice.inner_text("#where")
+            unnamed = [line for line in alice.inner_text(".log").splitlines() if "seat 0:" in line]
+            assert not unnamed, unnamed  # the replayed log names the players too
             reloaded = True
         if not moved:
             alice.wait_for_timeout(200)
         if played == 30:
-            _shot(alice, "jaipur")
+            _shots(alice, "jaipur")
+    assert marked == 3, "the last move was never marked on the other table"
     alice.wait_for_selector(".outcome", timeout=10_000)
     carol.wait_for_selector(".outcome", timeout=10_000)
     assert "Match over" in bob.inner_text(".outcome")
+    summary = carol.inner_text("[data-summary]")
+    assert "alice" in summary and "bob" in summary and "Seat 0" not in summary, summary
+    _shot(alice, "jaipur-summary")
+    alice.click("[data-action=lobby]")
+    alice.wait_for_selector("#name")
     assert "to play" not in carol.inner_text("[data-zone=market]")
     assert not (alice.errors or bob.errors or carol.errors)
 
@@ -227,7 +278,7 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     assert played >= 6
     log = page.inner_text(".log")
     assert "random bot" in log and "dana" in log
-    _shot(page, game)
+    _shots(page, game)
     page.reload()
     page.wait_for_selector(".zone")
     assert "you are dana, seat 0" in page.inner_text("#where")
@@ -340,3 +391,169 @@ def test_a_server_that_needs_an_api_key_asks_for_one_and_the_page_then_plays(
     page.click("[data-action=forget-key]")
     page.wait_for_selector("#api-key")
     assert key not in page.url
+
+
+def _jaipur_match(address: str, moves: int, resign: bool = True) -> str:
+    """A Jaipur match between ann and ben, ``moves`` random moves played, then (``resign``)
+    ben resigns."""
+    rng = random.Random(5)
+    with grpc.insecure_channel(address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        made = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2))
+        match_id = made.match.match_id
+        tokens = [
+            stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name=name)).seat_token
+            for name in ("ann", "ben")
+        ]
+        for _ in range(moves):
+            snap = stub.GetMatch(pb.GetMatchRequest(match_id=match_id))
+            token = tokens[snap.to_act[0]]
+            listed = stub.ListLegalMoves(
+                pb.ListLegalMovesRequest(match_id=match_id, seat_token=token)
+            )
+            move = rng.choice(list(listed.moves))
+            stub.SubmitMove(
+                pb.SubmitMoveRequest(match_id=match_id, seat_token=token, move_id=move.id)
+            )
+        if resign:
+            stub.Resign(pb.ResignRequest(match_id=match_id, seat_token=tokens[1]))
+    return match_id
+
+
+def test_the_replay_viewer_steps_a_finished_match_from_each_view(
+    site: str, served: Any, browser: Any
+) -> None:
+    """A finished match opens at its last step with the deal's check shown (the server's verdict
+    and the page's own opening of the commitment); buttons and arrow keys step through it, and a
+    seat's view shows that seat's hand where the spectator's shows the backs of the cards."""
+    match_id = _jaipur_match(served.address, moves=8)
+    page = _page(browser, site, "viewer")
+    page.goto(f"{site}#/replay/{match_id}")
+    page.wait_for_selector("[data-deal-check].ok")
+    page.wait_for_function(
+        "document.querySelector('[data-commitment]').innerText.includes('opens to the revealed')"
+    )
+    assert "step 9 of 9" in page.inner_text("[data-step-count]")
+    assert "ben: resigned" in page.inner_text("[data-step-label]")
+    page.click("[data-action=first]")
+    assert "step 0 of 9" in page.inner_text("[data-step-count]")
+    assert "the deal" in page.inner_text("[data-step-label]")
+    page.click("[data-action=forward]")
+    first = page.inner_text("[data-step-label]").split()[2]  # "Move 1 ann: take …"
+    assert first in ("ann:", "ben:")
+    assert page.locator(".item.changed, .zone.changed").count()  # the move is marked
+    page.keyboard.press("ArrowRight")
+    assert "step 2 of 9" in page.inner_text("[data-step-count]")
+    second = "ben:" if first == "ann:" else "ann:"
+    assert second in page.inner_text("[data-step-label]")
+    hands = "[data-zone^=hand] .item"
+    assert page.locator(hands).count() == page.locator(f"{hands}.hidden").count()
+    _shot(page, "jaipur-replay-spectator")
+    page.click("[data-view='0']")
+    page.wait_for_url(f"**#/replay/{match_id}/0")
+    page.wait_for_selector("[data-zone=hand0]")
+    assert page.locator("[data-zone=hand0] .item:not(.hidden)").count()
+    assert not page.locator("[data-zone=hand1] .item:not(.hidden)").count()
+    assert not page.errors
+
+
+def test_the_console_lists_a_match_shows_its_hands_and_ends_it(
+    start_serve: Callable[..., Any],
+    redis_url: str,
+    browser: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/admin, opened with the admin token, lists a running match under its tenant, shows every
+    seat's hand (the spectator's view hides them), and ends it: a watcher of the table sees the
+    match end, and the console lists it as finished."""
+    monkeypatch.setenv("SERAI_ADMIN_TOKEN", "console-secret")
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    site = f"http://{server.http_address}/"
+    match_id = _jaipur_match(server.address, moves=4, resign=False)
+    watcher = _page(browser, site, "walt")
+    watcher.goto(f"{site}#/m/{match_id}/spectate")
+    watcher.wait_for_selector("[data-zone=market]")
+
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{site}admin")
+    page.fill("#admin-token", "wrong")
+    page.click("[data-action=use-token]")
+    page.wait_for_function("document.querySelector('main').innerText.includes('was refused')")
+    page.fill("#admin-token", "console-secret")
+    page.click("[data-action=use-token]")
+    row = f"[data-tenant=''] tr[data-match='{match_id}']"
+    page.wait_for_selector(row)
+    assert "running" in page.inner_text(row) and "ann, ben" in page.inner_text(row)
+    assert "playing of at most" in page.inner_text("[data-bots]")
+    page.click(f"{row} [data-action=inspect]")
+    page.wait_for_selector(f"[data-inspected='{match_id}'] [data-view='1'] [data-zone=hand1]")
+    for seat in (0, 1):
+        hand = f"[data-inspected] [data-view='{seat}'] [data-zone=hand{seat}] .item"
+        assert page.locator(hand).count() and not page.locator(f"{hand}.hidden").count()
+    spectator = "[data-inspected] [data-view=spectator] [data-zone^=hand] .item"
+    assert page.locator(spectator).count() == page.locator(f"{spectator}.hidden").count()
+    _shot(page, "console")
+    page.click(f"{row} [data-action=end]")
+    page.wait_for_function(
+        "selector => (document.querySelector(selector)?.innerText || '').includes('finished')",
+        arg=row,
+    )
+    watcher.wait_for_selector(".outcome", timeout=15_000)
+    assert "ended by the operator" in watcher.inner_text(".outcome")
+    assert not watcher.errors
+
+
+def _serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in found["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is missing: npm ci --prefix tests/web")
+def test_the_lobby_table_replay_and_console_pass_axe(
+    start_serve: Callable[..., Any],
+    redis_url: str,
+    browser: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No serious or critical accessibility violation (axe-core) on the lobby, a table in play
+    with the rules open, the replay viewer and the console."""
+    monkeypatch.setenv("SERAI_ADMIN_TOKEN", "axe-secret")
+    server = start_serve("--redis-url", redis_url, "--http-port", "0")
+    site = f"http://{server.http_address}/"
+    page = _page(browser, site, "ada")
+    assert _serious_violations(page) == []
+    page.select_option("[data-game=jaipur] select[name=clock]", "300")
+    page.click("[data-game=jaipur] [data-action=bot]")
+    page.wait_for_url("**#/m/**")
+    page.wait_for_selector(".moves button")
+    # The match has a clock: the table shows the time left to the seat to act.
+    page.wait_for_function(
+        "/^⏱ [45]:\\d\\d left for /.test(document.querySelector('.clock').innerText)"
+    )
+    page.click("[data-rules] summary")
+    assert _serious_violations(page) == []
+    # Keyboard play: the choices take the focus, and Enter picks one and moves on to the next.
+    page.focus("[data-step]")
+    before = page.inner_text(".moves .path")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "before => document.querySelector('.moves .path').innerText !== before", arg=before
+    )
+    assert page.evaluate("document.querySelector('.moves').contains(document.activeElement)")
+    page.goto(f"{site}#/replay/{_jaipur_match(server.address, moves=3)}")
+    page.wait_for_selector("[data-deal-check]")
+    assert _serious_violations(page) == []
+    page.goto(f"{site}admin")
+    page.fill("#admin-token", "axe-secret")
+    page.click("[data-action=use-token]")
+    page.wait_for_selector("[data-action=inspect]")
+    page.click("[data-action=inspect]")
+    page.wait_for_selector("[data-inspected]")
+    assert _serious_violations(page) == []

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -137,6 +137,15 @@ class MatchService(Protocol):
         A seat's token again, for the player a player token names (see JoinMatchRequest), from any
         device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
         player holds no seat in the match.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_replay(self, request: GetReplayRequest, ctx: RequestContext[GetReplayRequest, GetReplayResponse], /) -> GetReplayResponse:
+        """
+        A finished match step by step, from one seat's view or a spectator's (a replay viewer), with
+        what the check of its transcript found (the committed deal, every move's hash). Anyone's
+        once finished, as the transcript is; FAILED_PRECONDITION before. Rate-limited together with
+        ListMatches.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -320,6 +329,17 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.reclaim_seat,
+                ),
+                "/serai.v1.MatchService/GetReplay": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetReplay",
+                        service_name="serai.v1.MatchService",
+                        input=GetReplayRequest,
+                        output=GetReplayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_replay,
                 ),
                 "/serai.v1.MatchService/JoinQueue": Endpoint.server_stream(
                     method=MethodInfo(
@@ -703,6 +723,32 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=ReclaimSeatRequest,
                 output=JoinMatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_replay(
+        self,
+        request: GetReplayRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetReplayResponse:
+        """
+        A finished match step by step, from one seat's view or a spectator's (a replay viewer), with
+        what the check of its transcript found (the committed deal, every move's hash). Anyone's
+        once finished, as the transcript is; FAILED_PRECONDITION before. Rate-limited together with
+        ListMatches.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetReplay",
+                service_name="serai.v1.MatchService",
+                input=GetReplayRequest,
+                output=GetReplayResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

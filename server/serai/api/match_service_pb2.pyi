@@ -41,7 +41,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "version", "summary", "playable", "options")
+    __slots__ = ("name", "title", "min_players", "max_players", "version", "summary", "playable", "options", "guide")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -50,6 +50,7 @@ class GameInfo(_message.Message):
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GUIDE_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -58,7 +59,69 @@ class GameInfo(_message.Message):
     summary: str
     playable: bool
     options: _containers.RepeatedCompositeFieldContainer[GameOption]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., version: _Optional[str] = ..., summary: _Optional[str] = ..., playable: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ...) -> None: ...
+    guide: TableGuide
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., version: _Optional[str] = ..., summary: _Optional[str] = ..., playable: _Optional[bool] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., guide: _Optional[_Union[TableGuide, _Mapping]] = ...) -> None: ...
+
+class TableGuide(_message.Message):
+    __slots__ = ("how_to_play", "zones", "looks")
+    class ZonesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    HOW_TO_PLAY_FIELD_NUMBER: _ClassVar[int]
+    ZONES_FIELD_NUMBER: _ClassVar[int]
+    LOOKS_FIELD_NUMBER: _ClassVar[int]
+    how_to_play: str
+    zones: _containers.ScalarMap[str, str]
+    looks: _containers.RepeatedCompositeFieldContainer[ItemLook]
+    def __init__(self, how_to_play: _Optional[str] = ..., zones: _Optional[_Mapping[str, str]] = ..., looks: _Optional[_Iterable[_Union[ItemLook, _Mapping]]] = ...) -> None: ...
+
+class ItemLook(_message.Message):
+    __slots__ = ("word", "colour", "symbol", "help")
+    WORD_FIELD_NUMBER: _ClassVar[int]
+    COLOUR_FIELD_NUMBER: _ClassVar[int]
+    SYMBOL_FIELD_NUMBER: _ClassVar[int]
+    HELP_FIELD_NUMBER: _ClassVar[int]
+    word: str
+    colour: str
+    symbol: str
+    help: str
+    def __init__(self, word: _Optional[str] = ..., colour: _Optional[str] = ..., symbol: _Optional[str] = ..., help: _Optional[str] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("match", "steps", "deal_checked", "deal_check")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    DEAL_CHECKED_FIELD_NUMBER: _ClassVar[int]
+    DEAL_CHECK_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    deal_checked: bool
+    deal_check: str
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., deal_checked: _Optional[bool] = ..., deal_check: _Optional[str] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("version", "seat", "label", "presentation")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    PRESENTATION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    seat: int
+    label: str
+    presentation: Presentation
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., label: _Optional[str] = ..., presentation: _Optional[_Union[Presentation, _Mapping]] = ...) -> None: ...
 
 class GameOption(_message.Message):
     __slots__ = ("name", "description", "default_value", "choices", "minimum", "maximum")

@@ -94,6 +94,11 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
                 _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/serai.v1.MatchService/GetReplay',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.GetReplayResponse.FromString,
+                _registered_method=True)
         self.JoinQueue = channel.unary_stream(
                 '/serai.v1.MatchService/JoinQueue',
                 request_serializer=serai_dot_v1_dot_match__service__pb2.JoinQueueRequest.SerializeToString,
@@ -233,6 +238,16 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplay(self, request, context):
+        """A finished match step by step, from one seat's view or a spectator's (a replay viewer), with
+        what the check of its transcript found (the committed deal, every move's hash). Anyone's
+        once finished, as the transcript is; FAILED_PRECONDITION before. Rate-limited together with
+        ListMatches.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def JoinQueue(self, request, context):
         """--- Community (issue 35): matchmaking, ratings, leaderboards ---
         Wait in a queue for a game, its options, its seat count and a pool ("rated" or "casual"):
@@ -334,6 +349,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ReclaimSeat,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.GetReplayRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.GetReplayResponse.SerializeToString,
             ),
             'JoinQueue': grpc.unary_stream_rpc_method_handler(
                     servicer.JoinQueue,
@@ -680,6 +700,33 @@ class MatchService:
             '/serai.v1.MatchService/ReclaimSeat',
             serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/GetReplay',
+            serai_dot_v1_dot_match__service__pb2.GetReplayRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.GetReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

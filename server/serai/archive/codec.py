@@ -18,7 +18,8 @@ The document::
                 "timeout_policy": "lose", "deadline_ms": 0, "bank_seconds": 0,
                 "seed_chosen": false,
                 "server_seed": <hex>, "tenant": ...},
-     "log": [[version, seat, <base64 move> or null, "resigned" | "timed_out" | null], ...]}
+     "log": [[version, seat, <base64 move> or null, "resigned" | "timed_out" | "ended" | null],
+             ...]}
 """
 
 from __future__ import annotations

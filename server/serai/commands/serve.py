@@ -409,6 +409,7 @@ async def _servers(
             idle_seconds=settings.http_idle_seconds,
             metrics=settings.metrics_port == "http",
             metrics_token=settings.metrics_token,
+            admin_token=settings.admin_token,
         )
     if settings.metrics_port.isdigit():
         from serai.transports.connect.server import build_metrics_server

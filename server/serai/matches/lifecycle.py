@@ -267,6 +267,15 @@ class Matches:
         """The seat leaves and loses; see :meth:`serai.matches.play.Play.resign`."""
         return await self._play.resign(match_id, token, tenant)
 
+    async def inspect(self, match_id: str) -> Entry:
+        """The match as stored, its state decoded, hidden parts and all: for the operator's
+        console alone (every other reader goes through a seat's or a spectator's view)."""
+        return await self._clocks.current(match_id)
+
+    async def end(self, match_id: str) -> Snapshot:
+        """An operator ends a running match, no one winning; see :meth:`.play.Play.end`."""
+        return await self._play.end(match_id)
+
     # clocks
 
     async def sweep(self, limit: int = 10_000) -> int:
@@ -352,6 +361,12 @@ class Matches:
         """The match's transcript as the caller may have it; see :mod:`serai.matches.transcripts`
         (a seat's with its token; anyone's once finished; only the caller's tenant's)."""
         return await transcripts.for_caller(self._entries, match_id, token, tenant)
+
+    async def replay_steps(
+        self, match_id: str, viewer: Seat | None, tenant: str | None = None
+    ) -> replay.Steps:
+        """A finished match step by step from ``viewer``'s view; see :mod:`.replay`."""
+        return await replay.steps_for_caller(self._entries, match_id, viewer, tenant)
 
     async def export(self, match_id: str, seat: Seat | None = None) -> dict[str, Any]:
         """The operator's transcript: the whole of a finished match, or what ``seat`` saw."""

@@ -187,6 +187,28 @@ def plan_cancel(record: MatchRecord, late: tuple[Seat, ...]) -> Commit:
     )
 
 
+def plan_end(record: MatchRecord) -> Commit:
+    """End a running match from outside it (an operator): no one wins or loses, every seat
+    shares first place with a score of 0. The log notes it (as seat 0's entry), so that a replay
+    and a transcript stop there."""
+    players = len(record.seats)
+    outcome = {
+        "scores": [0] * players,
+        "ranks": [0] * players,
+        "summary": "ended by the operator",
+        "cancelled": True,  # not played out: no winner, no rating
+    }
+    version = record.version + 1
+    return Commit(
+        status="finished",
+        seats=record.seats,
+        outcome=outcome,
+        log=[LogEntry(version, 0, None, "ended")],
+        events=[event.finished(outcome)],
+        deadline_ms=0 if record.move_seconds else None,
+    )
+
+
 def no_longer_legal(error: Exception) -> bool:
     """A failure that a lost race explains: the move fitted the version it was chosen at."""
     if isinstance(error, MalformedMove):

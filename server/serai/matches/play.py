@@ -67,6 +67,11 @@ class Play:
         access.check_tenant(entry, tenant)
         return await self.entries.change(entry, _Resign(self, token))
 
+    async def end(self, match_id: str) -> Snapshot:
+        """An operator ends a running match; see :func:`.planning.plan_end`."""
+        entry = await self.clocks.current(match_id)
+        return await self.entries.change(entry, _End(self))
+
     async def replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
         entries = self.entries
@@ -215,3 +220,27 @@ class _Resign(Change[Snapshot]):
         raise StaleVersion(
             f"match {entry.record.match_id} changed too often while resigning; try again"
         )
+
+
+class _End(Change[Snapshot]):
+    """An operator's end of a running match through the compare-and-set loop."""
+
+    __slots__ = ("play",)
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        if record.status != "running":
+            raise MatchNotRunning(planning.not_running(record))
+        return planning.plan_end(record), entry.state
+
+    def done(self, entry: Entry, commit: Commit) -> Snapshot:
+        return snapshot(entry, None)
+
+    async def settled(self, entry: Entry) -> Snapshot:
+        return snapshot(entry, None)
+
+    def exhausted(self, entry: Entry) -> Snapshot:
+        raise StaleVersion(f"match {entry.record.match_id} changed too often while ending it")

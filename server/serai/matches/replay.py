@@ -1,5 +1,6 @@
 """Replaying a match: its state rebuilt from the seed and the log, to check the stored one (an
-audit) or to answer a repeated request at the version it produced.
+audit), to answer a repeated request at the version it produced, or to show a finished match
+step by step from a seat's view (the web client's replay viewer).
 
 The log holds one :class:`serai.store.LogEntry` per change: the version it produced, the seat,
 and the move's bytes, or how the seat lost the match there (resigned, or timed out).
@@ -8,12 +9,14 @@ and the move's bytes, or how the seat lost the match there (resigned, or timed o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from serai.game import Game, GameError, Seat
-from serai.matches import planning
+from serai.matches import access, planning, transcripts
 from serai.matches.cache import Entry
 from serai.matches.entries import Entries
+from serai.matches.errors import BadRequest, MatchNotRunning
 from serai.matches.values import ReplayReport
 from serai.store import LogEntry, MatchRecord
 
@@ -72,3 +75,74 @@ async def audit(entries: Entries, entry: Entry) -> ReplayReport:
         f"{record.status}) is reproduced",
         record.seed,
     )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a finished match as a viewer saw it: the deal (version 0, no seat), then each
+    logged move (``label``) or loss ("resigned", "ran out of time"), with the viewer's View
+    message bytes after it."""
+
+    version: int
+    seat: Seat | None
+    label: str
+    view: bytes
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A finished match step by step for one viewer (None: a spectator), with what
+    :func:`serai.matches.transcripts.verify` says of its transcript: the committed deal opens to
+    the revealed seed and every move replays to its recorded hash."""
+
+    record: MatchRecord
+    game: Game[Any, Any, Any]
+    viewer: Seat | None
+    steps: tuple[Step, ...]
+    check: transcripts.Verdict
+
+
+_ENDED = {"resigned": "resigned", "timed_out": "ran out of time", "ended": "ended by the operator"}
+
+
+def steps(
+    record: MatchRecord,
+    game: Game[Any, Any, Any],
+    log_entries: Sequence[LogEntry],
+    viewer: Seat | None,
+) -> tuple[Step, ...]:
+    """The views ``viewer`` had of the match, from the deal to its last logged step."""
+    state = game.setup(len(record.seats), record.seed, record.options)
+    made = [Step(0, None, "the deal", game.view_bytes(game.view(state, viewer)))]
+    for item in log_entries:
+        if item.ended is not None:
+            label = _ENDED.get(item.ended, item.ended)
+        else:
+            message = game.move_message()
+            message.ParseFromString(item.move or b"")
+            move = game.move_from_proto(message)
+            label = game.label(move)
+            state = game.apply(state, item.seat, move)
+        made.append(Step(item.version, item.seat, label, game.view_bytes(game.view(state, viewer))))
+    return tuple(made)
+
+
+async def steps_for_caller(
+    entries: Entries, match_id: str, viewer: Seat | None, tenant: str | None
+) -> Steps:
+    """A finished match step by step, from any seat's view or a spectator's: once a match is
+    over its transcript is anyone's (seed revealed), so every view is too; before, none is
+    given (a seat's own views are its Watch)."""
+    entry = await entries.load(match_id)
+    access.check_tenant(entry, tenant)
+    record, game = entry.record, entry.game
+    if record.status != "finished":
+        raise MatchNotRunning(
+            f"match {match_id} is {record.status}: a replay is shown once the match is finished"
+        )
+    if viewer is not None and not 0 <= viewer < len(record.seats):
+        raise BadRequest(f"match {match_id} has seats 0 to {len(record.seats) - 1}, not {viewer}")
+    log_entries = await entries.read_log(record)
+    document = transcripts.build(record, game, log_entries, None)
+    check = transcripts.verify(document, {game.info.name: game})
+    return Steps(record, game, viewer, steps(record, game, log_entries, viewer), check)

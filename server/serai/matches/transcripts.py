@@ -303,7 +303,7 @@ def _check_move(
     if type(seat) is not int or not 0 <= seat < game.players(state):
         raise _Failed(where, "no such seat")
     if "ended" in entry:
-        if entry["ended"] not in ("resigned", "timed_out"):
+        if entry["ended"] not in ("resigned", "timed_out", "ended"):
             raise _Failed(where, f"an unknown ending {entry['ended']!r}")
         return state, link, True
     try:

@@ -14,8 +14,9 @@ from typing import Any
 from google.protobuf import any_pb2
 
 from serai.api import match_service_pb2 as pb
-from serai.game import GameInfo, OptionSpec
+from serai.game import GameInfo, OptionSpec, TableGuide
 from serai.matches import fairness
+from serai.matches.replay import Steps
 from serai.matches.values import Snapshot
 from serai.presentation import presentation
 from serai.store import MatchRecord, Status, StoredEvent
@@ -50,6 +51,18 @@ def game_info(info: GameInfo) -> pb.GameInfo:
         summary=info.summary,
         playable=info.playable,
         options=[_game_option(spec) for spec in info.options],
+        guide=_guide(info.guide),
+    )
+
+
+def _guide(guide: TableGuide) -> pb.TableGuide:
+    return pb.TableGuide(
+        how_to_play=guide.how_to_play,
+        zones=dict(guide.zones),
+        looks=[
+            pb.ItemLook(word=look.word, colour=look.colour, symbol=look.symbol, help=look.help)
+            for look in guide.looks
+        ],
     )
 
 
@@ -185,3 +198,21 @@ def fill_event(message: pb.MatchEvent, stored: StoredEvent) -> None:
         message.timed_out.CopyFrom(
             pb.SeatTimedOut(seat=data["seat"], default_move=data.get("move", ""))
         )
+
+
+def replay_steps(steps: Steps) -> pb.GetReplayResponse:
+    """A finished match step by step, each view described for people (see GetReplay)."""
+    message = pb.GetReplayResponse(
+        match=summary(steps.record),
+        deal_checked=steps.check.ok,
+        deal_check=str(steps.check),
+    )
+    for step in steps.steps:
+        out = message.steps.add(
+            version=step.version,
+            label=step.label,
+            presentation=presentation(steps.game, step.view),
+        )
+        if step.seat is not None:
+            out.seat = step.seat
+    return message

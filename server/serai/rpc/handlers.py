@@ -35,6 +35,7 @@ from serai.rpc.convert import (
     POLICY_FROM_PB,
     event,
     game_info,
+    replay_steps,
     snapshot,
     summary,
 )
@@ -242,6 +243,16 @@ class MatchHandlers:
         self.list_limiter.check(ctx.quota_key, calls, "from this address")
         document = await self.matches.transcript(request.match_id, request.seat_token, ctx.tenant)
         return pb.GetTranscriptResponse(transcript=dumps_transcript(document))
+
+    async def GetReplay(
+        self, request: pb.GetReplayRequest, ctx: CallContext
+    ) -> pb.GetReplayResponse:
+        # A replay is a transcript with every view: rated as GetTranscript is.
+        calls = "ListMatches, GetTranscript and GetReplay calls"
+        self.list_limiter.check(ctx.quota_key, calls, "from this address")
+        viewer = request.seat if request.HasField("seat") else None
+        steps = await self.matches.replay_steps(request.match_id, viewer, ctx.tenant)
+        return replay_steps(steps)
 
     def _key_moves(self, principal: Principal) -> None:
         """An API key's own move rate, for all its connections to this process together."""

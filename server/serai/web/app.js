@@ -1,24 +1,15 @@
 // The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
 // step by step from the legal moves. No game code lives here: any game the server offers plays.
 import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
+import {
+  changes, drawTable, el, howToPlay, itemsByKey, readGuide, scores, seatNames, withNames,
+} from "/look.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 const where = document.getElementById("where");
 
 // --- small helpers ----------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function say(text) { statusLine.textContent = text || ""; }
 
@@ -43,35 +34,44 @@ async function join(matchId, name, seat) {
   return { seat: answer.seat ?? 0, token: answer.seatToken, name };
 }
 
-// Who sits where, as people read it: each seat's player name, with the seat's number beside it
-// where two seats share a name; "seat N" for a seat no one holds yet.
-function seatNames(match) {
-  const given = (match.seats || []).map((s) => (s.joined && s.playerName) || "");
-  return given.map((name, i) => {
-    if (!name) return `seat ${i}`;
-    return given.filter((other) => other === name).length > 1 ? `${name} (seat ${i})` : name;
-  });
-}
-
-// A game's words name seats by number ("Seat 0 wins the match", "seat 1 to play"); the table
-// says the players' names instead. No game code: any "seat N" in a game's text is replaced.
-function withNames(text, names) {
-  return (text || "").replace(/\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)\b/g, (whole, list) => {
-    const seats = list.match(/\d+/g).map(Number);
-    if (seats.some((n) => !names[n] || names[n] === `seat ${n}`)) return whole;
-    const called = seats.map((n) => names[n]);
-    return called.length === 1 ? called[0] : called.slice(0, -1).join(", ") + " and " + called.at(-1);
-  });
+// A short chime when it becomes this page's turn while the page is in the background (a title
+// alone is easy to miss). Browsers allow sound only after the person has used the page.
+let audio = null;
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(); tone.stop(audio.currentTime + 0.4);
+  } catch { /* no sound here: the title says it */ }
 }
 
 // --- the lobby --------------------------------------------------------------------------------
 
 let leaving = () => {};
 
+// The games' metadata (ListGames), asked once a page: the table reads each game's guide from it.
+let gamesAsked = null;
+function listGames() {
+  gamesAsked = gamesAsked || call("ListGames", {}).catch((err) => { gamesAsked = null; throw err; });
+  return gamesAsked;
+}
+
+async function guideOf(game) {
+  try {
+    const info = ((await listGames()).games || []).find((g) => g.name === game);
+    return { guide: readGuide(info), title: info ? info.title : game };
+  } catch { return { guide: readGuide(null), title: game }; }
+}
+
 async function lobby() {
   leaving();
   where.textContent = "";
-  const games = await call("ListGames", {});
+  document.title = "serai";
+  const games = await listGames();
   // The bots the server plays itself, by game (none where it runs with --house-bots 0).
   let house = {};
   try { house = (await houseBots("GET")).strategies || {}; } catch { /* only the page's random bot */ }
@@ -85,10 +85,10 @@ async function lobby() {
   }
   const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
   const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
-  const nameInput = el("input", { id: "name", value: playerName(), size: 12 });
+  const nameInput = el("input", { id: "name", value: playerName(), size: 12, autocomplete: "nickname" });
   nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
   main.replaceChildren(...[
-    el("p", {}, "Your name: ", nameInput,
+    el("p", {}, el("label", { for: "name" }, "Your name: "), nameInput,
       hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
     el("h2", {}, "Games"),
     ...(games.games || []).filter((g) => g.playable).map((g) => gameCard(g, house[g.name] || [])),
@@ -103,7 +103,7 @@ async function lobby() {
 
 function gameCard(game, houseStrategies) {
   const min = game.minPlayers || 0, max = game.maxPlayers || 0;
-  const count = el("select", { name: "seats" });
+  const count = el("select", { name: "seats", "aria-label": "players" });
   for (let n = min; n <= max; n++) count.append(el("option", { value: n }, plural(n, "player")));
   const inputs = (game.options || []).map((option) => {
     let input;
@@ -121,6 +121,9 @@ function gameCard(game, houseStrategies) {
     }
     return el("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", input);
   });
+  const clock = el("select", { name: "clock", "aria-label": "clock per move" },
+    ...[[0, "no clock"], [30, "30 s a move"], [60, "1 min a move"], [300, "5 min a move"]]
+      .map(([seconds, text]) => el("option", { value: seconds }, text)));
   const options = () => Object.fromEntries(inputs.map((label) => {
     const input = label.querySelector("input, select");
     return [input.name, input.value];
@@ -134,6 +137,7 @@ function gameCard(game, houseStrategies) {
       const seatCount = Number(count.value);
       const made = await call("CreateMatch", {
         game: game.name, seats: seatCount, options: options(), clientId: "web", requestId: requestId(),
+        moveSeconds: Number(clock.value),
       });
       const matchId = made.match.matchId;
       seats.set(matchId, await join(matchId, playerName()));
@@ -159,7 +163,8 @@ function gameCard(game, houseStrategies) {
   return el("div", { class: "game", "data-game": game.name },
     el("b", {}, game.title), " ", el("small", {}, `v${game.version}`),
     el("p", {}, game.summary),
-    el("div", {}, count, ...inputs),
+    howToPlay(readGuide(game), ""),
+    el("div", {}, count, ...inputs, clock),
     el("button", { class: "primary", "data-action": "create", onclick: () => create(false) }, "Create match"),
     el("span", { class: "bot-choice" },
       el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a"), " ", botChoice));
@@ -200,19 +205,33 @@ function table(matchId, spectate) {
   where.textContent = `match ${matchId.slice(0, 8)} · `
     + (mine ? `you are ${mine.name ? mine.name + ", " : ""}seat ${mine.seat}` : "watching");
 
-  const head = el("div", { class: "headline" }, "Connecting…");
-  const seatsLine = el("div", { class: "seats" });
+  const head = el("h1", { class: "headline", "aria-live": "polite" }, "Connecting…");
+  const seatsLine = el("div", { class: "seats", role: "list", "aria-label": "players" });
+  const clockLine = el("div", { class: "clock", hidden: true, role: "timer", "aria-live": "off" });
   const joinBar = el("div", { class: "join", hidden: true });
+  const lastMove = el("div", { class: "last-move", "aria-live": "polite" });
   const zones = el("div", { class: "zones" });
-  const moves = el("div", { class: "moves" });
+  const moves = el("section", { class: "moves", "aria-label": "your move" });
   const outcome = el("div", {});
-  const log = el("div", { class: "log" });
-  main.replaceChildren(head, seatsLine, joinBar, outcome, moves, zones, el("h2", {}, "Moves"), log);
+  const rules = el("div", {});
+  const log = el("div", { class: "log", role: "log", "aria-label": "moves so far", tabindex: "0" });
+  main.replaceChildren(head, seatsLine, clockLine, joinBar, outcome, lastMove, moves, zones, rules,
+    el("h2", {}, "Moves"), log);
 
   let lastEventId = "";
   let snapshot = null;
   let picking = [];
   let legal = null;
+  let guide = readGuide(null);
+  let drawnItems = null;   // the items last drawn, by zone and label: what the next event changed
+  let drawnVersion = null;
+  let clockTimer = null;
+  let wasMyTurn = false;
+  const logged = [];  // the events of the log, to write it again with the players' names
+  let loggedNames = "";
+  const stopClock = () => { if (clockTimer) clearInterval(clockTimer); clockTimer = null; };
+  const closeTable = leaving;
+  leaving = () => { stopClock(); document.title = "serai"; closeTable(); };
 
   // An announcement addressed to some seats alone: those seats read what they were told, marked
   // as theirs; everyone else reads what the rules let them see of it.
@@ -242,29 +261,53 @@ function table(matchId, spectate) {
 
   function drawZones(presentation, viewer, names) {
     head.textContent = withNames(presentation.headline, names);
-    // A seat's zone carries its player's name: the presentation knows seats, the match names them.
-    const title = (zone) => {
-      const named = withNames(zone.title, names);
-      if (zone.owner === undefined || named !== (zone.title || "")) return named;  // named already
-      return `${named} — ${names[zone.owner] || "seat " + zone.owner}`;
-    };
-    zones.replaceChildren(...(presentation.zones || []).map((zone) => el("section",
-      { class: "zone" + (viewer !== undefined && zone.owner === viewer ? " mine" : ""), "data-zone": zone.id },
-      el("h3", {}, title(zone)),
-      zone.note ? el("div", {}, withNames(zone.note, names)) : null,
-      el("div", { class: "items" }, (zone.items || []).length ? zone.items.map((item) => drawItem(item, names)) : el("span", { class: "value" }, "empty")))));
+    // What the last event changed is marked (and briefly animated): items new or different since
+    // the table was last drawn, and the zones they are in. A redraw of the same version keeps
+    // the marks it had.
+    const version = String(snapshot.version);
+    const changed = version === drawnVersion && zones.changedMarks ? zones.changedMarks
+      : changes(drawnItems, presentation);
+    if (version !== drawnVersion) { drawnItems = itemsByKey(presentation); drawnVersion = version; }
+    zones.changedMarks = changed;
+    drawTable(zones, presentation, { guide, names, viewer, changed });
   }
 
-  function drawItem(item, names) {
-    item = { ...item, label: withNames(item.label, names), value: withNames(item.value, names) };
-    const count = item.count || 0;
-    const kind = item.kind || "card";
-    const classes = ["item", kind, item.hidden ? "hidden" : ""].join(" ");
-    if (kind === "text") return el("div", { class: classes }, el("b", {}, item.label), item.value ? ": " + item.value : "");
-    return el("span", { class: classes, title: item.label },
-      count > 1 || item.hidden || (count === 0 && !item.value) ? el("span", { class: "count" }, `${count}× `) : null,
-      item.label,
-      item.value ? el("span", { class: "value" }, ` ${item.value}`) : null);
+  function drawClock() {
+    // The turn clock, when the match has one: the seconds left to the seats to act.
+    stopClock();
+    const deadline = Number(snapshot.moveDeadlineMs || 0);
+    if (!deadline || snapshot.outcome) { clockLine.hidden = true; return; }
+    const names = seatNames(snapshot.match);
+    const who = (snapshot.toAct || []).map((seat) => (seat === snapshot.viewerSeat ? "you" : names[seat])).join(", ");
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      clockLine.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left for ${who}`;
+      clockLine.classList.toggle("short", left <= 10);
+    };
+    clockLine.hidden = false;
+    tick();
+    clockTimer = setInterval(tick, 1000);
+  }
+
+  function drawSummary(names) {
+    // The end of the match: each player's place and score, and the score items the table last
+    // showed for them (the breakdown), then the way back to the lobby.
+    const result = snapshot.outcome;
+    const bySeat = scores(snapshot.presentation);
+    const order = names.map((_, seat) => seat)
+      .sort((a, b) => (result.ranks?.[a] ?? 0) - (result.ranks?.[b] ?? 0) || a - b);
+    return el("section", { class: "outcome", "aria-label": "match over", "data-summary": "" },
+      el("h2", {}, "Match over: " + withNames(result.summary, names)),
+      el("table", {},
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "place"), el("th", { scope: "col" }, "player"),
+          el("th", { scope: "col" }, "score"), el("th", { scope: "col" }, "on the table"))),
+        el("tbody", {}, order.map((seat) => el("tr", { "data-seat": seat },
+          el("td", {}, String((result.ranks?.[seat] ?? 0) + 1)),
+          el("td", {}, names[seat] + (seat === snapshot.viewerSeat ? " (you)" : "")),
+          el("td", {}, String(result.scores?.[seat] ?? 0)),
+          el("td", {}, (bySeat.get(seat) || []).join(", ")))))),
+      el("p", {}, el("button", { class: "primary", "data-action": "lobby", onclick: () => (location.hash = "#/") }, "Back to the lobby"),
+        " ", el("a", { href: `#/replay/${matchId}` }, "Replay this match")));
   }
 
   function draw() {
@@ -273,12 +316,21 @@ function table(matchId, spectate) {
     const viewer = snapshot.viewerSeat;
     const names = seatNames(match);
     const open = match.status === "MATCH_STATUS_OPEN";
+    const running = scores(snapshot.presentation);
     seatsLine.replaceChildren(...(match.seats || []).map((info, i) => {
       const free = !info.joined;
       const text = free ? `seat ${i}: free` : `${names[i]}${i === viewer ? " (you)" : ""}`;
-      return el("span", { class: "item" + (toAct.includes(i) ? " score" : "") + (free ? " free" : ""), "data-seat": i },
-        `${i === viewer ? "▶ " : ""}${text}${toAct.includes(i) ? " — to play" : ""}`);
+      const score = running.get(i);
+      return el("span", { role: "listitem", class: "player" + (toAct.includes(i) ? " to-act" : "") + (free ? " free" : ""), "data-seat": i },
+        `${i === viewer ? "▶ " : ""}${text}${toAct.includes(i) && !snapshot.outcome ? " — to play" : ""}`,
+        score ? el("span", { class: "running-score", "data-score": "" }, ` · ${score.join(", ")}`) : null);
     }));
+    // The page's title says when it is this seat's turn, so a player in another tab sees it.
+    const myTurn = viewer !== undefined && toAct.includes(viewer) && !snapshot.outcome;
+    document.title = snapshot.outcome ? "Match over — serai" : myTurn ? "● Your turn — serai" : `${match.game} — serai`;
+    if (myTurn && !wasMyTurn && document.hidden) chime();
+    wasMyTurn = myTurn;
+    drawClock();
     drawJoin(match);
     if (open) {
       // Until every seat is taken there is no deal: a placeholder hand would change under the
@@ -287,8 +339,7 @@ function table(matchId, spectate) {
         : "Waiting for players to join…";
       zones.replaceChildren(el("p", { class: "note" }, "The cards are dealt once every seat is taken."));
     } else if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names);
-    outcome.replaceChildren(...(snapshot.outcome
-      ? [el("div", { class: "outcome" }, "Match over: " + withNames(snapshot.outcome.summary, names))] : []));
+    outcome.replaceChildren(...(snapshot.outcome ? [drawSummary(names)] : []));
     drawMoves();
   }
 
@@ -332,12 +383,16 @@ function table(matchId, spectate) {
     });
     const complete = matching.filter((m) => (m.steps && m.steps.length ? m.steps : [m.label]).length === depth);
     const next = [...new Set(matching.map((m) => (m.steps && m.steps.length ? m.steps : [m.label])[depth]).filter((s) => s !== undefined))];
+    // Keyboard play: a choice made from the keyboard (or the turn arriving while nothing has
+    // focus) leaves the focus on the next choices, not on the page's body.
+    const keepFocus = moves.contains(document.activeElement) || document.activeElement === document.body;
     moves.replaceChildren(
       el("div", { class: "path" }, depth ? "Your move: " + picking.join(" › ") : "Your move:"),
       ...complete.map((m) => el("button", { class: "primary", "data-move": m.label, onclick: () => submit(m) }, "Play: " + m.label)),
       ...next.map((step) => el("button", { "data-step": step, onclick: () => { picking = [...picking, step]; drawMoves(); } }, step)),
       ...(depth ? [el("button", { "data-action": "back", onclick: () => { picking = picking.slice(0, -1); drawMoves(); } }, "← back")] : []),
     );
+    if (keepFocus) moves.querySelector("button")?.focus({ preventScroll: true });
   }
 
   async function submit(move) {
@@ -380,10 +435,31 @@ function table(matchId, spectate) {
           lastEventId = event.eventId;
           const match = event.snapshot ? event.snapshot.match : snapshot ? snapshot.match : { seats: [] };
           const line = logLine(event, match);
+          logged.push(event);
+          if (logged.length > 500) logged.shift();
           // A private announcement reaches this page only as the server made it for this seat.
-          const told = event.announcement && event.announcement.toSeats && !event.announcement.withheld;
-          if (line) { log.prepend(el("div", told ? { class: "private" } : {}, line)); }
+          const toldOnly = (e) => e.announcement && e.announcement.toSeats && !e.announcement.withheld;
+          const logDiv = (e, text) => el("div", toldOnly(e) ? { class: "private" } : {}, text);
+          // A resumed watch replays events before it gets a snapshot, which names the players:
+          // the log is written again once the names are known, else one line is added.
+          const names = JSON.stringify(seatNames(match));
+          if (names !== loggedNames) {
+            loggedNames = names;
+            log.replaceChildren(...logged.map((e) => [e, logLine(e, match)]).filter(([, text]) => text).reverse().map(([e, text]) => logDiv(e, text)));
+          } else if (line) { log.prepend(logDiv(event, line)); }
+          if (line && (event.move || event.resigned || event.timedOut)) {
+            lastMove.replaceChildren(el("span", { class: "tag" }, "Last move"), " ", line);
+          }
           if (event.snapshot) {
+            if (!snapshot) {
+              // The game's guide (colours, rules), once; the table is drawn again with it.
+              guideOf(event.snapshot.match.game).then((found) => {
+                if (closed) return;
+                guide = found.guide;
+                rules.replaceChildren(...[howToPlay(guide, found.title)].filter(Boolean));
+                if (snapshot) draw();
+              });
+            }
             snapshot = event.snapshot;
             draw();
             refreshMoves();
@@ -406,6 +482,94 @@ function table(matchId, spectate) {
     }
   }
   watch();
+}
+
+// --- the replay viewer ------------------------------------------------------------------------
+
+// A finished match step by step (GetReplay) from a seat's view or a spectator's, with the check of
+// its committed deal: the server's verdict on the transcript, and this browser's own check that
+// the commitment published before the deal opens to the revealed server seed.
+async function replayViewer(matchId, seatText) {
+  leaving();
+  const viewer = seatText === undefined || seatText === "" ? undefined : Number(seatText);
+  where.textContent = `replay ${matchId.slice(0, 8)}`;
+  document.title = "Replay — serai";
+  main.replaceChildren(el("p", {}, "Loading the replay…"));
+  let answer;
+  try {
+    answer = await call("GetReplay", viewer === undefined ? { matchId } : { matchId, seat: viewer });
+  } catch (err) {
+    if (needsKey(err)) return keyForm(err);
+    main.replaceChildren(el("p", { class: "headline" }, describe(err)),
+      el("p", {}, el("a", { href: "#/" }, "Back to the lobby")));
+    return;
+  }
+  const { guide, title } = await guideOf(answer.match.game);
+  const names = seatNames(answer.match);
+  const steps = answer.steps || [];
+  let at = steps.length - 1;
+
+  const head = el("h1", { class: "headline" });
+  const stepLine = el("p", { class: "last-move", "aria-live": "polite", "data-step-label": "" });
+  const zones = el("div", { class: "zones" });
+  const slider = el("input", { type: "range", min: 0, max: steps.length - 1, value: at, "aria-label": "step" });
+  const counter = el("span", { "data-step-count": "" });
+  const go = (index) => { at = Math.max(0, Math.min(steps.length - 1, index)); show(); };
+  const button = (text, label, action, step) => el("button", { "aria-label": label, "data-action": action, onclick: () => go(step()) }, text);
+  const controls = el("div", { class: "replay-controls", role: "group", "aria-label": "steps" },
+    button("◀◀", "first step", "first", () => 0), button("◀", "step back", "back", () => at - 1),
+    counter, button("▶", "step forward", "forward", () => at + 1),
+    button("▶▶", "last step", "last", () => steps.length - 1), slider);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const seatsChoice = el("div", { class: "seats", role: "group", "aria-label": "whose view" },
+    el("span", {}, "View as: "),
+    ...[undefined, ...names.map((_, i) => i)].map((seat) => el("button", {
+      class: seat === viewer ? "primary" : "", "aria-pressed": String(seat === viewer), "data-view": seat === undefined ? "spectator" : seat,
+      onclick: () => (location.hash = `#/replay/${matchId}` + (seat === undefined ? "" : `/${seat}`)),
+    }, seat === undefined ? "spectator" : names[seat])));
+  const check = el("div", { class: "deal-check " + (answer.dealChecked ? "ok" : "failed"), "data-deal-check": "" },
+    el("b", {}, answer.dealChecked ? "✓ The deal and every move check out. " : "✗ The check failed. "),
+    answer.dealCheck || "", el("br"), el("span", { "data-commitment": "" }, "Checking the commitment in this browser…"));
+  main.replaceChildren(
+    el("h2", {}, `Replay: ${title} · ${names.join(" vs ")}`), seatsChoice, check, controls, head, stepLine, zones,
+    ...[howToPlay(guide, title)].filter(Boolean),
+    el("p", {}, el("a", { href: "#/" }, "Back to the lobby")));
+  openCommitment(answer.match).then((text) => { check.querySelector("[data-commitment]").textContent = text; });
+
+  function show() {
+    const step = steps[at];
+    slider.value = at;
+    counter.textContent = ` step ${at} of ${steps.length - 1} `;
+    const who = step.seat === undefined ? "" : `${names[step.seat]}: `;
+    stepLine.replaceChildren(el("span", { class: "tag" }, at ? `Move ${at}` : "Start"), ` ${who}${step.label}`);
+    head.textContent = withNames(step.presentation?.headline || "", names);
+    const changed = changes(at ? itemsByKey(steps[at - 1].presentation) : null, step.presentation || {});
+    drawTable(zones, step.presentation || {}, { guide, names, viewer, changed });
+  }
+  const keys = (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") { go(at + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { go(at - 1); event.preventDefault(); }
+  };
+  document.addEventListener("keydown", keys);
+  leaving = () => { document.removeEventListener("keydown", keys); leaving = () => {}; };
+  show();
+}
+
+// This browser's own check of a committed deal: SHA-256("serai/v1/seed-commitment" 0x00 ||
+// server_seed) must be the commitment the match published before anyone joined.
+async function openCommitment(match) {
+  const bytes = (b64) => Uint8Array.from(atob(b64 || ""), (c) => c.charCodeAt(0));
+  const hex = (data) => Array.from(data, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (match.seedChosen) return "The creator chose the seed: no committed deal to check.";
+  const commitment = bytes(match.seedCommitment), seed = bytes(match.seedReveal?.serverSeed);
+  if (!commitment.length || !seed.length) return "This match has no committed deal to check.";
+  if (!crypto.subtle) return "This browser cannot hash here (not a secure context): `serai verify` checks it.";
+  const prefix = new TextEncoder().encode("serai/v1/seed-commitment\u0000");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array([...prefix, ...seed])));
+  return hex(digest) === hex(commitment)
+    ? `This browser checked that the commitment ${hex(commitment).slice(0, 16)}… opens to the revealed server seed.`
+    : `The commitment ${hex(commitment).slice(0, 16)}… does NOT open to the revealed server seed.`;
 }
 
 // A server run with --require-api-key answers UNAUTHENTICATED without a (valid) key.
@@ -435,6 +599,7 @@ function describe(err) {
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
+  else if (parts[0] === "replay" && parts[1]) replayViewer(parts[1], parts[2]);
   else lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
 }
 

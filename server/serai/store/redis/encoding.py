@@ -125,8 +125,8 @@ def event_args(events: Sequence[NewEvent]) -> list[bytes | str]:
 
 PACKED_MOVE, _PACKED_FLAG = b"\x01", b"\x02"
 # How a log entry's ``ended`` is kept (the keys of the older JSON form), and back.
-_ENDED_CODES: dict[str, bytes] = {"resigned": b"r", "timed_out": b"t"}
-_ENDED_NAMES: dict[bytes, Ended] = {b"r": "resigned", b"t": "timed_out"}
+_ENDED_CODES: dict[str, bytes] = {"resigned": b"r", "timed_out": b"t", "ended": b"e"}
+_ENDED_NAMES: dict[bytes, Ended] = {b"r": "resigned", b"t": "timed_out", b"e": "ended"}
 DATA_SEAT_LABEL, _DATA_TEXT, DATA_SEAT_FROM_LOG = b"\x01", b"\x02", b"\x03"
 # The byte each event kind serai writes is kept as, in streams and archives (other kinds are kept
 # by name). A stored format: a byte is never changed nor given to another kind; a new kind takes
@@ -173,7 +173,7 @@ def read_varint(raw: bytes, at: int) -> tuple[int, int]:
 
 def pack_log(entry: LogEntry) -> bytes:
     """A move as 0x01, varint version, varint seat, the move's bytes; an ending as 0x02, ``r``
-    (resigned) or ``t`` (timed out), varint version, varint seat."""
+    (resigned), ``t`` (timed out) or ``e`` (ended by an operator), varint version, varint seat."""
     move, ended = entry.move, entry.ended
     if move is not None and ended is None:
         return b"".join((PACKED_MOVE, varint(entry.version), varint(entry.seat), move))

@@ -25,8 +25,10 @@ import uvicorn
 
 from serai.api.match_service_connect import MatchServiceASGIApplication
 from serai.house_bots import HouseBots
+from serai.rpc.admin import AdminHandlers
 from serai.rpc.handlers import MatchHandlers
 from serai.runtime import Runtime
+from serai.transports.connect.admin import AdminRoute
 from serai.transports.connect.bots import PATH as BOTS_PATH
 from serai.transports.connect.bots import BotsRoute
 from serai.transports.connect.connections import ConnectionLimits, guarded_protocol
@@ -168,6 +170,7 @@ def build_http_server(
     idle_seconds: float = IDLE_SECONDS,
     metrics: bool = True,
     metrics_token: str = "",
+    admin_token: str = "",
 ) -> HttpServer:
     """The HTTP server for ``handlers`` (the same handlers as the gRPC server's), not yet
     listening. Requests over ``max_message_bytes`` get RESOURCE_EXHAUSTED; ``allow_origins``
@@ -178,7 +181,8 @@ def build_http_server(
     ``limits``: the connections one address (and all) may hold; ``header_seconds``: the time a
     request's headers may take to arrive; ``idle_seconds``: how long a connection may wait
     between requests. ``metrics``: GET /metrics served here (see :func:`build_metrics_server`
-    for a port of its own), behind ``metrics_token`` if given."""
+    for a port of its own), behind ``metrics_token`` if given. ``/admin``: the operator's
+    console, behind ``admin_token`` (none: off; see :mod:`serai.transports.connect.admin`)."""
     log = RequestLog()
     service = MatchServiceASGIApplication(
         ConnectMatchService(handlers, log),  # type: ignore[arg-type]
@@ -194,8 +198,10 @@ def build_http_server(
         keys_exist=None if auth is None else auth.keys_exist,
     )
     paths = {BOTS_PATH: bots, **probes(runtime)}
-    routes = Routes([service, health], WebFiles.from_package(), paths)
+    web = WebFiles.from_package()
+    routes = Routes([service, health], web, paths)
     app: Any = Cors(routes, origins)
+    app = AdminRoute(app, AdminHandlers(handlers, house_bots), admin_token, web)
     if metrics:
         app = MetricsRoute(app, runtime.matches.store, metrics_token)
     return HttpServer(

@@ -38,6 +38,10 @@ class WebFiles:
             files["/"] = files["/index.html"]
         return cls(files)
 
+    def file(self, path: str) -> tuple[bytes, bytes] | None:
+        """The content type and body of the file at ``path`` ("/admin.html"), if there is one."""
+        return self._files.get(path)
+
     def serves(self, scope: dict[str, Any]) -> bool:
         return scope["method"] in ("GET", "HEAD") and scope["path"] in self._files
 

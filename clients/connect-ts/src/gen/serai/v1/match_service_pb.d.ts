@@ -109,6 +109,13 @@ export declare type GameInfo = Message<"serai.v1.GameInfo"> & {
    * @generated from field: repeated serai.v1.GameOption options = 8;
    */
   options: GameOption[];
+
+  /**
+   * How a table of this game is read: rules in short, what each zone is, items' looks.
+   *
+   * @generated from field: serai.v1.TableGuide guide = 9;
+   */
+  guide?: TableGuide | undefined;
 };
 
 /**
@@ -116,6 +123,171 @@ export declare type GameInfo = Message<"serai.v1.GameInfo"> & {
  * Use `create(GameInfoSchema)` to create a new message.
  */
 export declare const GameInfoSchema: GenMessage<GameInfo>;
+
+/**
+ * --- the table's guide and the replay viewer (issue 36) ---------------------------------------------------------------
+ * Data a client draws beside the Presentation, so that no game code lives in the client.
+ *
+ * @generated from message serai.v1.TableGuide
+ */
+export declare type TableGuide = Message<"serai.v1.TableGuide"> & {
+  /**
+   * A few short paragraphs, separated by blank lines: how the game is played.
+   *
+   * @generated from field: string how_to_play = 1;
+   */
+  howToPlay: string;
+
+  /**
+   * What each zone is, by Zone.id without its trailing seat number ("hand" for "hand0").
+   *
+   * @generated from field: map<string, string> zones = 2;
+   */
+  zones: { [key: string]: string };
+
+  /**
+   * @generated from field: repeated serai.v1.ItemLook looks = 3;
+   */
+  looks: ItemLook[];
+};
+
+/**
+ * Describes the message serai.v1.TableGuide.
+ * Use `create(TableGuideSchema)` to create a new message.
+ */
+export declare const TableGuideSchema: GenMessage<TableGuide>;
+
+/**
+ * How items are drawn: those whose label is `word`, or whose label's first word that some look
+ * names is `word` ("discarded diamond" and "papyrus/wheat" by "diamond" and "papyrus").
+ *
+ * @generated from message serai.v1.ItemLook
+ */
+export declare type ItemLook = Message<"serai.v1.ItemLook"> & {
+  /**
+   * @generated from field: string word = 1;
+   */
+  word: string;
+
+  /**
+   * "#rrggbb", or empty for the client's default.
+   *
+   * @generated from field: string colour = 2;
+   */
+  colour: string;
+
+  /**
+   * At most two characters drawn on the card or token.
+   *
+   * @generated from field: string symbol = 3;
+   */
+  symbol: string;
+
+  /**
+   * A tooltip: what the item is.
+   *
+   * @generated from field: string help = 4;
+   */
+  help: string;
+};
+
+/**
+ * Describes the message serai.v1.ItemLook.
+ * Use `create(ItemLookSchema)` to create a new message.
+ */
+export declare const ItemLookSchema: GenMessage<ItemLook>;
+
+/**
+ * @generated from message serai.v1.GetReplayRequest
+ */
+export declare type GetReplayRequest = Message<"serai.v1.GetReplayRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The seat whose view to show; unset: a spectator's.
+   *
+   * @generated from field: optional int32 seat = 2;
+   */
+  seat?: number | undefined;
+};
+
+/**
+ * Describes the message serai.v1.GetReplayRequest.
+ * Use `create(GetReplayRequestSchema)` to create a new message.
+ */
+export declare const GetReplayRequestSchema: GenMessage<GetReplayRequest>;
+
+/**
+ * @generated from message serai.v1.GetReplayResponse
+ */
+export declare type GetReplayResponse = Message<"serai.v1.GetReplayResponse"> & {
+  /**
+   * @generated from field: serai.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+
+  /**
+   * The deal (version 0), then each move or loss, with the view after it described for people.
+   *
+   * @generated from field: repeated serai.v1.ReplayStep steps = 2;
+   */
+  steps: ReplayStep[];
+
+  /**
+   * `serai verify`'s verdict on the match's transcript: the commitment opens to the revealed
+   * seed, the deal comes from that seed, every move is legal and hashes as recorded.
+   *
+   * @generated from field: bool deal_checked = 3;
+   */
+  dealChecked: boolean;
+
+  /**
+   * @generated from field: string deal_check = 4;
+   */
+  dealCheck: string;
+};
+
+/**
+ * Describes the message serai.v1.GetReplayResponse.
+ * Use `create(GetReplayResponseSchema)` to create a new message.
+ */
+export declare const GetReplayResponseSchema: GenMessage<GetReplayResponse>;
+
+/**
+ * @generated from message serai.v1.ReplayStep
+ */
+export declare type ReplayStep = Message<"serai.v1.ReplayStep"> & {
+  /**
+   * @generated from field: uint64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * Who moved; unset for the deal.
+   *
+   * @generated from field: optional int32 seat = 2;
+   */
+  seat?: number | undefined;
+
+  /**
+   * @generated from field: string label = 3;
+   */
+  label: string;
+
+  /**
+   * @generated from field: serai.v1.Presentation presentation = 4;
+   */
+  presentation?: Presentation | undefined;
+};
+
+/**
+ * Describes the message serai.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export declare const ReplayStepSchema: GenMessage<ReplayStep>;
 
 /**
  * @generated from message serai.v1.GameOption
@@ -663,7 +835,8 @@ export declare type Outcome = Message<"serai.v1.Outcome"> & {
   summary: string;
 
   /**
-   * The match was cancelled, not played out (TIMEOUT_POLICY_LOSE_OR_CANCEL): no winners.
+   * The match was cancelled, not played out (abandoned under TIMEOUT_POLICY_LOSE_OR_CANCEL, or
+   * ended by an operator): no winners, and no rating moved.
    *
    * @generated from field: bool cancelled = 5;
    */
@@ -2352,6 +2525,19 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof ReclaimSeatRequestSchema;
     output: typeof JoinMatchResponseSchema;
+  },
+  /**
+   * A finished match step by step, from one seat's view or a spectator's (a replay viewer), with
+   * what the check of its transcript found (the committed deal, every move's hash). Anyone's
+   * once finished, as the transcript is; FAILED_PRECONDITION before. Rate-limited together with
+   * ListMatches.
+   *
+   * @generated from rpc serai.v1.MatchService.GetReplay
+   */
+  getReplay: {
+    methodKind: "unary";
+    input: typeof GetReplayRequestSchema;
+    output: typeof GetReplayResponseSchema;
   },
   /**
    * --- Community (issue 35): matchmaking, ratings, leaderboards ---

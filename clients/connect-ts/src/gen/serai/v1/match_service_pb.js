@@ -36,7 +36,7 @@ import { file_google_protobuf_any } from "@bufbuild/protobuf/wkt";
  * Describes the file serai/v1/match_service.proto.
  */
 export const file_serai_v1_match_service = /*@__PURE__*/
-  fileDesc("ChxzZXJhaS92MS9tYXRjaF9zZXJ2aWNlLnByb3RvEghzZXJhaS52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc2VyYWkudjEuR2FtZUluZm8irAEKCEdhbWVJbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSDwoHdmVyc2lvbhgFIAEoCRIPCgdzdW1tYXJ5GAYgASgJEhAKCHBsYXlhYmxlGAcgASgIEiUKB29wdGlvbnMYCCADKAsyFC5zZXJhaS52MS5HYW1lT3B0aW9uIpsBCgpHYW1lT3B0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIPCgdjaG9pY2VzGAQgAygJEhQKB21pbmltdW0YBSABKANIAIgBARIUCgdtYXhpbXVtGAYgASgDSAGIAQFCCgoIX21pbmltdW1CCgoIX21heGltdW0i6wIKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEjoKB29wdGlvbnMYAyADKAsyKS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EhEKBHNlZWQYBCABKARIAIgBARIRCgljbGllbnRfaWQYBSABKAkSFAoMbW92ZV9zZWNvbmRzGAYgASgNEi8KDnRpbWVvdXRfcG9saWN5GAcgASgOMhcuc2VyYWkudjEuVGltZW91dFBvbGljeRISCgpyZXF1ZXN0X2lkGAggASgJEhQKDGJhbmtfc2Vjb25kcxgUIAEoDRIdChVzcGVjdGF0b3JfZGVsYXlfbW92ZXMYIiABKA0SDQoFcmF0ZWQYIyABKAgaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBwoFX3NlZWQiPAoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIlCgVtYXRjaBgBIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeSKQAQoQSm9pbk1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAkSEgoKcmVxdWVzdF9pZBgEIAEoCRIPCgdlbnRyb3B5GAUgASgMEhQKDHBsYXllcl90b2tlbhgGIAEoCUIHCgVfc2VhdCI8ChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIm4KEUpvaW5NYXRjaFJlc3BvbnNlEgwKBHNlYXQYASABKAUSEgoKc2VhdF90b2tlbhgCIAEoCRIlCgVtYXRjaBgDIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIQCghyZXBsYXllZBgEIAEoCCKCAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EiUKBnN0YXR1cxgBIAEoDjIVLnNlcmFpLnYxLk1hdGNoU3RhdHVzEgwKBGdhbWUYAiABKAkSDQoFbGltaXQYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCRIUCgxwbGF5ZXJfdG9rZW4YBSABKAkiVwoTTGlzdE1hdGNoZXNSZXNwb25zZRInCgdtYXRjaGVzGAEgAygLMhYuc2VyYWkudjEuTWF0Y2hTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJgCghTZWF0SW5mbxIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEg4KBmpvaW5lZBgDIAEoCBIQCghyZXNpZ25lZBgEIAEoCBIPCgdiYW5rX21zGAogASgDItsDCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIlCgZzdGF0dXMYAyABKA4yFS5zZXJhaS52MS5NYXRjaFN0YXR1cxIhCgVzZWF0cxgEIAMoCzISLnNlcmFpLnYxLlNlYXRJbmZvEg8KB3ZlcnNpb24YBSABKAQSNAoHb3B0aW9ucxgGIAMoCzIjLnNlcmFpLnYxLk1hdGNoU3VtbWFyeS5PcHRpb25zRW50cnkSFQoNY3JlYXRlZF9hdF9tcxgHIAEoAxIUCgxtb3ZlX3NlY29uZHMYCCABKA0SLwoOdGltZW91dF9wb2xpY3kYCSABKA4yFy5zZXJhaS52MS5UaW1lb3V0UG9saWN5EhMKC3NlZWRfY2hvc2VuGAogASgIEhcKD3NlZWRfY29tbWl0bWVudBgLIAEoDBIpCgtzZWVkX3JldmVhbBgMIAEoCzIULnNlcmFpLnYxLlNlZWRSZXZlYWwSFAoMYmFua19zZWNvbmRzGBQgASgNEh0KFXNwZWN0YXRvcl9kZWxheV9tb3ZlcxgiIAEoDRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFCgpTZWVkUmV2ZWFsEhMKC3NlcnZlcl9zZWVkGAEgASgMEhQKDHNlYXRfZW50cm9weRgCIAMoDBIMCgRzZWVkGAMgASgEIl0KB091dGNvbWUSDgoGc2NvcmVzGAEgAygDEg0KBXJhbmtzGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCRIRCgljYW5jZWxsZWQYBSABKAgiqAIKDU1hdGNoU25hcHNob3QSJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSGAoLdmlld2VyX3NlYXQYAiABKAVIAIgBARIPCgd2ZXJzaW9uGAMgASgEEg4KBnRvX2FjdBgEIAMoBRIiCgR2aWV3GAUgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIiCgdvdXRjb21lGAYgASgLMhEuc2VyYWkudjEuT3V0Y29tZRIVCg1sYXN0X2V2ZW50X2lkGAcgASgJEhgKEG1vdmVfZGVhZGxpbmVfbXMYCCABKAMSLAoMcHJlc2VudGF0aW9uGAkgASgLMhYuc2VyYWkudjEuUHJlc2VudGF0aW9uQg4KDF92aWV3ZXJfc2VhdCI/CgxQcmVzZW50YXRpb24SEAoIaGVhZGxpbmUYASABKAkSHQoFem9uZXMYAiADKAsyDi5zZXJhaS52MS5ab25lImwKBFpvbmUSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEgoFb3duZXIYAyABKAVIAIgBARIdCgVpdGVtcxgEIAMoCzIOLnNlcmFpLnYxLkl0ZW0SDAoEbm90ZRgFIAEoCUIICgZfb3duZXIiUQoESXRlbRINCgVsYWJlbBgBIAEoCRINCgVjb3VudBgCIAEoDRINCgV2YWx1ZRgDIAEoCRIOCgZoaWRkZW4YBCABKAgSDAoEa2luZBgFIAEoCSJNCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIUCgxwcmVzZW50YXRpb24YAyABKAgiXAoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKB3BheWxvYWQYAyABKAsyFC5nb29nbGUucHJvdG9idWYuQW55Eg0KBXN0ZXBzGAQgAygJIj0KFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIlsKFkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USDAoEc2VhdBgBIAEoBRIPCgd2ZXJzaW9uGAIgASgEEiIKBW1vdmVzGAMgAygLMhMuc2VyYWkudjEuTGVnYWxNb3ZlIqsBChFTdWJtaXRNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhgKEGV4cGVjdGVkX3ZlcnNpb24YAyABKAQSEQoHbW92ZV9pZBgEIAEoCUgAEicKB3BheWxvYWQYBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55SAASEgoKcmVxdWVzdF9pZBgGIAEoCUIGCgRtb3ZlImAKElN1Ym1pdE1vdmVSZXNwb25zZRIpCghzbmFwc2hvdBgBIAEoCzIXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSDQoFbGFiZWwYAiABKAkSEAoIcmVwbGF5ZWQYAyABKAgiYgoMV2F0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAyABKAkSFAoMcHJlc2VudGF0aW9uGAQgASgIIrwDCgpNYXRjaEV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoHY3JlYXRlZBgDIAEoCzIWLnNlcmFpLnYxLk1hdGNoQ3JlYXRlZEgAEiYKBmpvaW5lZBgEIAEoCzIULnNlcmFpLnYxLlNlYXRKb2luZWRIABIpCgdzdGFydGVkGAUgASgLMhYuc2VyYWkudjEuTWF0Y2hTdGFydGVkSAASJAoEbW92ZRgGIAEoCzIULnNlcmFpLnYxLk1vdmVQbGF5ZWRIABIuCgxhbm5vdW5jZW1lbnQYByABKAsyFi5zZXJhaS52MS5Bbm5vdW5jZW1lbnRIABIqCghyZXNpZ25lZBgIIAEoCzIWLnNlcmFpLnYxLlNlYXRSZXNpZ25lZEgAEisKCGZpbmlzaGVkGAkgASgLMhcuc2VyYWkudjEuTWF0Y2hGaW5pc2hlZEgAEisKCXRpbWVkX291dBgLIAEoCzIWLnNlcmFpLnYxLlNlYXRUaW1lZE91dEgAEikKCHNuYXBzaG90GAogASgLMhcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdEIGCgRraW5kIisKDE1hdGNoQ3JlYXRlZBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFIi8KClNlYXRKb2luZWQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCSIOCgxNYXRjaFN0YXJ0ZWQiKQoKTW92ZVBsYXllZBIMCgRzZWF0GAEgASgFEg0KBWxhYmVsGAIgASgJIkAKDEFubm91bmNlbWVudBIMCgR0ZXh0GAEgASgJEhAKCHRvX3NlYXRzGAIgAygFEhAKCHdpdGhoZWxkGAMgASgIIhwKDFNlYXRSZXNpZ25lZBIMCgRzZWF0GAEgASgFIjIKDFNlYXRUaW1lZE91dBIMCgRzZWF0GAEgASgFEhQKDGRlZmF1bHRfbW92ZRgCIAEoCSIzCg1NYXRjaEZpbmlzaGVkEiIKB291dGNvbWUYASABKAsyES5zZXJhaS52MS5PdXRjb21lIjwKFEdldFRyYW5zY3JpcHRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkiKwoVR2V0VHJhbnNjcmlwdFJlc3BvbnNlEhIKCnRyYW5zY3JpcHQYASABKAkiNQoNUmVzaWduUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIoUBCgtQbGF5UmVxdWVzdBIiCgRvcGVuGAEgASgLMhIuc2VyYWkudjEuUGxheU9wZW5IABIiCgRtb3ZlGAIgASgLMhIuc2VyYWkudjEuUGxheU1vdmVIABImCgZyZXNpZ24YAyABKAsyFC5zZXJhaS52MS5QbGF5UmVzaWduSABCBgoEa2luZCKbAQoIUGxheU9wZW4SEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgDIAEoCRIUCgxwcmVzZW50YXRpb24YBCABKAgSDQoFc3RlcHMYBSABKAgSEQoJa2VlcF9vcGVuGAYgASgIEhkKEWFuc3dlcl93aXRoX2V2ZW50GAcgASgIInwKCFBsYXlNb3ZlEhIKCnJlcXVlc3RfaWQYASABKAkSGAoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoBBIRCgdtb3ZlX2lkGAMgASgJSAASJwoHcGF5bG9hZBgEIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnlIAEIGCgRtb3ZlIiAKClBsYXlSZXNpZ24SEgoKcmVxdWVzdF9pZBgBIAEoCSK1AQoKUGxheVVwZGF0ZRIlCgVldmVudBgBIAEoCzIULnNlcmFpLnYxLk1hdGNoRXZlbnRIABImCgZhbnN3ZXIYAiABKAsyFC5zZXJhaS52MS5QbGF5QW5zd2VySAASKAoLbGVnYWxfbW92ZXMYAyADKAsyEy5zZXJhaS52MS5MZWdhbE1vdmUSJgoIYW5zd2VyZWQYBCABKAsyFC5zZXJhaS52MS5QbGF5QW5zd2VyQgYKBGtpbmQisAEKClBsYXlBbnN3ZXISEgoKcmVxdWVzdF9pZBgBIAEoCRIxCglzdWJtaXR0ZWQYAiABKAsyHC5zZXJhaS52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABIrCghyZXNpZ25lZBgDIAEoCzIXLnNlcmFpLnYxLk1hdGNoU25hcHNob3RIABIkCgVlcnJvchgEIAEoCzITLnNlcmFpLnYxLlBsYXlFcnJvckgAQggKBnJlc3VsdCIqCglQbGF5RXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJIt8BChBKb2luUXVldWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSOAoHb3B0aW9ucxgCIAMoCzInLnNlcmFpLnYxLkpvaW5RdWV1ZVJlcXVlc3QuT3B0aW9uc0VudHJ5Eg0KBXNlYXRzGAMgASgFEgwKBHBvb2wYBCABKAkSFAoMcGxheWVyX3Rva2VuGAUgASgJEhMKC3BsYXllcl9uYW1lGAYgASgJEgsKA2JvdBgHIAEoCBouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJrCgtRdWV1ZVVwZGF0ZRIpCgd3YWl0aW5nGAEgASgLMhYuc2VyYWkudjEuUXVldWVXYWl0aW5nSAASKQoHbWF0Y2hlZBgCIAEoCzIWLnNlcmFpLnYxLlF1ZXVlTWF0Y2hlZEgAQgYKBGtpbmQiWQoMUXVldWVXYWl0aW5nEhAKCHBvc2l0aW9uGAEgASgFEg8KB3dhaXRpbmcYAiABKAUSEQoJd2FpdGVkX21zGAMgASgDEhMKC2VzdGltYXRlX21zGAQgASgDIngKDFF1ZXVlTWF0Y2hlZBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCnNlYXRfdG9rZW4YAyABKAkSJQoFbWF0Y2gYBCABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSDQoFcmF0ZWQYBSABKAgivwEKEUxlYXZlUXVldWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSOQoHb3B0aW9ucxgCIAMoCzIoLnNlcmFpLnYxLkxlYXZlUXVldWVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVzZWF0cxgDIAEoBRIMCgRwb29sGAQgASgJEhQKDHBsYXllcl90b2tlbhgFIAEoCRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIiChJMZWF2ZVF1ZXVlUmVzcG9uc2USDAoEbGVmdBgBIAEoCCKGAQoGUmF0aW5nEhMKC3BsYXllcl9uYW1lGAEgASgJEgoKAm11GAIgASgBEg0KBXNpZ21hGAMgASgBEg0KBXNjb3JlGAQgASgBEg0KBWdhbWVzGAUgASgFEhMKC3Byb3Zpc2lvbmFsGAYgASgIEgsKA2JvdBgHIAEoCBIMCgRyYW5rGAggASgFIn4KDFJhdGluZ0NoYW5nZRIQCghtYXRjaF9pZBgBIAEoCRIKCgJtdRgCIAEoARINCgVzaWdtYRgDIAEoARINCgVzY29yZRgEIAEoARIUCgxzY29yZV9iZWZvcmUYBSABKAESDQoFcGxhY2UYBiABKAUSDQoFYXRfbXMYByABKAMiUQoQR2V0UmF0aW5nUmVxdWVzdBIMCgRnYW1lGAEgASgJEgwKBHBvb2wYAiABKAkSFAoMcGxheWVyX3Rva2VuGAMgASgJEgsKA2JvdBgEIAEoCCJeChFHZXRSYXRpbmdSZXNwb25zZRIgCgZyYXRpbmcYASABKAsyEC5zZXJhaS52MS5SYXRpbmcSJwoHaGlzdG9yeRgCIAMoCzIWLnNlcmFpLnYxLlJhdGluZ0NoYW5nZSJlChZMaXN0TGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDAoEcG9vbBgCIAEoCRINCgVsaW1pdBgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEgwKBGJvdHMYBSABKAgiVQoXTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USIQoHcmF0aW5ncxgBIAMoCzIQLnNlcmFpLnYxLlJhdGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqjAEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIXChNUSU1FT1VUX1BPTElDWV9MT1NFEAESHwobVElNRU9VVF9QT0xJQ1lfREVGQVVMVF9NT1ZFEAISIQodVElNRU9VVF9QT0xJQ1lfTE9TRV9PUl9DQU5DRUwQAyp3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhgKFE1BVENIX1NUQVRVU19SVU5OSU5HEAISGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAMygwkKDE1hdGNoU2VydmljZRJECglMaXN0R2FtZXMSGi5zZXJhaS52MS5MaXN0R2FtZXNSZXF1ZXN0Ghsuc2VyYWkudjEuTGlzdEdhbWVzUmVzcG9uc2USSgoLQ3JlYXRlTWF0Y2gSHC5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEkQKCUpvaW5NYXRjaBIaLnNlcmFpLnYxLkpvaW5NYXRjaFJlcXVlc3QaGy5zZXJhaS52MS5Kb2luTWF0Y2hSZXNwb25zZRJKCgtMaXN0TWF0Y2hlcxIcLnNlcmFpLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBodLnNlcmFpLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USPgoIR2V0TWF0Y2gSGS5zZXJhaS52MS5HZXRNYXRjaFJlcXVlc3QaFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90ElMKDkxpc3RMZWdhbE1vdmVzEh8uc2VyYWkudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiAuc2VyYWkudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJHCgpTdWJtaXRNb3ZlEhsuc2VyYWkudjEuU3VibWl0TW92ZVJlcXVlc3QaHC5zZXJhaS52MS5TdWJtaXRNb3ZlUmVzcG9uc2USNwoFV2F0Y2gSFi5zZXJhaS52MS5XYXRjaFJlcXVlc3QaFC5zZXJhaS52MS5NYXRjaEV2ZW50MAESOgoGUmVzaWduEhcuc2VyYWkudjEuUmVzaWduUmVxdWVzdBoXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSUAoNR2V0VHJhbnNjcmlwdBIeLnNlcmFpLnYxLkdldFRyYW5zY3JpcHRSZXF1ZXN0Gh8uc2VyYWkudjEuR2V0VHJhbnNjcmlwdFJlc3BvbnNlEjcKBFBsYXkSFS5zZXJhaS52MS5QbGF5UmVxdWVzdBoULnNlcmFpLnYxLlBsYXlVcGRhdGUoATABEkgKC1JlY2xhaW1TZWF0Ehwuc2VyYWkudjEuUmVjbGFpbVNlYXRSZXF1ZXN0Ghsuc2VyYWkudjEuSm9pbk1hdGNoUmVzcG9uc2USQAoJSm9pblF1ZXVlEhouc2VyYWkudjEuSm9pblF1ZXVlUmVxdWVzdBoVLnNlcmFpLnYxLlF1ZXVlVXBkYXRlMAESRwoKTGVhdmVRdWV1ZRIbLnNlcmFpLnYxLkxlYXZlUXVldWVSZXF1ZXN0Ghwuc2VyYWkudjEuTGVhdmVRdWV1ZVJlc3BvbnNlEkQKCUdldFJhdGluZxIaLnNlcmFpLnYxLkdldFJhdGluZ1JlcXVlc3QaGy5zZXJhaS52MS5HZXRSYXRpbmdSZXNwb25zZRJWCg9MaXN0TGVhZGVyYm9hcmQSIC5zZXJhaS52MS5MaXN0TGVhZGVyYm9hcmRSZXF1ZXN0GiEuc2VyYWkudjEuTGlzdExlYWRlcmJvYXJkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_any]);
+  fileDesc("ChxzZXJhaS92MS9tYXRjaF9zZXJ2aWNlLnByb3RvEghzZXJhaS52MSISChBMaXN0R2FtZXNSZXF1ZXN0IjYKEUxpc3RHYW1lc1Jlc3BvbnNlEiEKBWdhbWVzGAEgAygLMhIuc2VyYWkudjEuR2FtZUluZm8i0QEKCEdhbWVJbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSDwoHdmVyc2lvbhgFIAEoCRIPCgdzdW1tYXJ5GAYgASgJEhAKCHBsYXlhYmxlGAcgASgIEiUKB29wdGlvbnMYCCADKAsyFC5zZXJhaS52MS5HYW1lT3B0aW9uEiMKBWd1aWRlGAkgASgLMhQuc2VyYWkudjEuVGFibGVHdWlkZSKiAQoKVGFibGVHdWlkZRITCgtob3dfdG9fcGxheRgBIAEoCRIuCgV6b25lcxgCIAMoCzIfLnNlcmFpLnYxLlRhYmxlR3VpZGUuWm9uZXNFbnRyeRIhCgVsb29rcxgDIAMoCzISLnNlcmFpLnYxLkl0ZW1Mb29rGiwKClpvbmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJGCghJdGVtTG9vaxIMCgR3b3JkGAEgASgJEg4KBmNvbG91chgCIAEoCRIOCgZzeW1ib2wYAyABKAkSDAoEaGVscBgEIAEoCSJAChBHZXRSZXBsYXlSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBAUIHCgVfc2VhdCKJAQoRR2V0UmVwbGF5UmVzcG9uc2USJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSIwoFc3RlcHMYAiADKAsyFC5zZXJhaS52MS5SZXBsYXlTdGVwEhQKDGRlYWxfY2hlY2tlZBgDIAEoCBISCgpkZWFsX2NoZWNrGAQgASgJInYKClJlcGxheVN0ZXASDwoHdmVyc2lvbhgBIAEoBBIRCgRzZWF0GAIgASgFSACIAQESDQoFbGFiZWwYAyABKAkSLAoMcHJlc2VudGF0aW9uGAQgASgLMhYuc2VyYWkudjEuUHJlc2VudGF0aW9uQgcKBV9zZWF0IpsBCgpHYW1lT3B0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIPCgdjaG9pY2VzGAQgAygJEhQKB21pbmltdW0YBSABKANIAIgBARIUCgdtYXhpbXVtGAYgASgDSAGIAQFCCgoIX21pbmltdW1CCgoIX21heGltdW0i6wIKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEjoKB29wdGlvbnMYAyADKAsyKS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QuT3B0aW9uc0VudHJ5EhEKBHNlZWQYBCABKARIAIgBARIRCgljbGllbnRfaWQYBSABKAkSFAoMbW92ZV9zZWNvbmRzGAYgASgNEi8KDnRpbWVvdXRfcG9saWN5GAcgASgOMhcuc2VyYWkudjEuVGltZW91dFBvbGljeRISCgpyZXF1ZXN0X2lkGAggASgJEhQKDGJhbmtfc2Vjb25kcxgUIAEoDRIdChVzcGVjdGF0b3JfZGVsYXlfbW92ZXMYIiABKA0SDQoFcmF0ZWQYIyABKAgaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBwoFX3NlZWQiPAoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIlCgVtYXRjaBgBIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeSKQAQoQSm9pbk1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAkSEgoKcmVxdWVzdF9pZBgEIAEoCRIPCgdlbnRyb3B5GAUgASgMEhQKDHBsYXllcl90b2tlbhgGIAEoCUIHCgVfc2VhdCI8ChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIm4KEUpvaW5NYXRjaFJlc3BvbnNlEgwKBHNlYXQYASABKAUSEgoKc2VhdF90b2tlbhgCIAEoCRIlCgVtYXRjaBgDIAEoCzIWLnNlcmFpLnYxLk1hdGNoU3VtbWFyeRIQCghyZXBsYXllZBgEIAEoCCKCAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EiUKBnN0YXR1cxgBIAEoDjIVLnNlcmFpLnYxLk1hdGNoU3RhdHVzEgwKBGdhbWUYAiABKAkSDQoFbGltaXQYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCRIUCgxwbGF5ZXJfdG9rZW4YBSABKAkiVwoTTGlzdE1hdGNoZXNSZXNwb25zZRInCgdtYXRjaGVzGAEgAygLMhYuc2VyYWkudjEuTWF0Y2hTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJgCghTZWF0SW5mbxIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEg4KBmpvaW5lZBgDIAEoCBIQCghyZXNpZ25lZBgEIAEoCBIPCgdiYW5rX21zGAogASgDItsDCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIlCgZzdGF0dXMYAyABKA4yFS5zZXJhaS52MS5NYXRjaFN0YXR1cxIhCgVzZWF0cxgEIAMoCzISLnNlcmFpLnYxLlNlYXRJbmZvEg8KB3ZlcnNpb24YBSABKAQSNAoHb3B0aW9ucxgGIAMoCzIjLnNlcmFpLnYxLk1hdGNoU3VtbWFyeS5PcHRpb25zRW50cnkSFQoNY3JlYXRlZF9hdF9tcxgHIAEoAxIUCgxtb3ZlX3NlY29uZHMYCCABKA0SLwoOdGltZW91dF9wb2xpY3kYCSABKA4yFy5zZXJhaS52MS5UaW1lb3V0UG9saWN5EhMKC3NlZWRfY2hvc2VuGAogASgIEhcKD3NlZWRfY29tbWl0bWVudBgLIAEoDBIpCgtzZWVkX3JldmVhbBgMIAEoCzIULnNlcmFpLnYxLlNlZWRSZXZlYWwSFAoMYmFua19zZWNvbmRzGBQgASgNEh0KFXNwZWN0YXRvcl9kZWxheV9tb3ZlcxgiIAEoDRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJFCgpTZWVkUmV2ZWFsEhMKC3NlcnZlcl9zZWVkGAEgASgMEhQKDHNlYXRfZW50cm9weRgCIAMoDBIMCgRzZWVkGAMgASgEIl0KB091dGNvbWUSDgoGc2NvcmVzGAEgAygDEg0KBXJhbmtzGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCRIRCgljYW5jZWxsZWQYBSABKAgiqAIKDU1hdGNoU25hcHNob3QSJQoFbWF0Y2gYASABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSGAoLdmlld2VyX3NlYXQYAiABKAVIAIgBARIPCgd2ZXJzaW9uGAMgASgEEg4KBnRvX2FjdBgEIAMoBRIiCgR2aWV3GAUgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIiCgdvdXRjb21lGAYgASgLMhEuc2VyYWkudjEuT3V0Y29tZRIVCg1sYXN0X2V2ZW50X2lkGAcgASgJEhgKEG1vdmVfZGVhZGxpbmVfbXMYCCABKAMSLAoMcHJlc2VudGF0aW9uGAkgASgLMhYuc2VyYWkudjEuUHJlc2VudGF0aW9uQg4KDF92aWV3ZXJfc2VhdCI/CgxQcmVzZW50YXRpb24SEAoIaGVhZGxpbmUYASABKAkSHQoFem9uZXMYAiADKAsyDi5zZXJhaS52MS5ab25lImwKBFpvbmUSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEgoFb3duZXIYAyABKAVIAIgBARIdCgVpdGVtcxgEIAMoCzIOLnNlcmFpLnYxLkl0ZW0SDAoEbm90ZRgFIAEoCUIICgZfb3duZXIiUQoESXRlbRINCgVsYWJlbBgBIAEoCRINCgVjb3VudBgCIAEoDRINCgV2YWx1ZRgDIAEoCRIOCgZoaWRkZW4YBCABKAgSDAoEa2luZBgFIAEoCSJNCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIUCgxwcmVzZW50YXRpb24YAyABKAgiXAoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKB3BheWxvYWQYAyABKAsyFC5nb29nbGUucHJvdG9idWYuQW55Eg0KBXN0ZXBzGAQgAygJIj0KFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIlsKFkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USDAoEc2VhdBgBIAEoBRIPCgd2ZXJzaW9uGAIgASgEEiIKBW1vdmVzGAMgAygLMhMuc2VyYWkudjEuTGVnYWxNb3ZlIqsBChFTdWJtaXRNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhgKEGV4cGVjdGVkX3ZlcnNpb24YAyABKAQSEQoHbW92ZV9pZBgEIAEoCUgAEicKB3BheWxvYWQYBSABKAsyFC5nb29nbGUucHJvdG9idWYuQW55SAASEgoKcmVxdWVzdF9pZBgGIAEoCUIGCgRtb3ZlImAKElN1Ym1pdE1vdmVSZXNwb25zZRIpCghzbmFwc2hvdBgBIAEoCzIXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSDQoFbGFiZWwYAiABKAkSEAoIcmVwbGF5ZWQYAyABKAgiYgoMV2F0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAyABKAkSFAoMcHJlc2VudGF0aW9uGAQgASgIIrwDCgpNYXRjaEV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAQSKQoHY3JlYXRlZBgDIAEoCzIWLnNlcmFpLnYxLk1hdGNoQ3JlYXRlZEgAEiYKBmpvaW5lZBgEIAEoCzIULnNlcmFpLnYxLlNlYXRKb2luZWRIABIpCgdzdGFydGVkGAUgASgLMhYuc2VyYWkudjEuTWF0Y2hTdGFydGVkSAASJAoEbW92ZRgGIAEoCzIULnNlcmFpLnYxLk1vdmVQbGF5ZWRIABIuCgxhbm5vdW5jZW1lbnQYByABKAsyFi5zZXJhaS52MS5Bbm5vdW5jZW1lbnRIABIqCghyZXNpZ25lZBgIIAEoCzIWLnNlcmFpLnYxLlNlYXRSZXNpZ25lZEgAEisKCGZpbmlzaGVkGAkgASgLMhcuc2VyYWkudjEuTWF0Y2hGaW5pc2hlZEgAEisKCXRpbWVkX291dBgLIAEoCzIWLnNlcmFpLnYxLlNlYXRUaW1lZE91dEgAEikKCHNuYXBzaG90GAogASgLMhcuc2VyYWkudjEuTWF0Y2hTbmFwc2hvdEIGCgRraW5kIisKDE1hdGNoQ3JlYXRlZBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFIi8KClNlYXRKb2luZWQSDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCSIOCgxNYXRjaFN0YXJ0ZWQiKQoKTW92ZVBsYXllZBIMCgRzZWF0GAEgASgFEg0KBWxhYmVsGAIgASgJIkAKDEFubm91bmNlbWVudBIMCgR0ZXh0GAEgASgJEhAKCHRvX3NlYXRzGAIgAygFEhAKCHdpdGhoZWxkGAMgASgIIhwKDFNlYXRSZXNpZ25lZBIMCgRzZWF0GAEgASgFIjIKDFNlYXRUaW1lZE91dBIMCgRzZWF0GAEgASgFEhQKDGRlZmF1bHRfbW92ZRgCIAEoCSIzCg1NYXRjaEZpbmlzaGVkEiIKB291dGNvbWUYASABKAsyES5zZXJhaS52MS5PdXRjb21lIjwKFEdldFRyYW5zY3JpcHRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkiKwoVR2V0VHJhbnNjcmlwdFJlc3BvbnNlEhIKCnRyYW5zY3JpcHQYASABKAkiNQoNUmVzaWduUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIoUBCgtQbGF5UmVxdWVzdBIiCgRvcGVuGAEgASgLMhIuc2VyYWkudjEuUGxheU9wZW5IABIiCgRtb3ZlGAIgASgLMhIuc2VyYWkudjEuUGxheU1vdmVIABImCgZyZXNpZ24YAyABKAsyFC5zZXJhaS52MS5QbGF5UmVzaWduSABCBgoEa2luZCKbAQoIUGxheU9wZW4SEAoIbWF0Y2hfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgDIAEoCRIUCgxwcmVzZW50YXRpb24YBCABKAgSDQoFc3RlcHMYBSABKAgSEQoJa2VlcF9vcGVuGAYgASgIEhkKEWFuc3dlcl93aXRoX2V2ZW50GAcgASgIInwKCFBsYXlNb3ZlEhIKCnJlcXVlc3RfaWQYASABKAkSGAoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoBBIRCgdtb3ZlX2lkGAMgASgJSAASJwoHcGF5bG9hZBgEIAEoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnlIAEIGCgRtb3ZlIiAKClBsYXlSZXNpZ24SEgoKcmVxdWVzdF9pZBgBIAEoCSK1AQoKUGxheVVwZGF0ZRIlCgVldmVudBgBIAEoCzIULnNlcmFpLnYxLk1hdGNoRXZlbnRIABImCgZhbnN3ZXIYAiABKAsyFC5zZXJhaS52MS5QbGF5QW5zd2VySAASKAoLbGVnYWxfbW92ZXMYAyADKAsyEy5zZXJhaS52MS5MZWdhbE1vdmUSJgoIYW5zd2VyZWQYBCABKAsyFC5zZXJhaS52MS5QbGF5QW5zd2VyQgYKBGtpbmQisAEKClBsYXlBbnN3ZXISEgoKcmVxdWVzdF9pZBgBIAEoCRIxCglzdWJtaXR0ZWQYAiABKAsyHC5zZXJhaS52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABIrCghyZXNpZ25lZBgDIAEoCzIXLnNlcmFpLnYxLk1hdGNoU25hcHNob3RIABIkCgVlcnJvchgEIAEoCzITLnNlcmFpLnYxLlBsYXlFcnJvckgAQggKBnJlc3VsdCIqCglQbGF5RXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJIt8BChBKb2luUXVldWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSOAoHb3B0aW9ucxgCIAMoCzInLnNlcmFpLnYxLkpvaW5RdWV1ZVJlcXVlc3QuT3B0aW9uc0VudHJ5Eg0KBXNlYXRzGAMgASgFEgwKBHBvb2wYBCABKAkSFAoMcGxheWVyX3Rva2VuGAUgASgJEhMKC3BsYXllcl9uYW1lGAYgASgJEgsKA2JvdBgHIAEoCBouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJrCgtRdWV1ZVVwZGF0ZRIpCgd3YWl0aW5nGAEgASgLMhYuc2VyYWkudjEuUXVldWVXYWl0aW5nSAASKQoHbWF0Y2hlZBgCIAEoCzIWLnNlcmFpLnYxLlF1ZXVlTWF0Y2hlZEgAQgYKBGtpbmQiWQoMUXVldWVXYWl0aW5nEhAKCHBvc2l0aW9uGAEgASgFEg8KB3dhaXRpbmcYAiABKAUSEQoJd2FpdGVkX21zGAMgASgDEhMKC2VzdGltYXRlX21zGAQgASgDIngKDFF1ZXVlTWF0Y2hlZBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCnNlYXRfdG9rZW4YAyABKAkSJQoFbWF0Y2gYBCABKAsyFi5zZXJhaS52MS5NYXRjaFN1bW1hcnkSDQoFcmF0ZWQYBSABKAgivwEKEUxlYXZlUXVldWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSOQoHb3B0aW9ucxgCIAMoCzIoLnNlcmFpLnYxLkxlYXZlUXVldWVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVzZWF0cxgDIAEoBRIMCgRwb29sGAQgASgJEhQKDHBsYXllcl90b2tlbhgFIAEoCRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIiChJMZWF2ZVF1ZXVlUmVzcG9uc2USDAoEbGVmdBgBIAEoCCKGAQoGUmF0aW5nEhMKC3BsYXllcl9uYW1lGAEgASgJEgoKAm11GAIgASgBEg0KBXNpZ21hGAMgASgBEg0KBXNjb3JlGAQgASgBEg0KBWdhbWVzGAUgASgFEhMKC3Byb3Zpc2lvbmFsGAYgASgIEgsKA2JvdBgHIAEoCBIMCgRyYW5rGAggASgFIn4KDFJhdGluZ0NoYW5nZRIQCghtYXRjaF9pZBgBIAEoCRIKCgJtdRgCIAEoARINCgVzaWdtYRgDIAEoARINCgVzY29yZRgEIAEoARIUCgxzY29yZV9iZWZvcmUYBSABKAESDQoFcGxhY2UYBiABKAUSDQoFYXRfbXMYByABKAMiUQoQR2V0UmF0aW5nUmVxdWVzdBIMCgRnYW1lGAEgASgJEgwKBHBvb2wYAiABKAkSFAoMcGxheWVyX3Rva2VuGAMgASgJEgsKA2JvdBgEIAEoCCJeChFHZXRSYXRpbmdSZXNwb25zZRIgCgZyYXRpbmcYASABKAsyEC5zZXJhaS52MS5SYXRpbmcSJwoHaGlzdG9yeRgCIAMoCzIWLnNlcmFpLnYxLlJhdGluZ0NoYW5nZSJlChZMaXN0TGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDAoEcG9vbBgCIAEoCRINCgVsaW1pdBgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEgwKBGJvdHMYBSABKAgiVQoXTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USIQoHcmF0aW5ncxgBIAMoCzIQLnNlcmFpLnYxLlJhdGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqjAEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIXChNUSU1FT1VUX1BPTElDWV9MT1NFEAESHwobVElNRU9VVF9QT0xJQ1lfREVGQVVMVF9NT1ZFEAISIQodVElNRU9VVF9QT0xJQ1lfTE9TRV9PUl9DQU5DRUwQAyp3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhgKFE1BVENIX1NUQVRVU19SVU5OSU5HEAISGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAMyyQkKDE1hdGNoU2VydmljZRJECglMaXN0R2FtZXMSGi5zZXJhaS52MS5MaXN0R2FtZXNSZXF1ZXN0Ghsuc2VyYWkudjEuTGlzdEdhbWVzUmVzcG9uc2USSgoLQ3JlYXRlTWF0Y2gSHC5zZXJhaS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHS5zZXJhaS52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEkQKCUpvaW5NYXRjaBIaLnNlcmFpLnYxLkpvaW5NYXRjaFJlcXVlc3QaGy5zZXJhaS52MS5Kb2luTWF0Y2hSZXNwb25zZRJKCgtMaXN0TWF0Y2hlcxIcLnNlcmFpLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBodLnNlcmFpLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USPgoIR2V0TWF0Y2gSGS5zZXJhaS52MS5HZXRNYXRjaFJlcXVlc3QaFy5zZXJhaS52MS5NYXRjaFNuYXBzaG90ElMKDkxpc3RMZWdhbE1vdmVzEh8uc2VyYWkudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiAuc2VyYWkudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJHCgpTdWJtaXRNb3ZlEhsuc2VyYWkudjEuU3VibWl0TW92ZVJlcXVlc3QaHC5zZXJhaS52MS5TdWJtaXRNb3ZlUmVzcG9uc2USNwoFV2F0Y2gSFi5zZXJhaS52MS5XYXRjaFJlcXVlc3QaFC5zZXJhaS52MS5NYXRjaEV2ZW50MAESOgoGUmVzaWduEhcuc2VyYWkudjEuUmVzaWduUmVxdWVzdBoXLnNlcmFpLnYxLk1hdGNoU25hcHNob3QSUAoNR2V0VHJhbnNjcmlwdBIeLnNlcmFpLnYxLkdldFRyYW5zY3JpcHRSZXF1ZXN0Gh8uc2VyYWkudjEuR2V0VHJhbnNjcmlwdFJlc3BvbnNlEjcKBFBsYXkSFS5zZXJhaS52MS5QbGF5UmVxdWVzdBoULnNlcmFpLnYxLlBsYXlVcGRhdGUoATABEkgKC1JlY2xhaW1TZWF0Ehwuc2VyYWkudjEuUmVjbGFpbVNlYXRSZXF1ZXN0Ghsuc2VyYWkudjEuSm9pbk1hdGNoUmVzcG9uc2USRAoJR2V0UmVwbGF5Ehouc2VyYWkudjEuR2V0UmVwbGF5UmVxdWVzdBobLnNlcmFpLnYxLkdldFJlcGxheVJlc3BvbnNlEkAKCUpvaW5RdWV1ZRIaLnNlcmFpLnYxLkpvaW5RdWV1ZVJlcXVlc3QaFS5zZXJhaS52MS5RdWV1ZVVwZGF0ZTABEkcKCkxlYXZlUXVldWUSGy5zZXJhaS52MS5MZWF2ZVF1ZXVlUmVxdWVzdBocLnNlcmFpLnYxLkxlYXZlUXVldWVSZXNwb25zZRJECglHZXRSYXRpbmcSGi5zZXJhaS52MS5HZXRSYXRpbmdSZXF1ZXN0Ghsuc2VyYWkudjEuR2V0UmF0aW5nUmVzcG9uc2USVgoPTGlzdExlYWRlcmJvYXJkEiAuc2VyYWkudjEuTGlzdExlYWRlcmJvYXJkUmVxdWVzdBohLnNlcmFpLnYxLkxpc3RMZWFkZXJib2FyZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_any]);
 
 /**
  * Describes the message serai.v1.ListGamesRequest.
@@ -60,382 +60,417 @@ export const GameInfoSchema = /*@__PURE__*/
   messageDesc(file_serai_v1_match_service, 2);
 
 /**
+ * Describes the message serai.v1.TableGuide.
+ * Use `create(TableGuideSchema)` to create a new message.
+ */
+export const TableGuideSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 3);
+
+/**
+ * Describes the message serai.v1.ItemLook.
+ * Use `create(ItemLookSchema)` to create a new message.
+ */
+export const ItemLookSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 4);
+
+/**
+ * Describes the message serai.v1.GetReplayRequest.
+ * Use `create(GetReplayRequestSchema)` to create a new message.
+ */
+export const GetReplayRequestSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 5);
+
+/**
+ * Describes the message serai.v1.GetReplayResponse.
+ * Use `create(GetReplayResponseSchema)` to create a new message.
+ */
+export const GetReplayResponseSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 6);
+
+/**
+ * Describes the message serai.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export const ReplayStepSchema = /*@__PURE__*/
+  messageDesc(file_serai_v1_match_service, 7);
+
+/**
  * Describes the message serai.v1.GameOption.
  * Use `create(GameOptionSchema)` to create a new message.
  */
 export const GameOptionSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 3);
+  messageDesc(file_serai_v1_match_service, 8);
 
 /**
  * Describes the message serai.v1.CreateMatchRequest.
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 4);
+  messageDesc(file_serai_v1_match_service, 9);
 
 /**
  * Describes the message serai.v1.CreateMatchResponse.
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 5);
+  messageDesc(file_serai_v1_match_service, 10);
 
 /**
  * Describes the message serai.v1.JoinMatchRequest.
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 6);
+  messageDesc(file_serai_v1_match_service, 11);
 
 /**
  * Describes the message serai.v1.ReclaimSeatRequest.
  * Use `create(ReclaimSeatRequestSchema)` to create a new message.
  */
 export const ReclaimSeatRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 7);
+  messageDesc(file_serai_v1_match_service, 12);
 
 /**
  * Describes the message serai.v1.JoinMatchResponse.
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 8);
+  messageDesc(file_serai_v1_match_service, 13);
 
 /**
  * Describes the message serai.v1.ListMatchesRequest.
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 9);
+  messageDesc(file_serai_v1_match_service, 14);
 
 /**
  * Describes the message serai.v1.ListMatchesResponse.
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 10);
+  messageDesc(file_serai_v1_match_service, 15);
 
 /**
  * Describes the message serai.v1.SeatInfo.
  * Use `create(SeatInfoSchema)` to create a new message.
  */
 export const SeatInfoSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 11);
+  messageDesc(file_serai_v1_match_service, 16);
 
 /**
  * Describes the message serai.v1.MatchSummary.
  * Use `create(MatchSummarySchema)` to create a new message.
  */
 export const MatchSummarySchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 12);
+  messageDesc(file_serai_v1_match_service, 17);
 
 /**
  * Describes the message serai.v1.SeedReveal.
  * Use `create(SeedRevealSchema)` to create a new message.
  */
 export const SeedRevealSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 13);
+  messageDesc(file_serai_v1_match_service, 18);
 
 /**
  * Describes the message serai.v1.Outcome.
  * Use `create(OutcomeSchema)` to create a new message.
  */
 export const OutcomeSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 14);
+  messageDesc(file_serai_v1_match_service, 19);
 
 /**
  * Describes the message serai.v1.MatchSnapshot.
  * Use `create(MatchSnapshotSchema)` to create a new message.
  */
 export const MatchSnapshotSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 15);
+  messageDesc(file_serai_v1_match_service, 20);
 
 /**
  * Describes the message serai.v1.Presentation.
  * Use `create(PresentationSchema)` to create a new message.
  */
 export const PresentationSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 16);
+  messageDesc(file_serai_v1_match_service, 21);
 
 /**
  * Describes the message serai.v1.Zone.
  * Use `create(ZoneSchema)` to create a new message.
  */
 export const ZoneSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 17);
+  messageDesc(file_serai_v1_match_service, 22);
 
 /**
  * Describes the message serai.v1.Item.
  * Use `create(ItemSchema)` to create a new message.
  */
 export const ItemSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 18);
+  messageDesc(file_serai_v1_match_service, 23);
 
 /**
  * Describes the message serai.v1.GetMatchRequest.
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 19);
+  messageDesc(file_serai_v1_match_service, 24);
 
 /**
  * Describes the message serai.v1.LegalMove.
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 20);
+  messageDesc(file_serai_v1_match_service, 25);
 
 /**
  * Describes the message serai.v1.ListLegalMovesRequest.
  * Use `create(ListLegalMovesRequestSchema)` to create a new message.
  */
 export const ListLegalMovesRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 21);
+  messageDesc(file_serai_v1_match_service, 26);
 
 /**
  * Describes the message serai.v1.ListLegalMovesResponse.
  * Use `create(ListLegalMovesResponseSchema)` to create a new message.
  */
 export const ListLegalMovesResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 22);
+  messageDesc(file_serai_v1_match_service, 27);
 
 /**
  * Describes the message serai.v1.SubmitMoveRequest.
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 23);
+  messageDesc(file_serai_v1_match_service, 28);
 
 /**
  * Describes the message serai.v1.SubmitMoveResponse.
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 24);
+  messageDesc(file_serai_v1_match_service, 29);
 
 /**
  * Describes the message serai.v1.WatchRequest.
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 25);
+  messageDesc(file_serai_v1_match_service, 30);
 
 /**
  * Describes the message serai.v1.MatchEvent.
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 26);
+  messageDesc(file_serai_v1_match_service, 31);
 
 /**
  * Describes the message serai.v1.MatchCreated.
  * Use `create(MatchCreatedSchema)` to create a new message.
  */
 export const MatchCreatedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 27);
+  messageDesc(file_serai_v1_match_service, 32);
 
 /**
  * Describes the message serai.v1.SeatJoined.
  * Use `create(SeatJoinedSchema)` to create a new message.
  */
 export const SeatJoinedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 28);
+  messageDesc(file_serai_v1_match_service, 33);
 
 /**
  * Describes the message serai.v1.MatchStarted.
  * Use `create(MatchStartedSchema)` to create a new message.
  */
 export const MatchStartedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 29);
+  messageDesc(file_serai_v1_match_service, 34);
 
 /**
  * Describes the message serai.v1.MovePlayed.
  * Use `create(MovePlayedSchema)` to create a new message.
  */
 export const MovePlayedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 30);
+  messageDesc(file_serai_v1_match_service, 35);
 
 /**
  * Describes the message serai.v1.Announcement.
  * Use `create(AnnouncementSchema)` to create a new message.
  */
 export const AnnouncementSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 31);
+  messageDesc(file_serai_v1_match_service, 36);
 
 /**
  * Describes the message serai.v1.SeatResigned.
  * Use `create(SeatResignedSchema)` to create a new message.
  */
 export const SeatResignedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 32);
+  messageDesc(file_serai_v1_match_service, 37);
 
 /**
  * Describes the message serai.v1.SeatTimedOut.
  * Use `create(SeatTimedOutSchema)` to create a new message.
  */
 export const SeatTimedOutSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 33);
+  messageDesc(file_serai_v1_match_service, 38);
 
 /**
  * Describes the message serai.v1.MatchFinished.
  * Use `create(MatchFinishedSchema)` to create a new message.
  */
 export const MatchFinishedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 34);
+  messageDesc(file_serai_v1_match_service, 39);
 
 /**
  * Describes the message serai.v1.GetTranscriptRequest.
  * Use `create(GetTranscriptRequestSchema)` to create a new message.
  */
 export const GetTranscriptRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 35);
+  messageDesc(file_serai_v1_match_service, 40);
 
 /**
  * Describes the message serai.v1.GetTranscriptResponse.
  * Use `create(GetTranscriptResponseSchema)` to create a new message.
  */
 export const GetTranscriptResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 36);
+  messageDesc(file_serai_v1_match_service, 41);
 
 /**
  * Describes the message serai.v1.ResignRequest.
  * Use `create(ResignRequestSchema)` to create a new message.
  */
 export const ResignRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 37);
+  messageDesc(file_serai_v1_match_service, 42);
 
 /**
  * Describes the message serai.v1.PlayRequest.
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 38);
+  messageDesc(file_serai_v1_match_service, 43);
 
 /**
  * Describes the message serai.v1.PlayOpen.
  * Use `create(PlayOpenSchema)` to create a new message.
  */
 export const PlayOpenSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 39);
+  messageDesc(file_serai_v1_match_service, 44);
 
 /**
  * Describes the message serai.v1.PlayMove.
  * Use `create(PlayMoveSchema)` to create a new message.
  */
 export const PlayMoveSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 40);
+  messageDesc(file_serai_v1_match_service, 45);
 
 /**
  * Describes the message serai.v1.PlayResign.
  * Use `create(PlayResignSchema)` to create a new message.
  */
 export const PlayResignSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 41);
+  messageDesc(file_serai_v1_match_service, 46);
 
 /**
  * Describes the message serai.v1.PlayUpdate.
  * Use `create(PlayUpdateSchema)` to create a new message.
  */
 export const PlayUpdateSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 42);
+  messageDesc(file_serai_v1_match_service, 47);
 
 /**
  * Describes the message serai.v1.PlayAnswer.
  * Use `create(PlayAnswerSchema)` to create a new message.
  */
 export const PlayAnswerSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 43);
+  messageDesc(file_serai_v1_match_service, 48);
 
 /**
  * Describes the message serai.v1.PlayError.
  * Use `create(PlayErrorSchema)` to create a new message.
  */
 export const PlayErrorSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 44);
+  messageDesc(file_serai_v1_match_service, 49);
 
 /**
  * Describes the message serai.v1.JoinQueueRequest.
  * Use `create(JoinQueueRequestSchema)` to create a new message.
  */
 export const JoinQueueRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 45);
+  messageDesc(file_serai_v1_match_service, 50);
 
 /**
  * Describes the message serai.v1.QueueUpdate.
  * Use `create(QueueUpdateSchema)` to create a new message.
  */
 export const QueueUpdateSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 46);
+  messageDesc(file_serai_v1_match_service, 51);
 
 /**
  * Describes the message serai.v1.QueueWaiting.
  * Use `create(QueueWaitingSchema)` to create a new message.
  */
 export const QueueWaitingSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 47);
+  messageDesc(file_serai_v1_match_service, 52);
 
 /**
  * Describes the message serai.v1.QueueMatched.
  * Use `create(QueueMatchedSchema)` to create a new message.
  */
 export const QueueMatchedSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 48);
+  messageDesc(file_serai_v1_match_service, 53);
 
 /**
  * Describes the message serai.v1.LeaveQueueRequest.
  * Use `create(LeaveQueueRequestSchema)` to create a new message.
  */
 export const LeaveQueueRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 49);
+  messageDesc(file_serai_v1_match_service, 54);
 
 /**
  * Describes the message serai.v1.LeaveQueueResponse.
  * Use `create(LeaveQueueResponseSchema)` to create a new message.
  */
 export const LeaveQueueResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 50);
+  messageDesc(file_serai_v1_match_service, 55);
 
 /**
  * Describes the message serai.v1.Rating.
  * Use `create(RatingSchema)` to create a new message.
  */
 export const RatingSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 51);
+  messageDesc(file_serai_v1_match_service, 56);
 
 /**
  * Describes the message serai.v1.RatingChange.
  * Use `create(RatingChangeSchema)` to create a new message.
  */
 export const RatingChangeSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 52);
+  messageDesc(file_serai_v1_match_service, 57);
 
 /**
  * Describes the message serai.v1.GetRatingRequest.
  * Use `create(GetRatingRequestSchema)` to create a new message.
  */
 export const GetRatingRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 53);
+  messageDesc(file_serai_v1_match_service, 58);
 
 /**
  * Describes the message serai.v1.GetRatingResponse.
  * Use `create(GetRatingResponseSchema)` to create a new message.
  */
 export const GetRatingResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 54);
+  messageDesc(file_serai_v1_match_service, 59);
 
 /**
  * Describes the message serai.v1.ListLeaderboardRequest.
  * Use `create(ListLeaderboardRequestSchema)` to create a new message.
  */
 export const ListLeaderboardRequestSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 55);
+  messageDesc(file_serai_v1_match_service, 60);
 
 /**
  * Describes the message serai.v1.ListLeaderboardResponse.
  * Use `create(ListLeaderboardResponseSchema)` to create a new message.
  */
 export const ListLeaderboardResponseSchema = /*@__PURE__*/
-  messageDesc(file_serai_v1_match_service, 56);
+  messageDesc(file_serai_v1_match_service, 61);
 
 /**
  * Describes the enum serai.v1.TimeoutPolicy.
