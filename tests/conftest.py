@@ -42,6 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -403,3 +404,27 @@ def start_replicas(start_serve: Callable[..., ServeProcess]) -> Callable[..., li
         return [start_serve(*common, *args) for _ in range(count)]
 
     return start
+
+
+# --- a game from outside serai (tests/outside) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scaffolded:
+    folder: Path
+    """The package ``serai new-game`` wrote."""
+    python: Path
+    """The interpreter of the fresh environment it is installed in (with serai beside it)."""
+
+
+@pytest.fixture(scope="session")
+def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Scaffolded:
+    """``serai new-game demo``, then ``pip install -e demo`` into a fresh venv."""
+    from fresh_venv import fresh_venv, pip_install_editable
+    from serai.cli import main as serai_main
+
+    into = tmp_path_factory.mktemp("authoring")
+    assert serai_main(["new-game", "demo", "--into", str(into)]) == 0
+    python = fresh_venv(into / "venv")
+    pip_install_editable(python, into / "demo")
+    return Scaffolded(into / "demo", python)

@@ -490,7 +490,7 @@ class Game(abc.ABC, Generic[StateT, MoveT, ViewT]):
         to a :meth:`strategy`. Optional (declared with ``Provides.determinize`` or
         ``Provides.strategies``); raises ValueError for a message of another type. Games whose
         views are their view message (the default :meth:`view_to_proto`) get it for free."""
-        if type(self).view_to_proto is not Game.view_to_proto:
+        if getattr(type(self), "view_to_proto", None) is not Game.view_to_proto:
             raise NotImplementedError(f"{self.info.name} offers no view_from_proto")
         if not isinstance(message, self.view_message):
             raise ValueError(

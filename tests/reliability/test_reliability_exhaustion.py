@@ -44,9 +44,16 @@ def test_play_streams_that_never_open_are_counted(start_serve, redis_url):
     with grpc.insecure_channel(server.address) as channel:
         stub = pb_grpc.MatchServiceStub(channel)
         try:
-            silent = [_silent_play(stub, stop) for _ in range(3)]
-            refused = _silent_play(stub, stop)
+            # Four at once: whichever reaches the server last is refused (the order the calls
+            # were made in is not the order the server sees them), and the other three stay.
+            streams = [_silent_play(stub, stop) for _ in range(4)]
+            deadline = time.monotonic() + 60
+            while not any(call.done() for call in streams):
+                assert time.monotonic() < deadline, "no fourth Play stream was refused"
+                time.sleep(0.05)
+            (refused,) = [call for call in streams if call.done()]
             assert _code_within(refused) == grpc.StatusCode.RESOURCE_EXHAUSTED
+            silent = [call for call in streams if call is not refused]
             match = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seed=1)).match
             events = stub.Watch(pb.WatchRequest(match_id=match.match_id), timeout=30)
             try:
