@@ -26,6 +26,7 @@ from serai.evaluation import Evaluation, margin_value, rank_value
 from . import rules
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
 from .state import NileState
+from .views import NileView
 
 FIELD = 0.6  # a card in a field, as a share of a card in the storehouse
 HAND = 0.25  # a crop card in hand
@@ -131,3 +132,21 @@ class NileEvaluation(Evaluation):
             return rank_value(outcome.ranks, seat)
         scores = [standing(state, other) for other in range(state.players)]
         return margin_value(scores, seat, SCALE)
+
+
+class SimpleStrategy:
+    """The ``simple`` bot, a yardstick for the search: plant the most cards it can, else
+    speculate (two cards before one), else pass; it never trades. Reads no hidden card (it
+    needs none) and draws nothing from its rng: the first of equal moves in the rules' order."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: NileView, seat: int, moves: Sequence[NileMove]) -> NileMove:
+        plants = [move for move in moves if isinstance(move, Plant)]
+        if plants:
+            return max(plants, key=lambda move: len(move.crops))
+        bets = [move for move in moves if isinstance(move, Speculate)]
+        if bets:
+            return max(bets, key=lambda move: len(move.cards))
+        return next(move for move in moves if isinstance(move, Pass))
