@@ -3,10 +3,15 @@
     serai arena --game jaipur --bots random,greedy,search --matches 200 --seed 1
     serai arena --game jaipur --bots random,greedy --matches 50 --server HOST:PORT --json
     serai arena --game jaipur --bots greedy --policy mine=my_agent:policy --matches 20
+    serai arena --game jaipur --bots greedy,search --matches 100 --duplicate
+    serai arena --game nile --bots simple,search --seats 3 --matches 30 --duplicate
 
-Each pairing plays ``--matches`` matches, seats alternating; the same ``--seed`` gives the same
-matches. Without ``--server`` a private server runs for the length of the arena. The search bot
-uses an iteration budget here (``--iterations``, no time limit) so that results reproduce.
+Each pairing plays ``--matches`` matches, seats taking turns; the same ``--seed`` gives the same
+matches. With ``--seats N`` the second bot of a pairing plays every seat but the first bot's.
+``--duplicate`` plays each deal once per seat, the seats rotated, so that the deal's luck cancels;
+each such series counts as one result in the ratings. Without ``--server`` a private server runs
+for the length of the arena. The search bot uses an iteration budget here (``--iterations``, no
+time limit) so that results reproduce.
 ``--policy NAME=package.module:function`` (repeatable) adds an entrant called NAME that plays a
 policy function (view, legal moves -> move; see ``serai_client.policy``).
 """
@@ -65,6 +70,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="an entrant NAME playing a policy function (view, legal moves -> move); repeatable",
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        help="seats per match (default 2): the first bot of a pairing takes one, the second "
+        "bot every other one",
+    )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="duplicate deals: each deal played once per seat with the seats rotated, and "
+        "scored as one result (--matches must then be a multiple of --seats)",
+    )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     add_api_key_argument(parser)
     add_connect_timeout_argument(parser, CONNECT_TIMEOUT)
@@ -102,6 +120,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.matches < 1:
         print("serai arena: --matches must be 1 or more", file=sys.stderr)
+        return 2
+    if args.seats < 2:
+        print(f"serai arena: --seats must be 2 or more, not {args.seats}", file=sys.stderr)
+        return 2
+    if args.duplicate and args.matches % args.seats:
+        print(
+            f"serai arena: --duplicate plays each deal once per seat: --matches must be a "
+            f"multiple of --seats ({args.seats}), not {args.matches}",
+            file=sys.stderr,
+        )
         return 2
     options = {"search": {"iterations": args.iterations, "time_limit": args.time_limit}}
     total = len(pairings(bots)) * args.matches
@@ -143,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
                 bots,
                 args.matches,
                 args.seed,
+                seats=args.seats,
+                duplicate=args.duplicate,
                 options=options,
                 policies=policies,
                 on_result=advance,
@@ -190,6 +220,9 @@ def print_tables(
     console: Console, results: list[MatchResult], bots: list[str], seed: int, game: str
 ) -> None:
     title = f"{game}: {plural(len(results), 'match')}, seed {seed}"
+    series = len({(r.a, r.b, r.series) for r in results if r.series is not None})
+    if series:
+        title += f", {plural(series, 'duplicate series')}"
     pairs = Table(title=title, title_justify="left")
     columns = ("a v b", "matches", "a wins", "b wins", "draws", "a win %", "a margin")
     for column in columns:
