@@ -193,8 +193,9 @@ def run_arena(
     """Play ``matches`` matches of ``seats`` seats per pairing of ``bots``; every result, in order.
 
     A bot is a strategy's name, or the name and ``#N`` for another entrant of the same strategy
-    ("random#2": two random bots, differently seeded), or a name in ``policies``: that policy
-    function plays it (see :mod:`serai_client.policy`). ``options`` are keyed by entrant
+    ("random#2": two random bots, differently seeded), the search with ``@N`` for its budget
+    ("search@200": 200 iterations a move), or a name in ``policies``: that policy function
+    plays it (see :mod:`serai_client.policy`). ``options`` are keyed by entrant
     ("search#2"), else by strategy ("search"). With ``duplicate`` the matches come in series
     of ``seats`` on one deal, seats rotated (``matches`` must be a multiple of ``seats``)."""
     if seats < 2:
@@ -240,8 +241,19 @@ def run_arena(
 
 
 def strategy_of(bot: str) -> str:
-    """The strategy an arena entrant plays: "random#2" plays "random"."""
-    return bot.partition("#")[0]
+    """The strategy an arena entrant plays: "random#2" plays "random", "search@200" "search"."""
+    return bot.partition("#")[0].partition("@")[0]
+
+
+def iterations_of(bot: str) -> int | None:
+    """The search budget an entrant's name gives ("search@200": 200 iterations a move), or None;
+    ValueError for one that is not a whole number of 1 or more."""
+    budget = bot.partition("#")[0].partition("@")[2]
+    if not budget:
+        return None
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{bot!r}: the budget after @ is iterations a move, 1 or more")
+    return int(budget)
 
 
 def _entrant(
@@ -254,8 +266,11 @@ def _entrant(
     if policies and bot in policies:
         return PolicyStrategy(bot, policies[bot])
     name = strategy_of(bot)
-    chosen = (options or {}).get(bot, (options or {}).get(name, {}))
-    return make_strategy(name, game, seed, **dict(chosen))
+    chosen = dict((options or {}).get(bot, (options or {}).get(name, {})))
+    iterations = iterations_of(bot)
+    if iterations is not None:
+        chosen["iterations"] = iterations
+    return make_strategy(name, game, seed, **chosen)
 
 
 # --- statistics ----------------------------------------------------------------------------------

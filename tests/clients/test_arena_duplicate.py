@@ -9,11 +9,13 @@ from serai.cli import main as serai_main
 from serai_client import SeraiClient
 from serai_client.arena import (
     MatchResult,
+    iterations_of,
     ratings,
     run_arena,
     scored_units,
     seating,
     series_of,
+    strategy_of,
     summarize,
 )
 
@@ -120,3 +122,22 @@ def test_the_arena_command_reports_duplicate_series(service, capsys):
     assert (pairing["matches"], pairing["series"]) == (2, 1)
     assert [m["series"] for m in report["matches"]] == [0, 0]
     assert report["matches"][0]["seed"] == report["matches"][1]["seed"]
+
+
+def test_an_entrant_names_its_search_budget():
+    assert (strategy_of("search@200"), iterations_of("search@200")) == ("search", 200)
+    assert (strategy_of("search@20#2"), iterations_of("search@20#2")) == ("search", 20)
+    assert iterations_of("search") is None and strategy_of("random#2") == "random"
+    with pytest.raises(ValueError, match="1 or more"):
+        iterations_of("search@0")
+
+
+def test_the_arena_command_plays_two_search_budgets_in_one_run(service, capsys):
+    arena = ["arena", "--game", "jaipur", "--bots", "search@1,search@2", "--matches", "2"]
+    code = serai_main([*arena, "--server", service.address, "--quiet", "--json"])
+    assert code == 0
+    out = capsys.readouterr().out
+    report = json.loads(out[out.index("{") :])
+    assert {rating["bot"] for rating in report["ratings"]} == {"search@1", "search@2"}
+    assert serai_main(["arena", "--game", "jaipur", "--bots", "random@5,greedy"]) == 2
+    assert "only the search bot takes a budget" in capsys.readouterr().err

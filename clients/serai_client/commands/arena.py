@@ -4,6 +4,7 @@
     serai arena --game jaipur --bots random,greedy --matches 50 --server HOST:PORT --json
     serai arena --game jaipur --bots greedy --policy mine=my_agent:policy --matches 20
     serai arena --game jaipur --bots greedy,search --matches 100 --duplicate
+    serai arena --game sobek --bots random,simple,search@20,search@200 --matches 20
     serai arena --game nile --bots simple,search --seats 3 --matches 30 --duplicate
 
 Each pairing plays ``--matches`` matches, seats taking turns; the same ``--seed`` gives the same
@@ -27,8 +28,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
-from serai_client.bots import make_strategy, strategy_names
+from serai_client.arena import (
+    MatchResult,
+    iterations_of,
+    pairings,
+    ratings,
+    report,
+    run_arena,
+    strategy_of,
+    summarize,
+)
+from serai_client.bots import SEARCH, make_strategy, strategy_names
 from serai_client.client import SeraiClient
 from serai_client.commands import (
     add_api_key_argument,
@@ -60,7 +70,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default="random,random",
         help=f"comma-separated strategies, two or more of: {', '.join(strategy_names())} "
         f"({strategies_help()}); one named again plays as another entrant (random,random: two "
-        "random bots)",
+        "random bots); search@N is the search bot at N iterations a move (search@20,search@200: "
+        "two budgets in one run)",
     )
     parser.add_argument(
         "--policy",
@@ -104,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"serai arena: {error}", file=sys.stderr)
         return 2
     known = strategy_names()
-    if len(names) + len(policies) < 2 or any(name not in known for name in names):
+    if len(names) + len(policies) < 2 or any(strategy_of(name) not in known for name in names):
         print(
             f"serai arena: --bots and --policy need two or more entrants; --bots names "
             f"strategies of: {', '.join(known)} (got {args.bots!r})",
@@ -114,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
     bots = _entrants(names) + list(policies)
     try:
         for name in set(names):  # before any match: say so now, not after the first ones
-            make_strategy(name, args.game)
+            if iterations_of(name) is not None and strategy_of(name) != SEARCH:
+                raise ValueError(f"{name!r}: only the search bot takes a budget after @")
+            make_strategy(strategy_of(name), args.game)
     except ValueError as error:
         print(f"serai arena: {unknown_game(args.game) or error}", file=sys.stderr)
         return 2
