@@ -96,20 +96,24 @@ def report(independent: list[MatchResult], duplicate: list[MatchResult], seed: i
     return "\n".join(lines)
 
 
-def _load(path: str) -> list[MatchResult]:
-    with open(path) as file:
-        rows: list[dict[str, Any]] = json.load(file)
-    return [
-        MatchResult(
-            **{
+def _load(paths: str) -> list[MatchResult]:
+    """The matches in comma-separated files --save wrote (runs of other seeds added together)."""
+    results = []
+    for number, path in enumerate(paths.split(",")):
+        with open(path) as file:
+            rows: list[dict[str, Any]] = json.load(file)
+        for row in rows:
+            series = row["series"]
+            fields = {
                 **row,
                 "scores": tuple(row["scores"]),
                 "winners": tuple(row["winners"]),
                 "ranks": tuple(row["ranks"]),
+                # series are numbered per run: keep those of different runs apart
+                "series": None if series is None else number * 1_000_000 + series,
             }
-        )
-        for row in rows
-    ]
+            results.append(MatchResult(**fields))
+    return results
 
 
 def main() -> None:
@@ -135,7 +139,7 @@ def main() -> None:
         "--report",
         nargs=2,
         metavar=("INDEPENDENT", "DUPLICATE"),
-        help="no play: the figures from two files --save wrote",
+        help="no play: the figures from files --save wrote (each a comma-separated list)",
     )
     args = parser.parse_args()
     if args.report:
