@@ -11,11 +11,12 @@ gRPC. The seats alternate (search at seat 0 in even matches, seat 1 in odd ones)
 uses seed ``seed + i`` for the deal and for the search. The score is 1 for a win, 0.5 for a
 shared first place, 0 for a loss; the interval is the 95% Wilson score interval.
 
-The opponents are written here, in the benchmark's words, from the plugins' typed moves:
+The opponent is the game's ``simple`` bot (the plugin's own strategy, so that ``serai arena``
+plays the same one):
 
 - Nile: plant the most cards you can, else speculate, else pass; never trade.
 - Sobek: lay the biggest set, else take the first market card; any other decision (a power's
-  or an event's question, the final sets) takes the first legal move, a final set the biggest.
+  or an event's question) takes the first legal move, a final set the biggest.
 
 The search runs ``--iterations`` iterations a move with no time limit by default, so that a
 figure does not depend on how loaded the machine is (``--time-limit`` adds one).
@@ -25,65 +26,17 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from serai import registry
-from serai.game import Game
 from serai_client.bots.base import Strategy
 from serai_client.bots.local import play_local
+from serai_client.bots.own import OwnStrategy
 from serai_client.bots.search import SearchStrategy
-from serai_client.bots.views import plugin_move
 from serai_client.elo import wilson
 from serai_client.types import LegalMove, LegalMoves, Snapshot
 
-Pick = Callable[[list[tuple[Any, LegalMove]]], LegalMove]
-
-
-def nile_pick(moves: list[tuple[Any, LegalMove]]) -> LegalMove:
-    """Plant the most cards you can, else speculate (two cards before one), else pass."""
-    from serai_nile import Pass, Plant, Speculate
-
-    plants = [(len(move.crops), legal) for move, legal in moves if isinstance(move, Plant)]
-    if plants:
-        return max(plants, key=lambda pair: pair[0])[1]
-    bets = [(len(move.cards), legal) for move, legal in moves if isinstance(move, Speculate)]
-    if bets:
-        return max(bets, key=lambda pair: pair[0])[1]
-    return next(legal for move, legal in moves if isinstance(move, Pass))
-
-
-def sobek_pick(moves: list[tuple[Any, LegalMove]]) -> LegalMove:
-    """Lay the biggest set, else take the first market card, else the first legal move (a
-    final set: the biggest)."""
-    from serai_sobek.moves import FinalSet, PlaySet, Take
-
-    sets = [(len(move.cards), legal) for move, legal in moves if isinstance(move, PlaySet)]
-    if sets:
-        return max(sets, key=lambda pair: pair[0])[1]
-    takes = [legal for move, legal in moves if isinstance(move, Take) and move.position == 0]
-    if takes:
-        return takes[0]
-    finals = [(len(move.cards), legal) for move, legal in moves if isinstance(move, FinalSet)]
-    if finals:
-        return max(finals, key=lambda pair: pair[0])[1]
-    return moves[0][1]
-
-
-HEURISTICS: dict[str, Pick] = {"nile": nile_pick, "sobek": sobek_pick}
-
-
-class HeuristicStrategy:
-    """A fixed rule over the typed legal moves (it never looks at hidden cards: it has none)."""
-
-    name = "heuristic"
-
-    def __init__(self, game: Game[Any, Any, Any], pick: Pick) -> None:
-        self.game = game
-        self.pick = pick
-
-    def choose(self, snapshot: Snapshot, moves: LegalMoves) -> LegalMove:
-        return self.pick([(plugin_move(self.game, legal), legal) for legal in moves.moves])
+GAMES = ("nile", "sobek")
 
 
 def measure(
@@ -100,7 +53,7 @@ def measure(
             match_seed, game=game_name, iterations=iterations, time_limit=time_limit
         )
         timed = _Timed(search)
-        heuristic = HeuristicStrategy(game, HEURISTICS[game_name])
+        heuristic = OwnStrategy(game, "simple", match_seed)
         search_seat = number % 2
         strategies: Sequence[Strategy] = (
             (timed, heuristic) if search_seat == 0 else (heuristic, timed)
@@ -141,7 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
         "--game",
-        choices=(*HEURISTICS, "all"),
+        choices=(*GAMES, "all"),
         default="all",
         help="the game to measure (default: all of them)",
     )
@@ -159,7 +112,7 @@ def main() -> None:
         help="seconds a search move may take at most (default: none, iterations only)",
     )
     args = parser.parse_args()
-    games = list(HEURISTICS) if args.game == "all" else [args.game]
+    games = list(GAMES) if args.game == "all" else [args.game]
     rows = []
     for game_name in games:
         points, n, per_move = measure(

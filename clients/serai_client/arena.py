@@ -1,9 +1,17 @@
 """Bots against bots through a server: many matches, then wins, margins and Elo ratings.
 
-Every pairing of two different bots plays ``matches`` matches, the seats alternating (the first
-bot sits at seat 0 in even matches, seat 1 in odd ones). Match seeds and bot seeds come from one
-arena seed, so the same command gives the same matches. Each bot still plays as a client of the
-server: it joins its seat, sees only that seat's snapshot and submits by move id.
+Every pairing of two different bots plays ``matches`` matches, the seats taking turns (the first
+bot sits at seat 0 in the first match, seat 1 in the next, and so on); with more than two seats
+the second bot plays every other seat, each one its own differently seeded instance. Match seeds
+and bot seeds come from one arena seed, so the same command gives the same matches. Each bot
+still plays as a client of the server: it joins its seat, sees only that seat's snapshot and
+submits by move id.
+
+Duplicate deals (``duplicate=True``): the matches come in series of one match per seat, every
+match of a series on the same deal (the same committed seed) with the seats rotated one place
+each time, so that every entrant sits once in every seat of that deal and its luck cancels. A
+series is scored as one result, the first bot's mean score over its matches, and the ratings
+and intervals count series, not matches.
 
 Ratings: a Bradley-Terry fit (Elo scale, 400 points = 10:1 odds) over all results, anchored so
 that the first bot is 0, with one virtual draw per pairing so that a clean sweep stays finite;
@@ -35,7 +43,12 @@ from serai_client.types import SeatHandle, Snapshot
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One arena match: who sat where, the seed, the final scores, who won."""
+    """One arena match: who sat where, the seed, the final scores, who won.
+
+    ``a`` sat at ``a_seat`` and ``b`` at every other seat. ``ranks`` are per seat, 0 for the
+    winner(s) (``()``: only the winners are known, the others ranked level behind them);
+    ``series`` numbers the duplicate series the match belongs to (None: an independent deal).
+    """
 
     a: str
     b: str
@@ -45,21 +58,40 @@ class MatchResult:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     moves: int
+    ranks: tuple[int, ...] = ()
+    series: int | None = None
+
+    @property
+    def b_seats(self) -> list[int]:
+        return [seat for seat in range(len(self.scores)) if seat != self.a_seat]
 
     @property
     def a_score(self) -> float:
-        """1 for a win of ``a``, 0 for a loss, 0.5 for a shared first place."""
-        a_won = self.a_seat in self.winners
-        b_won = (1 - self.a_seat) in self.winners
-        return 0.5 if a_won == b_won else 1.0 if a_won else 0.0
+        """``a``'s result against each ``b`` seat, averaged: 1 when it ranks ahead, 0.5 level,
+        0 behind. With two seats: 1 for a win, 0 for a loss, 0.5 for a shared first place."""
+        ranks = self.ranks or tuple(
+            0 if seat in self.winners else 1 for seat in range(len(self.scores))
+        )
+        mine = ranks[self.a_seat]
+        results = [
+            1.0 if mine < ranks[seat] else 0.5 if mine == ranks[seat] else 0.0
+            for seat in self.b_seats
+        ]
+        return sum(results) / len(results)
 
     @property
-    def a_margin(self) -> int:
-        return self.scores[self.a_seat] - self.scores[1 - self.a_seat]
+    def a_margin(self) -> float:
+        """``a``'s score less the mean score of the ``b`` seats."""
+        others = [self.scores[seat] for seat in self.b_seats]
+        return self.scores[self.a_seat] - sum(others) / len(others)
 
 
 @dataclass(frozen=True)
 class PairingSummary:
+    """One pairing's record. ``a_wins``: matches ``a`` ranked ahead of every ``b`` seat;
+    ``b_wins``: behind every one; ``draws`` the rest. ``series``: duplicate series played (0
+    for independent deals); the Elo difference and its interval count series where there are."""
+
     a: str
     b: str
     matches: int
@@ -70,6 +102,7 @@ class PairingSummary:
     elo_diff: float
     elo_low: float
     elo_high: float
+    series: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,6 +122,18 @@ def pairings(bots: Sequence[str]) -> list[tuple[str, str]]:
 
 def match_seed(seed: int, a: str, b: str, index: int) -> int:
     return seeded_rng(seed, "match", a, b, index).getrandbits(48)
+
+
+def seating(index: int, seats: int) -> list[int]:
+    """Who sits where in a pairing's match ``index``: the entrant number of each seat, entrant 0
+    being ``a`` and 1.. the ``b`` instances, every match rotated one seat from the one before
+    (so ``a`` sits at seat ``index % seats``)."""
+    return [(seat - index) % seats for seat in range(seats)]
+
+
+def series_of(index: int, seats: int, duplicate: bool) -> int | None:
+    """The duplicate series of a pairing's match ``index`` (one match per seat), else None."""
+    return index // seats if duplicate else None
 
 
 def bot_seed(seed: int, a: str, b: str, index: int, which: str) -> int:
@@ -139,25 +184,42 @@ def run_arena(
     matches: int,
     seed: int,
     *,
+    seats: int = 2,
+    duplicate: bool = False,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     policies: Mapping[str, PolicyFunction] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
 ) -> list[MatchResult]:
-    """Play ``matches`` matches per pairing of ``bots``; every result, in order.
+    """Play ``matches`` matches of ``seats`` seats per pairing of ``bots``; every result, in order.
 
     A bot is a strategy's name, or the name and ``#N`` for another entrant of the same strategy
-    ("random#2": two random bots, differently seeded), or a name in ``policies``: that policy
-    function plays it (see :mod:`serai_client.policy`)."""
+    ("random#2": two random bots, differently seeded), the search with ``@N`` for its budget
+    ("search@200": 200 iterations a move), or a name in ``policies``: that policy function
+    plays it (see :mod:`serai_client.policy`). ``options`` are keyed by entrant
+    ("search#2"), else by strategy ("search"). With ``duplicate`` the matches come in series
+    of ``seats`` on one deal, seats rotated (``matches`` must be a multiple of ``seats``)."""
+    if seats < 2:
+        raise ValueError(f"an arena match needs 2 seats or more, not {seats}")
+    if duplicate and matches % seats:
+        raise ValueError(
+            f"duplicate deals come in series of {seats} matches (one per seat): "
+            f"ask for a multiple of {seats}, not {matches}"
+        )
     results = []
     for a, b in pairings(bots):
         for index in range(matches):
-            a_seat = index % 2
-            strategy_a = _entrant(a, game, bot_seed(seed, a, b, index, "a"), options, policies)
-            strategy_b = _entrant(b, game, bot_seed(seed, a, b, index, "b"), options, policies)
-            players = [(a, strategy_a), (b, strategy_b)]
-            if a_seat == 1:
-                players.reverse()
-            number = match_seed(seed, a, b, index)
+            series = series_of(index, seats, duplicate)
+            # A duplicate series deals one seed, and each entrant keeps its own bot seed
+            # through the series, so that only the seats change from match to match.
+            deal = index if series is None else series
+            entrants = [
+                (bot, _entrant(bot, game, bot_seed(seed, a, b, deal, which), options, policies))
+                for bot, which in [(a, "a")]
+                + [(b, "b" if n == 1 else f"b{n}") for n in range(1, seats)]
+            ]
+            players = [entrants[entrant] for entrant in seating(index, seats)]
+            a_seat = index % seats
+            number = match_seed(seed, a, b, deal)
             final, moves = play_one(client, game, players, number)
             outcome = final.outcome
             result = MatchResult(
@@ -166,9 +228,11 @@ def run_arena(
                 a_seat=a_seat,
                 seed=number,
                 match_id=final.match_id,
-                scores=tuple(outcome.scores) if outcome else (0, 0),
+                scores=tuple(outcome.scores) if outcome else (0,) * seats,
                 winners=tuple(outcome.winners) if outcome else (),
                 moves=moves,
+                ranks=tuple(outcome.ranks) if outcome else (),
+                series=series,
             )
             results.append(result)
             if on_result is not None:
@@ -177,8 +241,19 @@ def run_arena(
 
 
 def strategy_of(bot: str) -> str:
-    """The strategy an arena entrant plays: "random#2" plays "random"."""
-    return bot.partition("#")[0]
+    """The strategy an arena entrant plays: "random#2" plays "random", "search@200" "search"."""
+    return bot.partition("#")[0].partition("@")[0]
+
+
+def iterations_of(bot: str) -> int | None:
+    """The search budget an entrant's name gives ("search@200": 200 iterations a move), or None;
+    ValueError for one that is not a whole number of 1 or more."""
+    budget = bot.partition("#")[0].partition("@")[2]
+    if not budget:
+        return None
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{bot!r}: the budget after @ is iterations a move, 1 or more")
+    return int(budget)
 
 
 def _entrant(
@@ -191,17 +266,32 @@ def _entrant(
     if policies and bot in policies:
         return PolicyStrategy(bot, policies[bot])
     name = strategy_of(bot)
-    return make_strategy(name, game, seed, **dict((options or {}).get(name, {})))
+    chosen = dict((options or {}).get(bot, (options or {}).get(name, {})))
+    iterations = iterations_of(bot)
+    if iterations is not None:
+        chosen["iterations"] = iterations
+    return make_strategy(name, game, seed, **chosen)
 
 
 # --- statistics ----------------------------------------------------------------------------------
+
+
+def scored_units(played: Sequence[MatchResult]) -> list[float]:
+    """The results one pairing's statistics count, as ``a``'s score in each: one per match of
+    an independent deal, one per duplicate series (the mean over its matches)."""
+    units: dict[tuple[str, int], list[float]] = {}
+    for number, result in enumerate(played):
+        key = ("match", number) if result.series is None else ("series", result.series)
+        units.setdefault(key, []).append(result.a_score)
+    return [sum(scores) / len(scores) for scores in units.values()]
 
 
 def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[PairingSummary]:
     """Per pairing: wins, draws, the average margin of ``a`` and the Elo difference with a 95% CI.
 
     The point estimate adds half a win to each side (so a sweep stays finite); the interval is
-    the Wilson score interval of the score.
+    the Wilson score interval of the score. Both count scored units (:func:`scored_units`):
+    with duplicate deals a series is one result.
     """
     summaries = []
     for a, b in pairings(bots):
@@ -211,8 +301,9 @@ def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[Pairi
         n = len(played)
         a_wins = sum(1 for r in played if r.a_score == 1.0)
         b_wins = sum(1 for r in played if r.a_score == 0.0)
-        points = sum(r.a_score for r in played)
-        low, high = wilson(points, n)
+        units = scored_units(played)
+        points, count = sum(units), len(units)
+        low, high = wilson(points, count)
         summaries.append(
             PairingSummary(
                 a=a,
@@ -222,9 +313,10 @@ def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[Pairi
                 b_wins=b_wins,
                 draws=n - a_wins - b_wins,
                 a_margin=sum(r.a_margin for r in played) / n,
-                elo_diff=elo_from_score((points + 0.5) / (n + 1)),
+                elo_diff=elo_from_score((points + 0.5) / (count + 1)),
                 elo_low=elo_from_score(low),
                 elo_high=elo_from_score(high),
+                series=len({r.series for r in played if r.series is not None}),
             )
         )
     return summaries
@@ -233,11 +325,11 @@ def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[Pairi
 def _totals(
     results: Sequence[MatchResult], bots: Sequence[str]
 ) -> dict[tuple[str, str], tuple[float, int]]:
-    """Per pairing: (points of ``a``, matches)."""
+    """Per pairing: (points of ``a``, scored units: matches, or duplicate series)."""
     totals: dict[tuple[str, str], tuple[float, int]] = {}
     for pair in pairings(bots):
-        played = [r.a_score for r in results if (r.a, r.b) == pair]
-        totals[pair] = (sum(played), len(played))
+        units = scored_units([r for r in results if (r.a, r.b) == pair])
+        totals[pair] = (sum(units), len(units))
     return totals
 
 

@@ -81,6 +81,7 @@ from serai.game import (
     Presentation,
     Provides,
     Seat,
+    Strategy,
 )
 
 from . import codec, heuristics, nile_pb2, rules, views
@@ -154,7 +155,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
         max_move_bytes=MAX_MOVE_BYTES,
         legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
         guide=GUIDE,
-        provides=Provides(determinize=True, evaluation=True, present=True),
+        provides=Provides(determinize=True, evaluation=True, present=True, strategies=("simple",)),
     )
 
     # --- the rules -------------------------------------------------------------------------------
@@ -212,6 +213,11 @@ class NileGame(Game[NileState, NileMove, NileView]):
 
     def evaluation(self) -> heuristics.NileEvaluation:
         return heuristics.NileEvaluation(self)
+
+    def strategy(self, name: str, rng: random.Random) -> Strategy[NileView, NileMove]:
+        if name != "simple":
+            return super().strategy(name, rng)
+        return heuristics.SimpleStrategy(rng)
 
     # --- words and bytes -------------------------------------------------------------------------
 

@@ -71,7 +71,9 @@ class Card:
 
     @classmethod
     def crop(cls, crop: Crop) -> Card:
-        return cls((Crop(crop),))
+        # The rules and the search ask for crop cards in their inner loops: one per crop, made once.
+        card = CROP_CARDS.get(crop)
+        return cls((Crop(crop),)) if card is None else card
 
     @classmethod
     def speculation(cls, first: Crop, second: Crop) -> Card:
@@ -114,6 +116,8 @@ class Card:
 
 
 PLAGUE = Card(())
+CROP_CARDS: dict[Crop, Card] = {crop: Card((crop,)) for crop in Crop}
+"""The crop card of each crop (cards are values: one of each face serves every zone)."""
 
 MOST_CARDS = DELUXOR_COPIES_PER_CROP * len(Crop) + len(Crop) * (len(Crop) - 1) // 2 + 1
 """120: the cards of the largest deck (DeLuxor with six players; base Nile has 91), so no move

@@ -7,6 +7,10 @@ the smallest pile counts most. Cards still on the way count too, for less: a fie
 harvested at a flood of its crop unless locusts or a larger rival field take it, a crop card in
 hand still has to be planted. The margin over the best other seat becomes a win chance.
 
+The margin is of what each seat gained since the search began, not of where it stands: the
+others' storehouses are hidden, so every sampled world gives them another one, and that draw,
+the same whatever move is tried, would only add noise to the comparison of the moves.
+
 Moves are ranked before the search sees them (:func:`move_score`): planting many cards first,
 then speculating, then passing, and trades last, each trade less its cost (a market trades two
 cards for one; a storehouse card is score thrown away). Only the best few enter the tree, so
@@ -18,14 +22,14 @@ speculation or pass, so that a trade is judged with the plant that follows it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from serai.evaluation import Evaluation, margin_value, rank_value
 
 from . import rules
 from .moves import Market, NileMove, Offering, Pass, Plant, Speculate
 from .state import NileState
+from .views import NileView
 
 FIELD = 0.6  # a card in a field, as a share of a card in the storehouse
 HAND = 0.25  # a crop card in hand
@@ -71,27 +75,37 @@ def standing(state: NileState, seat: int) -> float:
 
 def move_score(state: NileState, seat: int, move: NileMove) -> float:
     """A quick judgement of ``move`` before it is played, in rough cards (higher first)."""
-    if isinstance(move, Plant):
-        needed = sorted(state.crops, key=lambda crop: state.storehouses[seat][crop])[:2]
-        return sum(PLANTED + (NEEDED if crop in needed else 0.0) for crop in move.crops)
-    if isinstance(move, Speculate):
-        return SPECULATION * len(move.cards)
-    if isinstance(move, Pass):
-        return PASS
-    cost = len(move.storehouse) * TRADED_STOREHOUSE + sum(
-        TRADED_HAND_CROP if card.is_crop else TRADED_HAND_OTHER for card in move.hand
-    )
-    gain = MARKET if isinstance(move, Market) else OFFERING * _fields(state, seat)
-    return gain - cost
+    return scorer(state, seat)(move)
 
 
-def _fields(state: NileState, seat: int) -> int:
-    return sum(1 for crop in state.crops if state.fields[seat][crop])
+def scorer(state: NileState, seat: int) -> Callable[[NileMove], float]:
+    """:func:`move_score` for one position, its per-position work done once (a search scores
+    every move of every position it passes)."""
+    needed = sorted(state.crops, key=lambda crop: state.storehouses[seat][crop])[:2]
+    fields = sum(1 for crop in state.crops if state.fields[seat][crop])
+
+    def score(move: NileMove) -> float:
+        if isinstance(move, Plant):
+            return PLANTED * len(move.crops) + NEEDED * sum(
+                1 for crop in move.crops if crop in needed
+            )
+        if isinstance(move, Speculate):
+            return SPECULATION * len(move.cards)
+        if isinstance(move, Pass):
+            return PASS
+        cost = len(move.storehouse) * TRADED_STOREHOUSE + sum(
+            TRADED_HAND_CROP if card.is_crop else TRADED_HAND_OTHER for card in move.hand
+        )
+        gain = MARKET if isinstance(move, Market) else OFFERING * fields
+        return gain - cost
+
+    return score
 
 
 def ranked_moves(state: NileState, seat: int, moves: Sequence[NileMove]) -> list[NileMove]:
     """``moves`` best first by :func:`move_score`; ties keep the rules' order."""
-    return sorted(moves, key=lambda move: -move_score(state, seat, move))
+    score = scorer(state, seat)
+    return sorted(moves, key=lambda move: -score(move))
 
 
 class NileEvaluation(Evaluation):
@@ -123,11 +137,29 @@ class NileEvaluation(Evaluation):
         moves: list[NileMove] = [Pass()]
         moves += rules.plant_moves(state, seat)
         moves += rules.speculate_moves(state, seat)
-        return max(moves, key=lambda move: move_score(state, seat, move))
+        return max(moves, key=scorer(state, seat))
 
-    def value(self, start: Any, state: NileState, seat: int) -> float:
+    def value(self, start: NileState, state: NileState, seat: int) -> float:
         outcome = self.game.outcome(state)
         if outcome is not None:
             return rank_value(outcome.ranks, seat)
-        scores = [standing(state, other) for other in range(state.players)]
-        return margin_value(scores, seat, SCALE)
+        gains = [standing(state, other) - standing(start, other) for other in range(state.players)]
+        return margin_value(gains, seat, SCALE)
+
+
+class SimpleStrategy:
+    """The ``simple`` bot, a yardstick for the search: plant the most cards it can, else
+    speculate (two cards before one), else pass; it never trades. Reads no hidden card (it
+    needs none) and draws nothing from its rng: the first of equal moves in the rules' order."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: NileView, seat: int, moves: Sequence[NileMove]) -> NileMove:
+        plants = [move for move in moves if isinstance(move, Plant)]
+        if plants:
+            return max(plants, key=lambda move: len(move.crops))
+        bets = [move for move in moves if isinstance(move, Speculate)]
+        if bets:
+            return max(bets, key=lambda move: len(move.cards))
+        return next(move for move in moves if isinstance(move, Pass))

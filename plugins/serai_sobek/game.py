@@ -15,6 +15,7 @@ from serai.game import (
     Presentation,
     Provides,
     Seat,
+    Strategy,
 )
 
 from serai_sobek import heuristics, house_rules, protocol, rules, sobek_pb2, views
@@ -92,7 +93,7 @@ class SobekGame(Game[SobekState, Move, SobekView]):
         max_move_bytes=MAX_MOVE_BYTES,
         legal_moves_in_steps=LEGAL_MOVES_IN_STEPS,
         guide=GUIDE,
-        provides=Provides(determinize=True, evaluation=True, present=True),
+        provides=Provides(determinize=True, evaluation=True, present=True, strategies=("simple",)),
     )
 
     # --- the rules -------------------------------------------------------------------------------
@@ -118,6 +119,11 @@ class SobekGame(Game[SobekState, Move, SobekView]):
 
     def evaluation(self) -> heuristics.SobekEvaluation:
         return heuristics.SobekEvaluation(self)
+
+    def strategy(self, name: str, rng: random.Random) -> Strategy[SobekView, Move]:
+        if name != "simple":
+            return super().strategy(name, rng)
+        return heuristics.SimpleStrategy(rng)
 
     def players(self, state: SobekState) -> int:
         return state.players

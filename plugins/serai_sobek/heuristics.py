@@ -13,6 +13,8 @@ first-ranked move, so that a hundred iterations look at each candidate many time
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from serai.evaluation import Evaluation, margin_value, rank_value
@@ -22,6 +24,7 @@ from .moves import FinalSet, Move, PlayCharacter, PlaySet, Take, TakeAny
 from .rules import round_points
 from .sets import set_of
 from .state import SobekState
+from .views import SobekView
 
 HAND = 1.0  # points per scarab in hand
 CORRUPTION = 1.5  # points lost per card in the corruption pile
@@ -89,3 +92,24 @@ class SobekEvaluation(Evaluation):
             return rank_value(outcome.ranks, seat)
         scores = [standing(state, other) for other in range(state.players)]
         return margin_value(scores, seat, SCALE)
+
+
+class SimpleStrategy:
+    """The ``simple`` bot, a yardstick for the search: lay the biggest set, else take the first
+    market card; any other decision (a power's or an event's question) the first legal move,
+    and of the final sets the biggest. Draws nothing from its rng."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SobekView, seat: int, moves: Sequence[Move]) -> Move:
+        sets = [move for move in moves if isinstance(move, PlaySet)]
+        if sets:
+            return max(sets, key=lambda move: len(move.cards))
+        first = [move for move in moves if isinstance(move, Take) and move.position == 0]
+        if first:
+            return first[0]
+        finals = [move for move in moves if isinstance(move, FinalSet)]
+        if finals:
+            return max(finals, key=lambda move: len(move.cards))
+        return moves[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from nile_support import GAME, random_playout, table
-from serai_nile.moves import Market, Offering, Pass, Plant
+from serai_nile.moves import Market, Offering, Pass, Plant, Speculate
 
 EVALUATION = GAME.evaluation()
 
@@ -38,3 +38,20 @@ def test_ranked_and_rollout_moves_are_legal_and_a_rollout_never_trades():
         assert set(EVALUATION.ranked(state, seat)) <= set(legal)
         move = EVALUATION.rollout_move(state, seat, rng)
         assert move in legal and not isinstance(move, Market | Offering)
+
+
+def test_the_simple_bot_plants_the_most_cards_else_speculates_and_never_trades():
+    simple = GAME.strategy("simple", random.Random(1))
+    state = table(
+        hands=[["wheat", "wheat", "wheat", "flax", "flax", "papyrus/wheat"], []],
+        flood_pile=["lettuce"],
+    )
+    legal = GAME.legal_moves(state, 0)
+    chosen = simple.choose(GAME.view(state, 0), 0, legal)
+    assert isinstance(chosen, Plant) and len(chosen.crops) == 3
+    bets = table(hands=[["papyrus/wheat", "lettuce/flax", "castor"], []], flood_pile=["castor"])
+    chosen = simple.choose(GAME.view(bets, 0), 0, GAME.legal_moves(bets, 0))
+    assert isinstance(chosen, Speculate) and len(chosen.cards) == 2
+    for state, seat, _ in random_playout(2, 12, random.Random(12))[:-1:4]:
+        chosen = simple.choose(GAME.view(state, seat), seat, GAME.legal_moves(state, seat))
+        assert chosen in GAME.legal_moves(state, seat) and not isinstance(chosen, Market | Offering)

@@ -42,3 +42,19 @@ def test_reaching_past_a_card_costs_a_corruption_card():
     near = move_score(state, seat, Take(0))
     far = move_score(swapped, seat, Take(1))
     assert far == near - CORRUPTION
+
+
+def test_the_simple_bot_lays_the_biggest_set_else_takes_the_first_card():
+    from serai_sobek.moves import PlaySet
+
+    simple = GAME.strategy("simple", random.Random(1))
+    for state, seat in _positions(6, every=3):
+        legal = GAME.legal_moves(state, seat)
+        chosen = simple.choose(GAME.view(state, seat), seat, legal)
+        assert chosen in legal
+        sets = [move for move in legal if isinstance(move, PlaySet)]
+        if sets:
+            assert isinstance(chosen, PlaySet)
+            assert len(chosen.cards) == max(len(move.cards) for move in sets)
+        elif Take(0) in legal:
+            assert chosen == Take(0)

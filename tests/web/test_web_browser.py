@@ -338,7 +338,7 @@ def test_a_person_plays_jaipur_against_the_servers_greedy_bot(site: str, browser
     assert offered == ["random", "greedy", "search"]
     assert page.eval_on_selector_all(
         "[data-game=nile] select[name=bot] option", "options => options.map(o => o.value)"
-    ) == ["random", "search"]
+    ) == ["random", "simple", "search"]
     page.select_option(choice, "greedy")
     page.click("[data-game=jaipur] [data-action=bot]")
     page.wait_for_url("**#/m/**")

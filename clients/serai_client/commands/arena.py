@@ -3,10 +3,16 @@
     serai arena --game jaipur --bots random,greedy,search --matches 200 --seed 1
     serai arena --game jaipur --bots random,greedy --matches 50 --server HOST:PORT --json
     serai arena --game jaipur --bots greedy --policy mine=my_agent:policy --matches 20
+    serai arena --game jaipur --bots greedy,search --matches 100 --duplicate
+    serai arena --game sobek --bots random,simple,search@20,search@200 --matches 20
+    serai arena --game nile --bots simple,search --seats 3 --matches 30 --duplicate
 
-Each pairing plays ``--matches`` matches, seats alternating; the same ``--seed`` gives the same
-matches. Without ``--server`` a private server runs for the length of the arena. The search bot
-uses an iteration budget here (``--iterations``, no time limit) so that results reproduce.
+Each pairing plays ``--matches`` matches, seats taking turns; the same ``--seed`` gives the same
+matches. With ``--seats N`` the second bot of a pairing plays every seat but the first bot's.
+``--duplicate`` plays each deal once per seat, the seats rotated, so that the deal's luck cancels;
+each such series counts as one result in the ratings. Without ``--server`` a private server runs
+for the length of the arena. The search bot uses an iteration budget here (``--iterations``, no
+time limit) so that results reproduce.
 ``--policy NAME=package.module:function`` (repeatable) adds an entrant called NAME that plays a
 policy function (view, legal moves -> move; see ``serai_client.policy``).
 """
@@ -22,8 +28,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from serai_client.arena import MatchResult, pairings, ratings, report, run_arena, summarize
-from serai_client.bots import make_strategy, strategy_names
+from serai_client.arena import (
+    MatchResult,
+    iterations_of,
+    pairings,
+    ratings,
+    report,
+    run_arena,
+    strategy_of,
+    summarize,
+)
+from serai_client.bots import SEARCH, make_strategy, strategy_names
 from serai_client.client import SeraiClient
 from serai_client.commands import (
     add_api_key_argument,
@@ -55,7 +70,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default="random,random",
         help=f"comma-separated strategies, two or more of: {', '.join(strategy_names())} "
         f"({strategies_help()}); one named again plays as another entrant (random,random: two "
-        "random bots)",
+        "random bots); search@N is the search bot at N iterations a move (search@20,search@200: "
+        "two budgets in one run)",
     )
     parser.add_argument(
         "--policy",
@@ -65,6 +81,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="an entrant NAME playing a policy function (view, legal moves -> move); repeatable",
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        help="seats per match (default 2): the first bot of a pairing takes one, the second "
+        "bot every other one",
+    )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="duplicate deals: each deal played once per seat with the seats rotated, and "
+        "scored as one result (--matches must then be a multiple of --seats)",
+    )
     parser.add_argument("--server", help="HOST:PORT of a server (default: an embedded one)")
     add_api_key_argument(parser)
     add_connect_timeout_argument(parser, CONNECT_TIMEOUT)
@@ -86,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"serai arena: {error}", file=sys.stderr)
         return 2
     known = strategy_names()
-    if len(names) + len(policies) < 2 or any(name not in known for name in names):
+    if len(names) + len(policies) < 2 or any(strategy_of(name) not in known for name in names):
         print(
             f"serai arena: --bots and --policy need two or more entrants; --bots names "
             f"strategies of: {', '.join(known)} (got {args.bots!r})",
@@ -96,12 +125,24 @@ def run(args: argparse.Namespace) -> int:
     bots = _entrants(names) + list(policies)
     try:
         for name in set(names):  # before any match: say so now, not after the first ones
-            make_strategy(name, args.game)
+            if iterations_of(name) is not None and strategy_of(name) != SEARCH:
+                raise ValueError(f"{name!r}: only the search bot takes a budget after @")
+            make_strategy(strategy_of(name), args.game)
     except ValueError as error:
         print(f"serai arena: {unknown_game(args.game) or error}", file=sys.stderr)
         return 2
     if args.matches < 1:
         print("serai arena: --matches must be 1 or more", file=sys.stderr)
+        return 2
+    if args.seats < 2:
+        print(f"serai arena: --seats must be 2 or more, not {args.seats}", file=sys.stderr)
+        return 2
+    if args.duplicate and args.matches % args.seats:
+        print(
+            f"serai arena: --duplicate plays each deal once per seat: --matches must be a "
+            f"multiple of --seats ({args.seats}), not {args.matches}",
+            file=sys.stderr,
+        )
         return 2
     options = {"search": {"iterations": args.iterations, "time_limit": args.time_limit}}
     total = len(pairings(bots)) * args.matches
@@ -143,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
                 bots,
                 args.matches,
                 args.seed,
+                seats=args.seats,
+                duplicate=args.duplicate,
                 options=options,
                 policies=policies,
                 on_result=advance,
@@ -190,6 +233,9 @@ def print_tables(
     console: Console, results: list[MatchResult], bots: list[str], seed: int, game: str
 ) -> None:
     title = f"{game}: {plural(len(results), 'match')}, seed {seed}"
+    series = len({(r.a, r.b, r.series) for r in results if r.series is not None})
+    if series:
+        title += f", {plural(series, 'duplicate series')}"
     pairs = Table(title=title, title_justify="left")
     columns = ("a v b", "matches", "a wins", "b wins", "draws", "a win %", "a margin")
     for column in columns:
