@@ -177,6 +177,25 @@ def play_one(
     return snapshot, moves
 
 
+def _result(
+    a: str, b: str, a_seat: int, number: int, final: Snapshot, moves: int, series: int | None
+) -> MatchResult:
+    """What one arena match came to (``final``: its last snapshot)."""
+    outcome, seats = final.outcome, len(final.proto.match.seats)
+    return MatchResult(
+        a=a,
+        b=b,
+        a_seat=a_seat,
+        seed=number,
+        match_id=final.match_id,
+        scores=tuple(outcome.scores) if outcome else (0,) * seats,
+        winners=tuple(outcome.winners) if outcome else (),
+        moves=moves,
+        ranks=tuple(outcome.ranks) if outcome else (),
+        series=series,
+    )
+
+
 def run_arena(
     client: SeraiClient,
     game: str,
@@ -218,22 +237,9 @@ def run_arena(
                 + [(b, "b" if n == 1 else f"b{n}") for n in range(1, seats)]
             ]
             players = [entrants[entrant] for entrant in seating(index, seats)]
-            a_seat = index % seats
             number = match_seed(seed, a, b, deal)
             final, moves = play_one(client, game, players, number)
-            outcome = final.outcome
-            result = MatchResult(
-                a=a,
-                b=b,
-                a_seat=a_seat,
-                seed=number,
-                match_id=final.match_id,
-                scores=tuple(outcome.scores) if outcome else (0,) * seats,
-                winners=tuple(outcome.winners) if outcome else (),
-                moves=moves,
-                ranks=tuple(outcome.ranks) if outcome else (),
-                series=series,
-            )
+            result = _result(a, b, index % seats, number, final, moves, series)
             results.append(result)
             if on_result is not None:
                 on_result(result)
