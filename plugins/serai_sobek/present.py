@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from serai.game import Item, ItemLook, Presentation, TableGuide, Zone
 
 from serai_sobek import sobek_pb2 as pb
+from serai_sobek.codec import card_from_proto
 from serai_sobek.house_rules import HOUSE_RULES, TAG, card_tag
 from serai_sobek.moves import (
     AddToSet,
@@ -23,7 +24,6 @@ from serai_sobek.moves import (
     Take,
     label,
 )
-from serai_sobek.protocol import card_from_proto
 
 
 def present_view(view: pb.View) -> Presentation:
