@@ -51,13 +51,15 @@ from typing import Any
 import grpc
 from _workload import MatchesTable, Played, record_matches, submit_requests
 from serai import logging as serai_logging
-from serai import registry, service
+from serai import registry
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 from serai.matches import Matches
 from serai.store.embedded import EmbeddedRedis
 from serai.store.redis.store import RedisStore
+from serai.transports.grpc import server as grpc_server
 from serai.transports.grpc.request_log import GrpcRequestLog
+from serai.transports.grpc.servicer import MatchService
 
 PARTS = ("matches", "handler", "grpc")
 SUBMIT = "/serai.v1.MatchService/SubmitMove"
@@ -140,11 +142,11 @@ def registered_handler(matches: Matches) -> grpc.RpcMethodHandler:
     """SubmitMove's handler wrapped as build_server wraps it (decoding, request log)."""
     capture = _Capture()
     logged = GrpcRequestLog()
-    wrapping = service._Wrapping(
+    wrapping = grpc_server._Wrapping(
         capture,  # type: ignore[arg-type]
-        lambda method, handler: service._decoding(method, logged.wrap(method, handler)),
+        lambda method, handler: grpc_server._decoding(method, logged.wrap(method, handler)),
     )
-    pb_grpc.add_MatchServiceServicer_to_server(service.MatchService(matches), wrapping)
+    pb_grpc.add_MatchServiceServicer_to_server(MatchService(matches), wrapping)
     return capture.handlers[SUBMIT]
 
 
@@ -180,7 +182,7 @@ async def run_part(
         )
     if part in ("grpc", "grpc-noop"):
         if part == "grpc":
-            server = await service.build_server(matches)
+            server = await grpc_server.build_server(matches)
             port = await server.start("127.0.0.1", 0)
             stop: Callable[[], Awaitable[None]] = lambda: server.stop(None)  # noqa: E731
         else:

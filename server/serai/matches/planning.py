@@ -65,7 +65,8 @@ def plan_move(
     encoded = game.encode_state(state)
     move_bytes = game.move_to_proto(move).SerializeToString(deterministic=True)
     seats = clocks.spent(record, seat)  # a time bank drawn on past move_seconds
-    deadline = clocks.deadline(record, outcome is None, tuple(game.to_act(state)), seats)
+    to_act = tuple(game.to_act(state)) if record.bank_seconds else ()  # whose bank counts next
+    deadline = clocks.deadline(record, outcome is None, to_act, seats)
     commit = Commit(
         state=encoded,
         seats=seats,
