@@ -215,6 +215,12 @@ class ClientCore:
             request.seat = seat
         return request
 
+    def rematch_request(self, seat: SeatHandle) -> pb.RematchRequest:
+        """The seat's ask for a rematch of its finished match, with its part of the new deal."""
+        return pb.RematchRequest(
+            match_id=seat.match_id, seat_token=seat.token, entropy=secrets.token_bytes(16)
+        )
+
     def submit_request(
         self,
         seat: SeatHandle,

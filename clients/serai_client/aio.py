@@ -203,6 +203,11 @@ class AsyncSeraiClient:
         request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
         return self._core.handle(await self._call(self._stub.ReclaimSeat, request), "")
 
+    async def rematch(self, seat: SeatHandle) -> SeatHandle:
+        """The same players again; see :meth:`serai_client.SeraiClient.rematch`."""
+        request = self._core.rematch_request(seat)
+        return self._core.handle(await self._call(self._stub.Rematch, request), seat.player_name)
+
     # --- the community: queues, ratings, leaderboards (as SeraiClient's) ------------------------
 
     async def join_queue(

@@ -212,6 +212,13 @@ class SeraiClient:
         request = pb.ReclaimSeatRequest(match_id=match_id, player_token=player_token)
         return self._core.handle(self._call(self._stub.ReclaimSeat, request), "")
 
+    def rematch(self, seat: SeatHandle) -> SeatHandle:
+        """The same players again once ``seat``'s match is finished: a new committed deal, the
+        seats rotated by one. Each seat asks; all land in the same new match. The handle of
+        this player's seat there (IllegalMoveError, FAILED_PRECONDITION, while the match runs)."""
+        request = self._core.rematch_request(seat)
+        return self._core.handle(self._call(self._stub.Rematch, request), seat.player_name)
+
     # --- the community: queues, ratings, leaderboards --------------------------------------------
 
     def join_queue(

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, RematchRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -137,6 +137,16 @@ class MatchService(Protocol):
         A seat's token again, for the player a player token names (see JoinMatchRequest), from any
         device: a new seat token; the seat's earlier token stops working. NOT_FOUND when that
         player holds no seat in the match.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def rematch(self, request: RematchRequest, ctx: RequestContext[RematchRequest, JoinMatchResponse], /) -> JoinMatchResponse:
+        """
+        Play again: the same players, a new committed deal, the seats rotated by one (the player of
+        seat s takes seat (s + 1) mod n). Each seat of a finished match calls it with its seat token;
+        every call lands in the same new match (the old one's game, seats, options and clocks), and
+        a repeated call by a seat answers the same seat and token. FAILED_PRECONDITION before the
+        match is finished, UNAUTHENTICATED without a seat token; counted as a CreateMatch.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -329,6 +339,17 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.reclaim_seat,
+                ),
+                "/serai.v1.MatchService/Rematch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="Rematch",
+                        service_name="serai.v1.MatchService",
+                        input=RematchRequest,
+                        output=JoinMatchResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.rematch,
                 ),
                 "/serai.v1.MatchService/GetReplay": Endpoint.unary(
                     method=MethodInfo(
@@ -722,6 +743,33 @@ class MatchServiceClient(ConnectClient):
                 name="ReclaimSeat",
                 service_name="serai.v1.MatchService",
                 input=ReclaimSeatRequest,
+                output=JoinMatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def rematch(
+        self,
+        request: RematchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> JoinMatchResponse:
+        """
+        Play again: the same players, a new committed deal, the seats rotated by one (the player of
+        seat s takes seat (s + 1) mod n). Each seat of a finished match calls it with its seat token;
+        every call lands in the same new match (the old one's game, seats, options and clocks), and
+        a repeated call by a seat answers the same seat and token. FAILED_PRECONDITION before the
+        match is finished, UNAUTHENTICATED without a seat token; counted as a CreateMatch.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="Rematch",
+                service_name="serai.v1.MatchService",
+                input=RematchRequest,
                 output=JoinMatchResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,

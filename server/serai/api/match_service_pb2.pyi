@@ -798,3 +798,13 @@ class ListLeaderboardResponse(_message.Message):
     ratings: _containers.RepeatedCompositeFieldContainer[Rating]
     next_page_token: str
     def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class RematchRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token", "entropy")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ENTROPY_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    entropy: bytes
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., entropy: _Optional[bytes] = ...) -> None: ...

@@ -94,6 +94,11 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/serai.v1.MatchService/Rematch',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
+                _registered_method=True)
         self.GetReplay = channel.unary_unary(
                 '/serai.v1.MatchService/GetReplay',
                 request_serializer=serai_dot_v1_dot_match__service__pb2.GetReplayRequest.SerializeToString,
@@ -238,6 +243,17 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """Play again: the same players, a new committed deal, the seats rotated by one (the player of
+        seat s takes seat (s + 1) mod n). Each seat of a finished match calls it with its seat token;
+        every call lands in the same new match (the old one's game, seats, options and clocks), and
+        a repeated call by a seat answers the same seat and token. FAILED_PRECONDITION before the
+        match is finished, UNAUTHENTICATED without a seat token; counted as a CreateMatch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetReplay(self, request, context):
         """A finished match step by step, from one seat's view or a spectator's (a replay viewer), with
         what the check of its transcript found (the committed deal, every move's hash). Anyone's
@@ -348,6 +364,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
             'ReclaimSeat': grpc.unary_unary_rpc_method_handler(
                     servicer.ReclaimSeat,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.RematchRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.SerializeToString,
             ),
             'GetReplay': grpc.unary_unary_rpc_method_handler(
@@ -699,6 +720,33 @@ class MatchService:
             target,
             '/serai.v1.MatchService/ReclaimSeat',
             serai_dot_v1_dot_match__service__pb2.ReclaimSeatRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/Rematch',
+            serai_dot_v1_dot_match__service__pb2.RematchRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.JoinMatchResponse.FromString,
             options,
             channel_credentials,

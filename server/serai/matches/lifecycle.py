@@ -37,6 +37,7 @@ from serai.matches.hub import WatchHub
 from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.play import Play
 from serai.matches.reading import Reading
+from serai.matches.rematch import rematch
 from serai.matches.seating import Seating
 from serai.matches.values import (
     Joined,
@@ -197,6 +198,27 @@ class Matches:
             tenant=tenant,
             player_id=player_id,
             player_key=player_key,
+        )
+
+    async def rematch(
+        self,
+        match_id: str,
+        token: str,
+        *,
+        entropy: bytes = b"",
+        tenant: str | None = None,
+        quota_key: str = "",
+        max_open: int | None = None,
+    ) -> Joined:
+        """The seat's place in the finished match's rematch; see :mod:`.rematch`."""
+        return await rematch(
+            self,
+            match_id,
+            token,
+            entropy=entropy,
+            tenant=tenant,
+            quota_key=quota_key,
+            max_open=max_open,
         )
 
     async def reclaim(self, match_id: str, player_id: str, tenant: str | None = None) -> Joined:

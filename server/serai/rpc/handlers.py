@@ -155,6 +155,24 @@ class MatchHandlers:
             replayed=joined.replayed,
         )
 
+    async def Rematch(self, request: pb.RematchRequest, ctx: CallContext) -> pb.JoinMatchResponse:
+        whose = "from this API key" if ctx.principal is not None else "from this address"
+        self.create_limiter.check(ctx.quota_key, "CreateMatch calls", whose)
+        joined = await self.matches.rematch(
+            request.match_id,
+            request.seat_token,
+            entropy=request.entropy,
+            tenant=ctx.tenant,
+            quota_key=ctx.quota_key,
+            max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
+        )
+        return pb.JoinMatchResponse(
+            seat=joined.seat,
+            seat_token=joined.token,
+            match=summary(joined.record),
+            replayed=joined.replayed,
+        )
+
     async def ListMatches(
         self, request: pb.ListMatchesRequest, ctx: CallContext
     ) -> pb.ListMatchesResponse:

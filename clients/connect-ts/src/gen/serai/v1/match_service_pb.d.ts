@@ -2299,6 +2299,38 @@ export declare type ListLeaderboardResponse = Message<"serai.v1.ListLeaderboardR
 export declare const ListLeaderboardResponseSchema: GenMessage<ListLeaderboardResponse>;
 
 /**
+ * @generated from message serai.v1.RematchRequest
+ */
+export declare type RematchRequest = Message<"serai.v1.RematchRequest"> & {
+  /**
+   * the finished match
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * the caller's seat in it
+   *
+   * @generated from field: string seat_token = 2;
+   */
+  seatToken: string;
+
+  /**
+   * the seat's part of the new deal, as JoinMatchRequest.entropy
+   *
+   * @generated from field: bytes entropy = 3;
+   */
+  entropy: Uint8Array;
+};
+
+/**
+ * Describes the message serai.v1.RematchRequest.
+ * Use `create(RematchRequestSchema)` to create a new message.
+ */
+export declare const RematchRequestSchema: GenMessage<RematchRequest>;
+
+/**
  * @generated from enum serai.v1.TimeoutPolicy
  */
 export enum TimeoutPolicy {
@@ -2524,6 +2556,20 @@ export declare const MatchService: GenService<{
   reclaimSeat: {
     methodKind: "unary";
     input: typeof ReclaimSeatRequestSchema;
+    output: typeof JoinMatchResponseSchema;
+  },
+  /**
+   * Play again: the same players, a new committed deal, the seats rotated by one (the player of
+   * seat s takes seat (s + 1) mod n). Each seat of a finished match calls it with its seat token;
+   * every call lands in the same new match (the old one's game, seats, options and clocks), and
+   * a repeated call by a seat answers the same seat and token. FAILED_PRECONDITION before the
+   * match is finished, UNAUTHENTICATED without a seat token; counted as a CreateMatch.
+   *
+   * @generated from rpc serai.v1.MatchService.Rematch
+   */
+  rematch: {
+    methodKind: "unary";
+    input: typeof RematchRequestSchema;
     output: typeof JoinMatchResponseSchema;
   },
   /**
