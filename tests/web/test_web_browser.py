@@ -245,6 +245,15 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
     summary = carol.inner_text("[data-summary]")
     assert "alice" in summary and "bob" in summary and "Seat 0" not in summary, summary
     _shot(alice, "jaipur-summary")
+    # Rematch: both ask, both land in one new match, the seats rotated.
+    for page in (alice, bob):
+        page.click("[data-action=rematch]")
+        page.wait_for_url(lambda url: "#/m/" in url and match_id not in url)
+    assert alice.url.split("#/m/")[1] == bob.url.split("#/m/")[1]
+    alice.wait_for_selector("[data-zone=market]")
+    assert "you are alice, seat 1" in alice.inner_text("#where")
+    assert "you are bob, seat 0" in bob.inner_text("#where")
+    alice.goto(f"{site}#/m/{match_id}")  # the finished match again, and from it the lobby
     alice.click("[data-action=lobby]")
     alice.wait_for_selector("#name")
     assert "to play" not in carol.inner_text("[data-zone=market]")

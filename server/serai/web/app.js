@@ -34,6 +34,18 @@ async function join(matchId, name, seat) {
   return { seat: answer.seat ?? 0, token: answer.seatToken, name };
 }
 
+async function rematch(matchId, mine) {
+  // The same players again: each seat asks with its token, and all land in one new match.
+  try {
+    const answer = await call("Rematch", { matchId, seatToken: mine.token });
+    const next = answer.match.matchId;
+    seats.set(next, { seat: answer.seat ?? 0, token: answer.seatToken, name: mine.name });
+    location.hash = "#/m/" + next;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
 // A short chime when it becomes this page's turn while the page is in the background (a title
 // alone is easy to miss). Browsers allow sound only after the person has used the page.
 let audio = null;
@@ -307,6 +319,7 @@ function table(matchId, spectate) {
           el("td", {}, String(result.scores?.[seat] ?? 0)),
           el("td", {}, (bySeat.get(seat) || []).join(", ")))))),
       el("p", {}, el("button", { class: "primary", "data-action": "lobby", onclick: () => (location.hash = "#/") }, "Back to the lobby"),
+        " ", mine ? el("button", { "data-action": "rematch", onclick: () => rematch(matchId, mine) }, "Rematch") : null,
         " ", el("a", { href: `#/replay/${matchId}` }, "Replay this match")));
   }
 
