@@ -28,16 +28,17 @@ from typing import Any
 
 from serai.archive import Archive
 from serai.game import Game, GameInfo, Seat
-from serai.matches import replay, transcripts
+from serai.matches import access, replay, transcripts
 from serai.matches.archiving import Archiving
 from serai.matches.cache import Entry
 from serai.matches.clocks import Clocks
 from serai.matches.entries import Entries
+from serai.matches.errors import MatchNotRunning, Unauthenticated
 from serai.matches.hub import WatchHub
 from serai.matches.limits import NO_LIMITS, Limits
 from serai.matches.play import Play
 from serai.matches.reading import Reading
-from serai.matches.rematch import rematch
+from serai.matches.request_ids import rematch_request_id
 from serai.matches.seating import Seating
 from serai.matches.values import (
     Joined,
@@ -210,15 +211,48 @@ class Matches:
         quota_key: str = "",
         max_open: int | None = None,
     ) -> Joined:
-        """The seat's place in the finished match's rematch; see :mod:`.rematch`."""
-        return await rematch(
-            self,
-            match_id,
-            token,
-            entropy=entropy,
-            tenant=tenant,
+        """The same players again once the match is finished: the seat ``token`` holds asks, and
+        joins the seat after its own (the first seat rotates) in one new match with the old one's
+        game, seats, options, clocks and tenant, and a committed deal of its own. Every seat lands
+        in the same match: its id comes from a request id only the seats' token hashes give (no
+        one can make it first with other settings); each seat's join from its own token (a repeat
+        answers the same seat and token; no one else can take it)."""
+        entry = await self.inspect(match_id)
+        access.check_tenant(entry, tenant)
+        seat = access.authenticate(entry, token)
+        if seat is None:
+            raise Unauthenticated("a rematch is asked for by a seat: send its seat_token")
+        old = entry.record
+        if old.status != "finished":
+            raise MatchNotRunning(f"match {match_id} is not finished: ask for a rematch after")
+        new = await self.create(
+            old.game,
+            len(old.seats),
+            {
+                name: str(value).lower() if isinstance(value, bool) else str(value)
+                for name, value in old.options.items()
+            },
+            client_id=old.client_id,
+            move_seconds=old.move_seconds,
+            timeout_policy=old.timeout_policy,
+            bank_seconds=old.bank_seconds,
+            spectator_delay_moves=old.spectator_delay_moves,
+            request_id=rematch_request_id(
+                "rematch", match_id, "".join(s.token_hash for s in old.seats)
+            ),
             quota_key=quota_key,
+            tenant=old.tenant,
             max_open=max_open,
+        )
+        mine = old.seats[seat]
+        return await self.join(
+            new.match_id,
+            (seat + 1) % len(old.seats),
+            mine.name,
+            request_id=rematch_request_id("rematch seat", match_id, token),
+            entropy=entropy,
+            tenant=old.tenant,
+            player_key=mine.player,
         )
 
     async def reclaim(self, match_id: str, player_id: str, tenant: str | None = None) -> Joined:

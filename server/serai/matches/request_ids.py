@@ -4,6 +4,9 @@ answered without the store holding the id (or, for a join, the seat token).
 ``created_match_id`` is the id of the match a CreateMatch with a request id makes: a hash of the
 id and the client id, so a repeat finds the same match.
 
+``rematch_request_id`` derives the request ids of a rematch (see ``Matches.rematch``) from
+secrets only a match's seats' tokens give.
+
 ``join_id_of`` is a hash of the id; ``seal`` hides the token with a key derived from the id (XOR:
 the token is 32 random characters, made once per seat, so no key is ever used on other data), and
 ``unseal`` gives it back to whoever has the id. Both keys also depend on the match, so one id on
@@ -47,3 +50,10 @@ def created_match_id(client_id: str, request_id: str, tenant: str = "") -> str:
     owner = f"{tenant}\n{client_id}" if tenant else client_id
     digest = hashlib.sha256(b"serai create\n%s\n%s" % (owner.encode(), request_id.encode()))
     return digest.hexdigest()[:32]
+
+
+def rematch_request_id(purpose: str, match_id: str, secret: str) -> str:
+    """A request id (64 hex characters) that only ``secret`` gives, for this purpose and match:
+    the rematch's create (from every seat's token hash) and each seat's join (from its token)."""
+    text = f"serai {purpose}\n{match_id}\n{secret}".encode()
+    return hashlib.sha256(text).hexdigest()
