@@ -81,3 +81,35 @@ def test_it_writes_nothing_over_a_folder_in_use(tmp_path, capsys):
     assert serai_main(["new-game", "demo", "--into", str(tmp_path)]) == 2
     assert "not empty" in capsys.readouterr().err
     assert [path.name for path in (tmp_path / "demo").iterdir()] == ["notes.txt"]
+
+
+PLAY_AT_THE_TERMINAL = """
+import sys, threading
+from serai_client import SeraiClient
+from serai_client.bots import make_strategy, play_seat
+from serai_client.player import RecordingDisplay, ScriptedInput, TerminalPlayer
+
+client = SeraiClient(sys.argv[1])
+match = client.create_match("demo", seed=3)
+person = client.join(match.match_id, player_name="ada")
+other = client.join(match.match_id, player_name="bot")
+bot = make_strategy("random", "demo", 1)
+thread = threading.Thread(target=play_seat, args=(client, other, bot))
+thread.start()
+display = RecordingDisplay(80, 24)
+final = TerminalPlayer(client, person, ScriptedInput(["1"] * 20), display).run()
+thread.join(60)
+print("finished" if final.finished else "running", "|", final.outcome.summary)
+print(display.text)
+"""
+
+
+def test_a_person_plays_it_with_the_terminal_player(scaffolded, start_serve, redis_url):
+    """What `serai play` runs, the terminal player, in the game's own environment against its
+    random bot, through a `serai serve` started from that environment."""
+    command = [str(scaffolded.python), "-m", "serai.cli"]
+    server = start_serve("--redis-url", redis_url, command=command)
+    ran = _run(scaffolded.python, "-c", PLAY_AT_THE_TERMINAL, server.address, cwd=scaffolded.folder)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("finished | best total"), ran.stdout
+    assert "you played: play card" in ran.stdout
