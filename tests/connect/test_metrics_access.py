@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import http.client
 import re
-import time
 
 import grpc
 from serai.api import match_service_pb2 as pb
 from test_api_keys import Keyed, new_key
+from waiting import wait_until
 
 
 def get_metrics(address: str, token: str = "") -> tuple[int, str]:
@@ -35,10 +35,10 @@ def test_a_metrics_token_is_required_once_set(start_serve, redis_url):
 
 def test_metrics_on_a_port_of_their_own(start_serve, redis_url):
     server = start_serve("--redis-url", redis_url, "--metrics-port", "0")
-    deadline = time.monotonic() + 30
-    while not (found := re.search(r"serai metrics listening on (\S+):(\d+)", server.log())):
-        assert time.monotonic() < deadline, server.log()
-        time.sleep(0.05)
+    listening = re.compile(r"serai metrics listening on (\S+):(\d+)")
+    wait_until(lambda: listening.search(server.log()), "the metrics port is said in the log")
+    found = listening.search(server.log())
+    assert found is not None
     status, body = get_metrics(f"{found[1]}:{found[2]}")
     assert status == 200 and "serai_requests" in body
     assert get_metrics(server.http_address)[0] == 404

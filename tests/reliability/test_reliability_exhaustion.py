@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
+from waiting import wait_until
 
 
 def _silent_play(stub: Any, stop: threading.Event) -> Any:
@@ -47,10 +48,7 @@ def test_play_streams_that_never_open_are_counted(start_serve, redis_url):
             # Four at once: whichever reaches the server last is refused (the order the calls
             # were made in is not the order the server sees them), and the other three stay.
             streams = [_silent_play(stub, stop) for _ in range(4)]
-            deadline = time.monotonic() + 60
-            while not any(call.done() for call in streams):
-                assert time.monotonic() < deadline, "no fourth Play stream was refused"
-                time.sleep(0.05)
+            wait_until(lambda: any(call.done() for call in streams), "a Play stream refused", 60)
             (refused,) = [call for call in streams if call.done()]
             assert _code_within(refused) == grpc.StatusCode.RESOURCE_EXHAUSTED
             silent = [call for call in streams if call is not refused]

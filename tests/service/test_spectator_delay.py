@@ -19,6 +19,7 @@ from serai.matches.errors import BadRequest
 from serai.store.redis.store import open_store
 from service_helpers import status_of
 from tiny_game import tiny_registry
+from waiting import eventually
 
 LATE = 2  # moves
 
@@ -140,10 +141,10 @@ async def _watch_scenario(matches: Matches) -> dict[str, Any]:
     while await _move(matches, late, late_tokens):
         await _move(matches, plain, plain_tokens)
         version = (await matches.get(late, late_tokens[0])).version
-        for _ in range(500):  # the seat's watch has the move (no delay for seats)
-            if got["seat"] and got["seat"][-1].snapshot.version == version:
-                break
-            await asyncio.sleep(0.01)
+        await eventually(  # the seat's watch has the move (no delay for seats)
+            lambda version=version: got["seat"] and got["seat"][-1].snapshot.version == version,
+            "the seat's watch has the move",
+        )
     await _move(matches, plain, plain_tokens)
     await asyncio.gather(*watches)
     final = (await matches.get(late)).version

@@ -49,6 +49,7 @@ from serai.store.memory import MemoryStore
 from serai.store.redis import RedisStore
 from serai.store.webhooks import DeliveryLine
 from store_records import running_record
+from waiting import eventually
 
 OpenStore = Callable[[], Store]
 
@@ -92,16 +93,6 @@ def record(
     return dataclasses.replace(
         base, status=status, created_ms=created_ms, game=game, tenant=tenant, **changes
     )
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], seconds: float = 10.0) -> bool:
-    """Whether ``check`` came true within ``seconds`` (polled; never a fixed sleep)."""
-    deadline = time.monotonic() + seconds
-    while not await check():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
 
 
 # --- one match --------------------------------------------------------------------------------
@@ -337,7 +328,7 @@ def test_an_idle_unfinished_match_expires_but_is_known_to_have_existed(
         await store.create(made, [NewEvent("created")], idle_ms=300)
         await store.index(made, None, "open")
         assert await store.load(match_id) is not None
-        assert await wait_until(lambda: _gone(store, match_id))
+        await eventually(lambda: _gone(store, match_id), "the match's keys are gone", 10)
         assert await store.existed(match_id)
         assert not await store.existed(new_id())
         assert await store.read_events(match_id, "") == []
@@ -371,7 +362,7 @@ def test_a_finished_match_is_leased_to_the_archive_and_expires_once_archived(
         assert match_id in await store.unarchived(now + 60_001, 60_000, 1000)  # lease over
         await store.archived(finished, 300, now)
         assert match_id not in await store.unarchived(now + 200_000, 60_000, 1000)
-        assert await wait_until(lambda: _gone(store, match_id))
+        await eventually(lambda: _gone(store, match_id), "the match's keys are gone", 10)
 
     scenario(open_store, test)
 
@@ -580,7 +571,7 @@ def test_waking_the_feed_ends_its_waiting_read(open_store: OpenStore) -> None:
             waiting = asyncio.ensure_future(
                 feed.read(shard, {"w-1": last}, block_ms=20_000, count=10)
             )
-            assert await wait_until(lambda: feed.wake(shard))
+            await eventually(lambda: feed.wake(shard), "a waiting read to wake", 10)
             assert await asyncio.wait_for(waiting, 15) == {}
         finally:
             await feed.close()
