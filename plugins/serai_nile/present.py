@@ -57,18 +57,34 @@ def present_view(view: pb.View) -> Presentation:
         )
         if seat != own and player.HasField("hand_size"):  # absent: hidden (option hand_sizes)
             items.append(Item("cards in hand", player.hand_size, hidden=True))
-        if player.storehouse_known:
-            items.extend(
-                Item(f"{_crop(c.crop)} stored", c.count, kind="token") for c in player.storehouse
-            )
-        else:
-            items.append(Item("stored crops", player.storehouse_size, hidden=True, kind="token"))
         zones.append(Zone(f"seat{seat}", f"Seat {seat}{you}: fields", tuple(items), owner=seat))
+        zones.append(
+            Zone(
+                f"storehouse{seat}",
+                f"Seat {seat}{you}: storehouse",
+                _storehouse(view, player),
+                owner=seat,
+            )
+        )
     if view.finished:
         headline = "The match is over"
     else:
         headline = f"Turn {view.turn} · seat {view.active_seat} to play"
     return Presentation(headline, tuple(zones))
+
+
+def _storehouse(view: pb.View, player: pb.PlayerView) -> tuple[Item, ...]:
+    """The seat's storehouse piles and the score they make (the smallest pile over the crops in
+    play) where the viewer knows them: its own, and everyone's once the match is over; else how
+    many crops it holds, face down."""
+    if not player.storehouse_known:
+        return (Item("stored crops", player.storehouse_size, hidden=True, kind="token"),)
+    stored = {c.crop: c.count for c in player.storehouse}
+    score = min((stored.get(crop, 0) for crop in view.crops), default=0)
+    return (
+        Item("score", 0, value=str(score), kind="score"),
+        *(Item(f"{_crop(c.crop)} stored", c.count, kind="token") for c in player.storehouse),
+    )
 
 
 def move_steps(move: NileMove) -> tuple[str, ...]:
@@ -117,9 +133,10 @@ GUIDE = TableGuide(
             "The flood: the crops flooded this turn, the last flood cards, deck and discards.",
         ),
         ("hand", "Your cards: crop cards to plant, speculation cards showing two crops."),
+        ("seat", "A player's fields (one per crop on the whole table) and speculations."),
         (
-            "seat",
-            "A player's fields (one per crop on the whole table), speculations and storehouse.",
+            "storehouse",
+            "A player's harvested crops, hidden from the others; the score is the smallest pile.",
         ),
     ),
     looks=(

@@ -62,10 +62,7 @@ def present_view(view: pb.View) -> Presentation:
             Item("score", 0, value=str(seat.score), kind="score"),
             Item("bonus", 0, value=str(seat.bonus), kind="score"),
         ]
-        if seat.seat == own:
-            items.extend(_counted(seat.hand, ""))
-            items.extend(_counted(seat.corruption, "corruption: "))
-        else:
+        if seat.seat != own:
             items.append(Item("cards in hand", seat.hand_count, hidden=True))
             if seat.HasField("corruption_count"):
                 items.append(Item("corruption", seat.corruption_count, hidden=True))
@@ -85,6 +82,8 @@ def present_view(view: pb.View) -> Presentation:
         zones.append(
             Zone(f"seat{seat.seat}", f"Seat {seat.seat}{you}", tuple(items), owner=seat.seat)
         )
+        if seat.seat == own:
+            zones.extend(_own_cards(seat))
     if view.results:
         zones.append(
             Zone(
@@ -121,6 +120,21 @@ def present_view(view: pb.View) -> Presentation:
         else f"Round {view.round} · {phase} · seat {acting} to act"
     )
     return Presentation(headline, tuple(zones))
+
+
+def _own_cards(seat: pb.SeatView) -> tuple[Zone, Zone]:
+    """The viewer's hand and corruption pile, each a zone of its own: mixed in one, a card in
+    hand and a card of the pile would read alike."""
+    return (
+        Zone("hand", f"Seat {seat.seat} (you): hand", tuple(_counted(seat.hand, "")), seat.seat),
+        Zone(
+            "corruption",
+            f"Seat {seat.seat} (you): corruption pile",
+            tuple(_counted(seat.corruption, "")),
+            owner=seat.seat,
+            note="the most corrupt at the end of a round lose ground",
+        ),
+    )
 
 
 def move_steps(move: Move) -> tuple[str, ...]:
@@ -186,7 +200,9 @@ GUIDE = TableGuide(
     zones=(
         ("market", "The row of cards: take from the first four; those before yours corrupt you."),
         ("piles", "The deck, the discards and the event tokens, seen and used."),
-        ("seat", "A player's score, hand, corruption pile and the sets laid on the table."),
+        ("seat", "A player's score, the sets laid on the table, how many cards in hand."),
+        ("hand", "Your cards in hand: goods to lay in sets, characters to play."),
+        ("corruption", "Your corruption pile: the cards passed over when you took from the row."),
         ("results", "Each round's points."),
         ("house_rules", "What serai decided where the sources are silent."),
     ),

@@ -70,7 +70,7 @@ def test_guessed_cards_and_tokens_carry_the_tag_where_they_show():
         row=[goods(Goods.EBONY, 2), goods(Goods.IVORY, 3)],
     )
     shown = presentation(state, 0)
-    hand = {item.label: item.value for item in zone(shown, "seat0").items}
+    hand = {item.label: item.value for item in zone(shown, "hand").items}
     assert hand["scribe (marble)"] == f"{TAG}: power, goods family"
     assert hand["boatman (wheat)"] == f"{TAG}: power, goods family, name"
     assert hand["fish (1 scarab)"] == f"{TAG}: scarabs"
