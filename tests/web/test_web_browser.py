@@ -1,5 +1,6 @@
 """The web client in a real headless Chromium against a real ``serai serve``: two people play
 Jaipur by clicking, a spectator watches without ever receiving a hidden card, a reload resumes,
+three people play Nile and two Sobek to the end (a reload and a closed tab back at the seat),
 Nile and Sobek are played against the page's random bot, and Jaipur against the server's greedy
 house bot. Screenshots of each table go to
 test-artifacts/web/ (SERAI_TEST_ARTIFACTS overrides the folder).
@@ -14,6 +15,7 @@ import base64
 import json
 import os
 import random
+import re
 import shutil
 import struct
 from collections.abc import Callable, Iterator
@@ -24,6 +26,7 @@ import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
+from waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -268,6 +271,175 @@ def test_two_people_play_jaipur_to_the_end_and_a_spectator_sees_no_hand(
         for zone in snap["presentation"]["zones"]:
             if zone["id"].startswith("hand"):
                 assert all(item.get("hidden") for item in zone.get("items", [])), zone
+
+
+# The shortest way to the end, found by playing the rules to the end from many deals: everyone
+# passes in Nile (36 moves for three players, whatever the deal: the hands keep the cards, so each
+# pass through the deck is shorter), and in Sobek everyone takes the farthest market card (the
+# last one offered) and finishes each round at once (53 moves for two).
+SHORTEST = ("pass", "take from the market", "finish the round")
+
+# What a seat's table shows of the match at its turn, read in one go.
+TABLE_NOW = """() => ({
+  last: document.querySelector('.last-move').innerText,
+  changed: document.querySelectorAll('.zone.changed, .item.changed').length,
+  headline: document.querySelector('.headline').innerText,
+  titles: [...document.querySelectorAll('.zone h3')].map((h) => h.firstChild.textContent),
+  seats: document.querySelector('.seats').innerText,
+  title: document.title,
+})"""
+
+
+def _play_shortest(page: Any) -> str:
+    """One move on ``page`` by clicking its steps: a step of SHORTEST where one is offered, else
+    the last one; returns the label of the move played."""
+    for _ in range(8):
+        steps = page.eval_on_selector_all("[data-step]", "bs => bs.map(b => b.dataset.step)")
+        if steps:
+            chosen = next((i for i, step in enumerate(steps) if step in SHORTEST), len(steps) - 1)
+            page.locator("[data-step]").nth(chosen).click()
+            continue
+        move = page.locator("[data-move]").first
+        label = str(move.get_attribute("data-move"))
+        move.click()
+        return label
+    raise AssertionError(f"no move at the end of the steps: {page.inner_text('.moves')!r}")
+
+
+def _to_act(pages: dict[str, Any]) -> str | None:
+    """The player whose page offers a move; None once every page shows the match's end."""
+    found: list[str] = []
+
+    def ready() -> bool:
+        for name, page in pages.items():
+            if page.locator(".moves button").count():
+                found.append(name)
+                return True
+        return all(page.locator("[data-summary]").count() for page in pages.values())
+
+    wait_until(ready, "a page offers a move, or every page shows the match's end")
+    return found[0] if found else None
+
+
+def _check_turn(page: Any, names: list[str], mover: str) -> None:
+    """The table of the seat to act marks the last move (who made it, by name, and the cards or
+    zones it changed outlined), names the players where the game says "seat N", and its title
+    says it is this seat's turn."""
+    now = page.evaluate(TABLE_NOW)
+    assert f"{mover} (seat" in now["last"], now["last"]
+    assert now["changed"], f"nothing outlined after {now['last']!r}"
+    assert "Your turn" in now["title"], now["title"]
+    said = now["last"].replace(f"{mover} (seat", "")  # the log's "name (seat N)" aside
+    for text in (said, now["headline"], *now["titles"]):
+        assert not re.search(r"\b[Ss]eats? \d", text), text
+    assert any(name in now["headline"] for name in names), now["headline"]
+    assert all(name in now["seats"] for name in names), now["seats"]
+
+
+def _play_to_the_end(
+    pages: dict[str, Any], returning: Callable[[str, int], bool] = lambda name, played: False
+) -> int:
+    """The players play the shortest way to the end, each turn checked on the table of the seat
+    to act; ``returning(name, moves played)`` may take that player away from the table and back
+    (the table is checked again from the next move). Returns the number of moves played."""
+    names = list(pages)
+    played, mover = 0, ""
+    while (name := _to_act(pages)) is not None:
+        assert played < MOVE_LIMIT, "the match never ended"
+        if returning(name, played):
+            mover = ""
+            continue
+        if mover:
+            _check_turn(pages[name], names, mover)
+        _play_shortest(pages[name])
+        played, mover = played + 1, name
+    for page in pages.values():
+        summary = page.inner_text("[data-summary]")
+        assert all(name in summary for name in names), summary
+        assert not re.search(r"\b[Ss]eats? \d", summary), summary
+    return played
+
+
+def _hand(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        "[data-zone=hand] .item", "items => items.map(i => i.getAttribute('aria-label'))"
+    )
+
+
+def _back_at_the_seat(page: Any, name: str, seat: int, hand: list[str]) -> None:
+    """``page`` is at ``name``'s seat again, its turn offered (so the table is the match as it is
+    now, not a step of the replayed events), with the hand it had."""
+    page.wait_for_selector(".moves button")
+    assert f"you are {name}, seat {seat}" in page.inner_text("#where")
+    assert _hand(page) == hand and not page.locator("[data-zone=hand] .hidden").count()
+
+
+def test_three_people_play_nile_to_the_end_and_come_back_after_a_reload_and_a_closed_tab(
+    site: str, browser: Any
+) -> None:
+    """Three browsers (three people) play Nile to the end by clicking; each turn the table of the
+    seat to act names the players and outlines what the last move changed. Bob reloads his page
+    and is back at his seat with his hand; Carol closes her tab, opens the lobby in a new one, and
+    Resume takes her back to her seat."""
+    alice = _page(browser, site, "alice")
+    alice.select_option("[data-game=nile] select[name=seats]", "3")
+    alice.click("[data-game=nile] [data-action=create]")
+    alice.wait_for_url("**#/m/**")
+    match_id = alice.url.split("#/m/")[1]
+    pages = {"alice": alice}
+    for name in ("bob", "carol"):
+        pages[name] = _page(browser, site, name)
+        pages[name].click(f"[data-match='{match_id}'] [data-action=join]")
+        pages[name].wait_for_url("**#/m/**")
+    errors = [page.errors for page in pages.values()]
+    returned: list[str] = []
+
+    def returning(name: str, played: int) -> bool:
+        # At their turn, when the table shows everything they hold (after two passes each).
+        if name in returned or played < 6 or name == "alice":
+            return False
+        page, seat, hand = pages[name], list(pages).index(name), _hand(pages[name])
+        assert hand, "no hand to come back to"
+        if name == "bob":
+            page.reload()  # the seat token is in localStorage
+        else:
+            context = page.context
+            page.close()
+            page = pages[name] = context.new_page()  # the same browser: its localStorage
+            page.errors = []
+            page.on("pageerror", lambda error: page.errors.append(str(error)))
+            errors.append(page.errors)
+            page.goto(site)
+            page.click(f"[data-match='{match_id}'] button:has-text('Resume')")
+        _back_at_the_seat(page, name, seat, hand)
+        returned.append(name)
+        return True
+
+    played = _play_to_the_end(pages, returning)
+    assert returned == ["bob", "carol"] and played >= 30
+    storehouse = alice.inner_text("[data-zone=storehouse0]")
+    assert "alice (you): storehouse" in storehouse and "score" in storehouse, storehouse
+    assert "storehouse" not in alice.inner_text("[data-zone=seat0]")
+    assert not any(errors), errors
+
+
+def test_two_people_play_sobek_to_the_end(site: str, browser: Any) -> None:
+    """Two browsers play Sobek to the end by clicking, each turn checked as in Nile's; the own
+    hand and corruption pile are zones of their own, titled."""
+    alice = _page(browser, site, "alice")
+    alice.click("[data-game=sobek] [data-action=create]")
+    alice.wait_for_url("**#/m/**")
+    match_id = alice.url.split("#/m/")[1]
+    bob = _page(browser, site, "bob")
+    bob.click(f"[data-match='{match_id}'] [data-action=join]")
+    bob.wait_for_url("**#/m/**")
+    bob.wait_for_selector("[data-zone=corruption]")
+    assert "bob (you): hand" in bob.inner_text("[data-zone=hand] h3")
+    assert "bob (you): corruption pile" in bob.inner_text("[data-zone=corruption] h3")
+    assert not bob.locator("[data-zone=seat1] .item:not(.score)").count()  # no card, no count
+    played = _play_to_the_end({"alice": alice, "bob": bob})
+    assert played >= 40
+    assert not (alice.errors or bob.errors)
 
 
 @pytest.mark.parametrize("game", ["nile", "sobek"])

@@ -263,7 +263,7 @@ function table(matchId, spectate) {
     if (event.created) return `match created: ${event.created.game}, ${plural(event.created.seats, "seat")}`;
     if (event.joined) return `${event.joined.playerName || "someone"} joined as seat ${event.joined.seat ?? 0}`;
     if (event.started) return "the match started: the cards are dealt";
-    if (event.move) return `${who(event.move.seat)}: ${event.move.label}`;
+    if (event.move) return `${who(event.move.seat)}: ${withNames(event.move.label, names)}`;
     if (event.announcement) return announcementLine(event.announcement, names);
     if (event.resigned) return `${who(event.resigned.seat)} resigned`;
     if (event.finished) return `finished: ${withNames(event.finished.outcome.summary, names)}`;
