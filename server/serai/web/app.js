@@ -5,9 +5,9 @@ import { call, hasApiKey, requestId, setApiKey, stream, RpcError } from "/connec
 import {
   changes, drawTable, el, howToPlay, itemsByKey, readGuide, scores, seatNames, withNames,
 } from "/look.js";
-import { lobby } from "/lobby.js";
+import { leaderboard, lobby, ratedQueue } from "/lobby.js";
 import {
-  describe, guideOf, join, needsKey, playerName, plural, say, seats,
+  describe, guideOf, join, needsKey, playerName, plural, ratingText, say, seats, signed,
 } from "/page.js";
 
 const main = document.getElementById("main");
@@ -22,6 +22,36 @@ async function rematch(matchId, mine) {
     location.hash = "#/m/" + next;
   } catch (error) {
     say(error.message);
+  }
+}
+
+// What a finished match did to each seat's rating (GetMatchRatings), into ``box``: for a rated
+// match (``rated``) asked again until every seat's is in (the server rates a match shortly after
+// it ends), else asked once (shown if it moved any). ``gone``: the table was left.
+async function showRatings(box, matchId, names, rated, gone) {
+  if (rated) box.replaceChildren(el("p", {}, "Rating the match…"));
+  const deadline = Date.now() + 60_000;
+  let pause = 300;
+  while (!gone()) {
+    let found = [];
+    try { found = (await call("GetMatchRatings", { matchId })).ratings || []; } catch { /* asked again */ }
+    if (found.length && (!rated || found.length >= names.length)) {
+      box.replaceChildren(el("table", {},
+        el("caption", {}, "New ratings"),
+        el("thead", {}, el("tr", {}, ["player", "rating", "change"].map((h) => el("th", { scope: "col" }, h)))),
+        el("tbody", {}, found.map((r) => el("tr", { "data-seat": r.seat ?? 0 },
+          el("td", {}, names[r.seat ?? 0] || r.rating?.playerName || "?"),
+          el("td", {}, ratingText(r.change?.score) + (r.rating?.provisional ? " (provisional)" : "")),
+          el("td", { "data-change": "" }, signed((r.change?.score ?? 0) - (r.change?.scoreBefore ?? 0))))))));
+      return;
+    }
+    if (!rated) return;
+    if (Date.now() > deadline) {
+      box.replaceChildren(el("p", {}, "The new ratings are not in yet: the leaderboard will show them."));
+      return;
+    }
+    await new Promise((done) => setTimeout(done, pause));
+    pause = Math.min(pause * 2, 3000);
   }
 }
 
@@ -139,6 +169,16 @@ function table(matchId, spectate) {
     clockTimer = setInterval(tick, 1000);
   }
 
+  // The end summary's new ratings: asked once the match is over, kept across redraws.
+  let ratingsBox = null;
+  function newRatings(names) {
+    if (!ratingsBox) {
+      ratingsBox = el("div", { class: "ratings", "data-ratings": "", "aria-live": "polite" });
+      showRatings(ratingsBox, matchId, names, Boolean(mine && mine.rated), () => closed);
+    }
+    return ratingsBox;
+  }
+
   function drawSummary(names) {
     // The end of the match: each player's place and score, and the score items the table last
     // showed for them (the breakdown), then the way back to the lobby.
@@ -156,6 +196,7 @@ function table(matchId, spectate) {
           el("td", {}, names[seat] + (seat === snapshot.viewerSeat ? " (you)" : "")),
           el("td", {}, String(result.scores?.[seat] ?? 0)),
           el("td", {}, (bySeat.get(seat) || []).join(", ")))))),
+      newRatings(names),
       el("p", {}, el("button", { class: "primary", "data-action": "lobby", onclick: () => (location.hash = "#/") }, "Back to the lobby"),
         " ", mine ? el("button", { "data-action": "rematch", onclick: () => rematch(matchId, mine) }, "Rematch") : null,
         " ", el("a", { href: `#/replay/${matchId}` }, "Replay this match")));
@@ -443,7 +484,14 @@ function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
   else if (parts[0] === "replay" && parts[1]) replayViewer(parts[1], parts[2]);
-  else {
+  else if (parts[0] === "rated") {
+    leaving();
+    const stop = ratedQueue();
+    leaving = () => { stop(); leaving = () => {}; };
+  } else if (parts[0] === "leaderboard") {
+    leaving();
+    leaderboard(parts[1]).catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err))));
+  } else {
     leaving();
     lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
   }

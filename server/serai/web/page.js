@@ -21,6 +21,25 @@ export function playerName() {
   return localStorage.getItem("serai.name") || "guest";
 }
 
+// This browser's guest key: its player for rated play and ratings (the README's guest keys),
+// "guest_" and 32 random bytes in base64url, made the first time it is needed and kept.
+export function guestKey(make = true) {
+  let key = localStorage.getItem("serai.guest");
+  if (!key && make) {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    key = "guest_" + btoa(String.fromCharCode(...bytes))
+      .replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+    localStorage.setItem("serai.guest", key);
+  }
+  return key || "";
+}
+
+// A rating as people read it: the leaderboard's score (mu - 3 sigma), one decimal.
+export function ratingText(score) { return (score ?? 0).toFixed(1).replace(/^-/, "−"); }
+
+// A rating's change, signed: "+1.3", "−0.8".
+export function signed(change) { return (change >= 0 ? "+" : "−") + Math.abs(change).toFixed(1); }
+
 export async function join(matchId, name, seat) {
   const request = { matchId, playerName: name, requestId: requestId() };
   if (seat !== undefined) request.seat = seat;
