@@ -313,7 +313,8 @@ class MatchServiceServicer:
         What a finished rated match did to each seat's rating (the rating after it, the score
         before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
         are applied shortly after the match ends (an empty answer until then, and for a match no
-        rating moved by). A match of another API key is NOT_FOUND, as in GetMatch.
+        rating moved by), and while the match is among the player's 20 latest rated ones (see
+        GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -47,7 +47,8 @@ async function showRatings(box, matchId, names, rated, gone) {
     }
     if (!rated) return;
     if (Date.now() > deadline) {
-      box.replaceChildren(el("p", {}, "The new ratings are not in yet: the leaderboard will show them."));
+      // Not rated (yet): a match of people against bots moves no one's rating, unless the host says.
+      box.replaceChildren(el("p", {}, "No rating has moved for this match yet: the leaderboard shows the ratings."));
       return;
     }
     await new Promise((done) => setTimeout(done, pause));

@@ -2707,7 +2707,8 @@ export declare const MatchService: GenService<{
    * What a finished rated match did to each seat's rating (the rating after it, the score
    * before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
    * are applied shortly after the match ends (an empty answer until then, and for a match no
-   * rating moved by). A match of another API key is NOT_FOUND, as in GetMatch.
+   * rating moved by), and while the match is among the player's 20 latest rated ones (see
+   * GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
    *
    * @generated from rpc serai.v1.MatchService.GetMatchRatings
    */
