@@ -76,3 +76,25 @@ def test_an_operator_ends_a_running_match_and_its_replay_and_transcript_say_so(
     assert replay.steps[-1].label == "ended by the operator" and len(replay.steps) == 4
     with pytest.raises(MatchNotRunning, match="is over"):
         tiny.run(tiny.matches.end(match_id))
+
+
+def test_an_operator_cancels_an_open_match_before_it_starts(tiny: Any) -> None:
+    """The console's end on a match still waiting for a player cancels it: finished, cancelled,
+    no one winning; its seated player's GetMatch says so, and its transcript and replay read."""
+    stub = tiny.stub()
+    match_id = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2)).match.match_id
+    token = stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id)).seat_token
+    cancelled = tiny.run(tiny.matches.end(match_id))
+    assert cancelled.record.status == "finished"
+    outcome = cancelled.record.outcome
+    assert outcome["cancelled"] and outcome["ranks"] == [0, 0]
+    assert outcome["summary"] == "cancelled by the operator before it started"
+    seen = stub.GetMatch(pb.GetMatchRequest(match_id=match_id, seat_token=token))
+    assert seen.match.status == pb.MATCH_STATUS_FINISHED and seen.outcome.cancelled
+    code, _ = status_of(lambda: stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id)))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    stub.GetTranscript(pb.GetTranscriptRequest(match_id=match_id))
+    replay = stub.GetReplay(pb.GetReplayRequest(match_id=match_id))
+    assert replay.steps[-1].label == "ended by the operator"
+    with pytest.raises(MatchNotRunning, match="is over"):
+        tiny.run(tiny.matches.end(match_id))

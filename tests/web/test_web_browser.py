@@ -2,8 +2,8 @@
 Jaipur by clicking, a spectator watches without ever receiving a hidden card, a reload resumes,
 three people play Nile and two Sobek to the end (a reload and a closed tab back at the seat),
 Nile and Sobek are played against the page's random bot, and Jaipur against the server's greedy
-house bot. Screenshots of each table go to
-test-artifacts/web/ (SERAI_TEST_ARTIFACTS overrides the folder).
+house bot; two browsers "Play rated", are paired, see their new ratings and rematch. Screenshots
+of each table go to test-artifacts/web/ (SERAI_TEST_ARTIFACTS overrides the folder).
 
 Chromium comes from the distribution (.ci/run installs Debian's package); Playwright's Python
 package drives it. Skipped, with the reason, where either is missing.
@@ -644,11 +644,16 @@ def test_the_console_lists_a_match_shows_its_hands_and_ends_it(
 ) -> None:
     """/admin, opened with the admin token, lists a running match under its tenant, shows every
     seat's hand (the spectator's view hides them), and ends it: a watcher of the table sees the
-    match end, and the console lists it as finished."""
+    match end, and the console lists it as finished. An open match (one seat of two joined) is
+    cancelled from the console: its player's GetMatch says so."""
     monkeypatch.setenv("SERAI_ADMIN_TOKEN", "console-secret")
     server = start_serve("--redis-url", redis_url, "--http-port", "0")
     site = f"http://{server.http_address}/"
     match_id = _jaipur_match(server.address, moves=4, resign=False)
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        waiting = stub.CreateMatch(pb.CreateMatchRequest(game="jaipur", seats=2)).match.match_id
+        olga = stub.JoinMatch(pb.JoinMatchRequest(match_id=waiting, player_name="olga"))
     watcher = _page(browser, site, "walt")
     watcher.goto(f"{site}#/m/{match_id}/spectate")
     watcher.wait_for_selector("[data-zone=market]")
@@ -681,6 +686,19 @@ def test_the_console_lists_a_match_shows_its_hands_and_ends_it(
     watcher.wait_for_selector(".outcome", timeout=15_000)
     assert "ended by the operator" in watcher.inner_text(".outcome")
     assert not watcher.errors
+    open_row = f"[data-tenant=''] tr[data-match='{waiting}']"
+    assert "open" in page.inner_text(open_row) and "olga" in page.inner_text(open_row)
+    assert not page.locator(f"{open_row} [data-action=end]").count()
+    page.click(f"{open_row} [data-action=cancel]")
+    page.wait_for_function(
+        "selector => (document.querySelector(selector)?.innerText || '').includes('finished')",
+        arg=open_row,
+    )
+    with grpc.insecure_channel(server.address) as channel:
+        seen = pb_grpc.MatchServiceStub(channel).GetMatch(
+            pb.GetMatchRequest(match_id=waiting, seat_token=olga.seat_token)
+        )
+    assert seen.outcome.cancelled and "before it started" in seen.outcome.summary
 
 
 def _serious_violations(page: Any) -> list[str]:
@@ -702,7 +720,8 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """No serious or critical accessibility violation (axe-core) on the lobby, a table in play
-    with the rules open, the replay viewer and the console."""
+    with the rules open, the replay viewer, the leaderboard, the rated queue's page and the
+    console."""
     monkeypatch.setenv("SERAI_ADMIN_TOKEN", "axe-secret")
     server = start_serve("--redis-url", redis_url, "--http-port", "0")
     site = f"http://{server.http_address}/"
@@ -729,6 +748,15 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     page.goto(f"{site}#/replay/{_jaipur_match(server.address, moves=3)}")
     page.wait_for_selector("[data-deal-check]")
     assert _serious_violations(page) == []
+    page.goto(f"{site}#/leaderboard/jaipur")  # the leaderboard, and the rated queue's page
+    page.wait_for_selector("[data-board] table")
+    assert _serious_violations(page) == []
+    page.goto(f"{site}#/")
+    page.click("[data-game=jaipur] [data-action=rated]")
+    page.wait_for_selector("[data-queue]")
+    assert _serious_violations(page) == []
+    page.click("[data-action=leave-queue]")
+    page.wait_for_selector("#name")
     page.goto(f"{site}admin")
     page.fill("#admin-token", "axe-secret")
     page.click("[data-action=use-token]")
@@ -736,3 +764,71 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     page.click("[data-action=inspect]")
     page.wait_for_selector("[data-inspected]")
     assert _serious_violations(page) == []
+
+
+def _play_to_the_end(pages: list[Any], rng: random.Random) -> int:
+    """The pages click their moves (see _play_one), each waiting for its turn, until the match
+    is over; the moves made."""
+    played = idle = 0
+    while played < MOVE_LIMIT and not pages[0].locator(".outcome").count():
+        assert idle < 30, "no page was given a move to make for a minute"
+        idle += 1
+        for page in pages:
+            try:
+                page.wait_for_selector(".moves button, .outcome", timeout=1_000)
+            except playwright_api.TimeoutError:
+                continue  # the other page's turn
+            if _play_one(page, rng):
+                played, idle = played + 1, 0
+    return played
+
+
+def test_two_browsers_play_rated_see_their_new_ratings_and_rematch(site: str, browser: Any) -> None:
+    """The lobby's "Play rated" queues each browser as its guest; one leaves the queue and comes
+    back; the two are paired into one match, play it to the end, and each end summary shows both
+    players' new ratings; Rematch seats both in one new match; the leaderboard lists both, and
+    the page shows the player's own rating."""
+    rng = random.Random(35)
+    alice = _page(browser, site, "alice")
+    alice.click("[data-game=jaipur] [data-action=rated]")
+    alice.wait_for_function(
+        "(document.querySelector('[data-queue]')?.innerText || '').includes('place 1 of 1')"
+    )
+    alice.click("[data-action=leave-queue]")
+    alice.wait_for_selector("#name")
+    alice.click("[data-game=jaipur] [data-action=rated]")
+    alice.wait_for_selector("[data-queue]")
+    bob = _page(browser, site, "bob")
+    bob.click("[data-game=jaipur] [data-action=rated]")
+    for page in (alice, bob):
+        page.wait_for_url("**#/m/**", timeout=30_000)
+        page.wait_for_selector("[data-zone=market]")
+    match_id = alice.url.split("#/m/")[1]
+    assert bob.url.split("#/m/")[1] == match_id
+    assert {"you are alice", "you are bob"} == {
+        page.inner_text("#where").split(",")[0].split(" · ")[1] for page in (alice, bob)
+    }
+
+    assert _play_to_the_end([alice, bob], rng) < MOVE_LIMIT
+    for page in (alice, bob):
+        page.wait_for_selector("[data-ratings] table", timeout=30_000)
+        rows = page.locator("[data-ratings] tbody tr").all_inner_texts()
+        assert len(rows) == 2 and {row.split()[0] for row in rows} == {"alice", "bob"}, rows
+        changes = page.locator("[data-change]").all_inner_texts()
+        assert all(change[0] in "+\N{MINUS SIGN}" for change in changes), changes
+    _shot(alice, "jaipur-rated-summary")
+
+    for page in (alice, bob):
+        page.click("[data-action=rematch]")
+        page.wait_for_url(lambda url: "#/m/" in url and match_id not in url)
+    assert alice.url.split("#/m/")[1] == bob.url.split("#/m/")[1]
+    alice.wait_for_selector("[data-zone=market]")
+
+    alice.goto(f"{site}#/leaderboard/jaipur")
+    alice.wait_for_selector("[data-board] tbody tr[data-rank]")
+    board = alice.inner_text("[data-board]")
+    assert "alice" in board and "bob" in board, board
+    alice.wait_for_selector("[data-my-rating] h2")
+    assert "after 1 rated match" in alice.inner_text("[data-my-rating]")
+    _shot(alice, "leaderboard")
+    assert not (alice.errors or bob.errors)

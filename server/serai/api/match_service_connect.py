@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, RematchRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRatingsRequest, GetMatchRatingsResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, RematchRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -191,6 +191,17 @@ class MatchService(Protocol):
     async def list_leaderboard(self, request: ListLeaderboardRequest, ctx: RequestContext[ListLeaderboardRequest, ListLeaderboardResponse], /) -> ListLeaderboardResponse:
         """
         The best ratings of a game and pool of the caller's API key, a page at a time.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_match_ratings(self, request: GetMatchRatingsRequest, ctx: RequestContext[GetMatchRatingsRequest, GetMatchRatingsResponse], /) -> GetMatchRatingsResponse:
+        """
+        --- The web lobby's rated play (issue 35) ---
+        What a finished rated match did to each seat's rating (the rating after it, the score
+        before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
+        are applied shortly after the match ends (an empty answer until then, and for a match no
+        rating moved by), and while the match is among the player's 20 latest rated ones (see
+        GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -405,6 +416,17 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_leaderboard,
+                ),
+                "/serai.v1.MatchService/GetMatchRatings": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetMatchRatings",
+                        service_name="serai.v1.MatchService",
+                        input=GetMatchRatingsRequest,
+                        output=GetMatchRatingsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_match_ratings,
                 ),
             },
             interceptors=interceptors,
@@ -900,6 +922,34 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=ListLeaderboardRequest,
                 output=ListLeaderboardResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_match_ratings(
+        self,
+        request: GetMatchRatingsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetMatchRatingsResponse:
+        """
+        --- The web lobby's rated play (issue 35) ---
+        What a finished rated match did to each seat's rating (the rating after it, the score
+        before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
+        are applied shortly after the match ends (an empty answer until then, and for a match no
+        rating moved by), and while the match is among the player's 20 latest rated ones (see
+        GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetMatchRatings",
+                service_name="serai.v1.MatchService",
+                input=GetMatchRatingsRequest,
+                output=GetMatchRatingsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -808,3 +808,25 @@ class RematchRequest(_message.Message):
     seat_token: str
     entropy: bytes
     def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., entropy: _Optional[bytes] = ...) -> None: ...
+
+class GetMatchRatingsRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class GetMatchRatingsResponse(_message.Message):
+    __slots__ = ("ratings",)
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    ratings: _containers.RepeatedCompositeFieldContainer[SeatRating]
+    def __init__(self, ratings: _Optional[_Iterable[_Union[SeatRating, _Mapping]]] = ...) -> None: ...
+
+class SeatRating(_message.Message):
+    __slots__ = ("seat", "rating", "change")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    rating: Rating
+    change: RatingChange
+    def __init__(self, seat: _Optional[int] = ..., rating: _Optional[_Union[Rating, _Mapping]] = ..., change: _Optional[_Union[RatingChange, _Mapping]] = ...) -> None: ...

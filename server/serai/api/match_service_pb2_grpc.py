@@ -124,6 +124,11 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.FromString,
                 _registered_method=True)
+        self.GetMatchRatings = channel.unary_unary(
+                '/serai.v1.MatchService/GetMatchRatings',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -303,6 +308,18 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetMatchRatings(self, request, context):
+        """--- The web lobby's rated play (issue 35) ---
+        What a finished rated match did to each seat's rating (the rating after it, the score
+        before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
+        are applied shortly after the match ends (an empty answer until then, and for a match no
+        rating moved by), and while the match is among the player's 20 latest rated ones (see
+        GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -395,6 +412,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ListLeaderboard,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.SerializeToString,
+            ),
+            'GetMatchRatings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchRatings,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -883,6 +905,33 @@ class MatchService:
             '/serai.v1.MatchService/ListLeaderboard',
             serai_dot_v1_dot_match__service__pb2.ListLeaderboardRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.ListLeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchRatings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/GetMatchRatings',
+            serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

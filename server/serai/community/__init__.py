@@ -19,7 +19,13 @@ from serai.community.rater import Rater
 from serai.community.ratings import POOLS, RATED_POOL, RatingChange, Ratings
 from serai.matches import Matches
 from serai.store import MatchRecord
-from serai.store.community import DEFAULT_POLICY, PairingPolicy, RatedMatch, RatingBoard
+from serai.store.community import (
+    DEFAULT_POLICY,
+    PairingPolicy,
+    RatedMatch,
+    RatingBoard,
+    RatingRow,
+)
 
 
 class Community:
@@ -46,6 +52,30 @@ class Community:
         )
         self.rater = Rater(matches.store, self.ratings, time.time, archive=matches.archive)
         self.store = matches.store
+        self.matches = matches
+
+    async def match_ratings(
+        self, match_id: str, tenant: str | None
+    ) -> list[tuple[int, RatingRow, RatingChange]]:
+        """What the finished match did to each seat's rating on its game's rated board: (seat,
+        the rating now, the match's line of its history), for the seats it moved so far (none
+        before it is rated, nor for a match that rates no one). MatchNotFound for another
+        tenant's match, as anywhere."""
+        record = (await self.matches.get(match_id, tenant=tenant)).record
+        if record.status != "finished":
+            return []
+        board = RatingBoard(record.tenant, record.game, RATED_POOL)
+        seated = [(i, seat.player) for i, seat in enumerate(record.seats) if seat.player]
+        rows = await self.store.rating_rows(board, [player for _, player in seated])
+        moved = []
+        for seat, player in seated:
+            if player not in rows:
+                continue
+            for change in await self.ratings.history(board, player):
+                if change.match_id == match_id:
+                    moved.append((seat, rows[player], change))
+                    break
+        return moved
 
     async def register_created(self, record: MatchRecord) -> None:
         """Rate a match made by CreateMatch (``rated``) once it finishes: its seats are read

@@ -329,7 +329,8 @@ class Matches:
         return await self._clocks.current(match_id)
 
     async def end(self, match_id: str) -> Snapshot:
-        """An operator ends a running match, no one winning; see :meth:`.play.Play.end`."""
+        """An operator ends a running match, no one winning, or cancels an open one; see
+        :meth:`.play.Play.end`."""
         return await self._play.end(match_id)
 
     # clocks

@@ -189,14 +189,16 @@ def plan_cancel(record: MatchRecord, late: tuple[Seat, ...]) -> Commit:
 
 
 def plan_end(record: MatchRecord) -> Commit:
-    """End a running match from outside it (an operator): no one wins or loses, every seat
-    shares first place with a score of 0. The log notes it (as seat 0's entry), so that a replay
-    and a transcript stop there."""
+    """End a running match from outside it (an operator), or cancel an open one before it
+    starts: no one wins or loses, every seat shares first place with a score of 0. The log notes
+    it (as seat 0's entry), so that a replay and a transcript stop there."""
     players = len(record.seats)
     outcome = {
         "scores": [0] * players,
         "ranks": [0] * players,
-        "summary": "ended by the operator",
+        "summary": "cancelled by the operator before it started"
+        if record.status == "open"
+        else "ended by the operator",
         "cancelled": True,  # not played out: no winner, no rating
     }
     version = record.version + 1

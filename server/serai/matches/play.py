@@ -68,7 +68,8 @@ class Play:
         return await self.entries.change(entry, _Resign(self, token))
 
     async def end(self, match_id: str) -> Snapshot:
-        """An operator ends a running match; see :func:`.planning.plan_end`."""
+        """An operator ends a running match, or cancels an open one (not yet started); see
+        :func:`.planning.plan_end`."""
         entry = await self.clocks.current(match_id)
         return await self.entries.change(entry, _End(self))
 
@@ -223,7 +224,7 @@ class _Resign(Change[Snapshot]):
 
 
 class _End(Change[Snapshot]):
-    """An operator's end of a running match through the compare-and-set loop."""
+    """An operator's end of a running (or open) match through the compare-and-set loop."""
 
     __slots__ = ("play",)
 
@@ -232,7 +233,7 @@ class _End(Change[Snapshot]):
 
     def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
         record = entry.record
-        if record.status != "running":
+        if record.status == "finished":
             raise MatchNotRunning(planning.not_running(record))
         return planning.plan_end(record), entry.state
 

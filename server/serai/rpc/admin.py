@@ -6,7 +6,7 @@ Example::
 
     admin = AdminHandlers(handlers, house_bots)
     overview = await admin.overview()        # {"tenants": [...], "keys": [...], ...}
-    await admin.end("3f2a9c0d1e4b5a6f")      # the match ends, no one winning
+    await admin.end("3f2a9c0d1e4b5a6f")      # the match ends (or, open, is cancelled)
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ class AdminHandlers:
         return {"match": _dict(summary(record)), "tenant": record.tenant, "views": views}
 
     async def end(self, match_id: str) -> dict[str, Any]:
-        """End a running match, no one winning (see :meth:`serai.matches.Matches.end`)."""
+        """End a running match, no one winning, or cancel an open one (see
+        :meth:`serai.matches.Matches.end`)."""
         return _dict(snapshot(await self.matches.end(match_id)))
 
 

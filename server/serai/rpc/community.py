@@ -46,7 +46,8 @@ async def seeker_of(request: pb.JoinQueueRequest, ctx: CallContext) -> Seeker:
             ctx,
             request.player_token,
             "JoinQueue",
-            "rated play is for players an app vouches for (or queue in the casual pool as a guest)",
+            "rated play is for players an app vouches for, or guests with a guest key (or queue "
+            "in the casual pool as a guest)",
         )
         return Seeker(player, name or request.player_name or "player", request.bot)
     return Seeker(
@@ -161,4 +162,16 @@ async def list_leaderboard(
     return pb.ListLeaderboardResponse(
         ratings=[rating(community, row, offset + i) for i, row in enumerate(rows[:limit])],
         next_page_token=following,
+    )
+
+
+async def get_match_ratings(
+    community: Community, request: pb.GetMatchRatingsRequest, ctx: CallContext
+) -> pb.GetMatchRatingsResponse:
+    moved = await community.match_ratings(request.match_id, ctx.tenant)
+    return pb.GetMatchRatingsResponse(
+        ratings=[
+            pb.SeatRating(seat=seat, rating=rating(community, row), change=_change(change))
+            for seat, row, change in moved
+        ]
     )

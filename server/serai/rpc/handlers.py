@@ -358,3 +358,10 @@ class MatchHandlers:
     ) -> pb.ListLeaderboardResponse:
         self.list_limiter.check(ctx.quota_key, "ListMatches calls", "from this address")
         return await community_rpc.list_leaderboard(self.community, request, ctx)
+
+    async def GetMatchRatings(
+        self, request: pb.GetMatchRatingsRequest, ctx: CallContext
+    ) -> pb.GetMatchRatingsResponse:
+        # Not rate-limited as listings are: a GetMatch and a few reads of one board, which an
+        # end-of-match summary asks until the ratings are in.
+        return await community_rpc.get_match_ratings(self.community, request, ctx)

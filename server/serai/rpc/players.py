@@ -15,8 +15,10 @@ with the key's name and the reason (never the token). Example::
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import http.client
 import json
+import re
 import threading
 import time
 import urllib.request
@@ -46,6 +48,10 @@ _NUMERIC_CLAIMS = ("exp", "nbf", "iat")
 # many calls): a dict lookup instead of a signature check. Bounded: cleared when full.
 REMEMBERED_TOKENS = 4096
 MAX_REMEMBERED_TOKEN = 2048  # characters: longer ones are checked each time
+
+# A guest key: made by the client (see guest_of), never a JWT (those start "eyJ").
+GUEST_PREFIX = "guest_"
+GUEST_KEY = re.compile(r"guest_[A-Za-z0-9_-]{43}")
 
 _audit = structlog.get_logger("serai.audit")
 
@@ -280,9 +286,30 @@ def refuse(key: str | None, reason: str, method: str, message: str) -> NoReturn:
     raise RpcError(Code.UNAUTHENTICATED, message)
 
 
+def guest_of(token: str) -> Player | None:
+    """The guest a guest key names (None: ``token`` is no guest key): a client with no app to
+    vouch for its player (a browser's "Play rated") makes the key itself, 32 random bytes, and
+    is that guest for as long as it keeps it. No signature to check and nothing stored: the id
+    is the key's hash, which only its holder can present; a guest's matches and ratings are its
+    caller's API key's (tenant's), as an app's players' are."""
+    if not token.startswith(GUEST_PREFIX):
+        return None
+    if GUEST_KEY.fullmatch(token) is None:
+        raise RpcError(
+            Code.UNAUTHENTICATED,
+            f"a guest key is {GUEST_PREFIX!r} and 43 base64url characters (32 random bytes): "
+            "make a new one",
+        )
+    return Player("guest:" + hashlib.sha256(token.encode()).hexdigest(), "")
+
+
 async def player_of(principal: Any, token: str, method: str) -> Player:
     """The player ``token`` names for the app whose key the call carries (``principal``, a
-    :class:`serai.rpc.context.Principal` or None), or UNAUTHENTICATED."""
+    :class:`serai.rpc.context.Principal` or None), or UNAUTHENTICATED. A guest key
+    (:func:`guest_of`) names a guest, with or without a key."""
+    guest = guest_of(token)
+    if guest is not None:
+        return guest
     if principal is None:
         refuse(
             None,

@@ -1,6 +1,7 @@
 // The operator's console: every tenant's matches, a match as each seat sees it (hidden parts
-// and all), ending a match, the API keys and their limits, the house bots and the /metrics
-// figures. It reads /admin/api/* with the admin token (serve --admin-token), kept in this tab only.
+// and all), ending a match (or cancelling an open one), the API keys and their limits, the house
+// bots and the /metrics figures. It reads /admin/api/* with the admin token (serve
+// --admin-token), kept in this tab only.
 import { call } from "/connect.js";
 import { drawTable, el, readGuide, seatNames, withNames } from "/look.js";
 
@@ -49,7 +50,8 @@ function matchRows(matches, status) {
       el("td", {}, names), el("td", {}, String(m.version || 0)), el("td", {}, when(m.createdAtMs)),
       el("td", {},
         el("button", { "data-action": "inspect", onclick: () => inspect(m.matchId) }, "State"),
-        status === "running" ? el("button", { "data-action": "end", onclick: () => end(m.matchId) }, "End") : null));
+        status === "running" ? el("button", { "data-action": "end", onclick: () => end(m.matchId) }, "End") : null,
+        status === "open" ? el("button", { "data-action": "cancel", onclick: () => end(m.matchId, true) }, "Cancel") : null));
   });
 }
 
@@ -103,11 +105,15 @@ async function inspect(matchId) {
     ...(views.length ? views : [el("p", {}, "No deal yet: the match waits for its players.")])));
 }
 
-async function end(matchId) {
-  if (!confirm(`End match ${matchId}? No one wins; its players are told.`)) return;
+// Ends a running match, or cancels an open one before it starts (the same call: the server
+// tells which by the match's status).
+async function end(matchId, open = false) {
+  const question = open ? `Cancel match ${matchId} before it starts? Its seated players are told.`
+    : `End match ${matchId}? No one wins; its players are told.`;
+  if (!confirm(question)) return;
   try {
     const snap = await api("POST", `matches/${matchId}/end`);
-    say(`match ${matchId} ended: ${snap.outcome?.summary || ""}`);
+    say(`match ${matchId} ${open ? "cancelled" : "ended"}: ${snap.outcome?.summary || ""}`);
   } catch (err) { say(err.message); return; }
   overview();
 }

@@ -1,38 +1,17 @@
-// The serai web client: a lobby and a table drawn from the server's Presentation, moves picked
-// step by step from the legal moves. No game code lives here: any game the server offers plays.
-import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
+// The serai web client: the table drawn from the server's Presentation, moves picked step by step
+// from the legal moves, the replay viewer and the routes (the lobby is lobby.js). No game code
+// lives here: any game the server offers plays.
+import { call, hasApiKey, requestId, setApiKey, stream, RpcError } from "/connect.js";
 import {
   changes, drawTable, el, howToPlay, itemsByKey, readGuide, scores, seatNames, withNames,
 } from "/look.js";
+import { leaderboard, lobby, ratedQueue } from "/lobby.js";
+import {
+  describe, guideOf, join, needsKey, playerName, plural, ratingText, say, seats, signed,
+} from "/page.js";
 
 const main = document.getElementById("main");
-const statusLine = document.getElementById("status");
 const where = document.getElementById("where");
-
-// --- small helpers ----------------------------------------------------------------------------
-
-function say(text) { statusLine.textContent = text || ""; }
-
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-
-const seats = {
-  // What this browser holds for a match: its own seat and token, and a bot's, kept across reloads.
-  get(matchId) { return JSON.parse(localStorage.getItem("serai.seat." + matchId) || "null"); },
-  set(matchId, value) { localStorage.setItem("serai.seat." + matchId, JSON.stringify(value)); },
-  bot(matchId) { return JSON.parse(localStorage.getItem("serai.bot." + matchId) || "null"); },
-  setBot(matchId, value) { localStorage.setItem("serai.bot." + matchId, JSON.stringify(value)); },
-};
-
-function playerName() {
-  return localStorage.getItem("serai.name") || "guest";
-}
-
-async function join(matchId, name, seat) {
-  const request = { matchId, playerName: name, requestId: requestId() };
-  if (seat !== undefined) request.seat = seat;
-  const answer = await call("JoinMatch", request);
-  return { seat: answer.seat ?? 0, token: answer.seatToken, name };
-}
 
 async function rematch(matchId, mine) {
   // The same players again: each seat asks with its token, and all land in one new match.
@@ -43,6 +22,37 @@ async function rematch(matchId, mine) {
     location.hash = "#/m/" + next;
   } catch (error) {
     say(error.message);
+  }
+}
+
+// What a finished match did to each seat's rating (GetMatchRatings), into ``box``: for a rated
+// match (``rated``) asked again until every seat's is in (the server rates a match shortly after
+// it ends), else asked once (shown if it moved any). ``gone``: the table was left.
+async function showRatings(box, matchId, names, rated, gone) {
+  if (rated) box.replaceChildren(el("p", {}, "Rating the match…"));
+  const deadline = Date.now() + 60_000;
+  let pause = 300;
+  while (!gone()) {
+    let found = [];
+    try { found = (await call("GetMatchRatings", { matchId })).ratings || []; } catch { /* asked again */ }
+    if (found.length && (!rated || found.length >= names.length)) {
+      box.replaceChildren(el("table", {},
+        el("caption", {}, "New ratings"),
+        el("thead", {}, el("tr", {}, ["player", "rating", "change"].map((h) => el("th", { scope: "col" }, h)))),
+        el("tbody", {}, found.map((r) => el("tr", { "data-seat": r.seat ?? 0 },
+          el("td", {}, names[r.seat ?? 0] || r.rating?.playerName || "?"),
+          el("td", {}, ratingText(r.change?.score) + (r.rating?.provisional ? " (provisional)" : "")),
+          el("td", { "data-change": "" }, signed((r.change?.score ?? 0) - (r.change?.scoreBefore ?? 0))))))));
+      return;
+    }
+    if (!rated) return;
+    if (Date.now() > deadline) {
+      // Not rated (yet): a match of people against bots moves no one's rating, unless the host says.
+      box.replaceChildren(el("p", {}, "No rating has moved for this match yet: the leaderboard shows the ratings."));
+      return;
+    }
+    await new Promise((done) => setTimeout(done, pause));
+    pause = Math.min(pause * 2, 3000);
   }
 }
 
@@ -61,150 +71,9 @@ function chime() {
   } catch { /* no sound here: the title says it */ }
 }
 
-// --- the lobby --------------------------------------------------------------------------------
+// --- the table --------------------------------------------------------------------------------
 
 let leaving = () => {};
-
-// The games' metadata (ListGames), asked once a page: the table reads each game's guide from it.
-let gamesAsked = null;
-function listGames() {
-  gamesAsked = gamesAsked || call("ListGames", {}).catch((err) => { gamesAsked = null; throw err; });
-  return gamesAsked;
-}
-
-async function guideOf(game) {
-  try {
-    const info = ((await listGames()).games || []).find((g) => g.name === game);
-    return { guide: readGuide(info), title: info ? info.title : game };
-  } catch { return { guide: readGuide(null), title: game }; }
-}
-
-async function lobby() {
-  leaving();
-  where.textContent = "";
-  document.title = "serai";
-  const games = await listGames();
-  // The bots the server plays itself, by game (none where it runs with --house-bots 0).
-  let house = {};
-  try { house = (await houseBots("GET")).strategies || {}; } catch { /* only the page's random bot */ }
-  // One ListMatches a visit: the server limits how often an address may list.
-  let listed = [], listError = "";
-  try {
-    listed = (await call("ListMatches", { limit: 50 })).matches || [];
-  } catch (err) {
-    if (needsKey(err)) return keyForm(err);
-    listError = describe(err);
-  }
-  const open = { matches: listed.filter((m) => m.status === "MATCH_STATUS_OPEN") };
-  const running = { matches: listed.filter((m) => m.status === "MATCH_STATUS_RUNNING") };
-  const nameInput = el("input", { id: "name", value: playerName(), size: 12, autocomplete: "nickname" });
-  nameInput.addEventListener("change", () => localStorage.setItem("serai.name", nameInput.value));
-  main.replaceChildren(...[
-    el("p", {}, el("label", { for: "name" }, "Your name: "), nameInput,
-      hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); lobby(); } }, "Forget the API key") : null),
-    el("h2", {}, "Games"),
-    ...(games.games || []).filter((g) => g.playable).map((g) => gameCard(g, house[g.name] || [])),
-    listError ? el("p", {}, `Matches could not be listed (${listError}). `, el("button", { onclick: lobby }, "Try again")) : null,
-    el("h2", {}, "Open matches"),
-    matchList(open.matches || [], true),
-    el("h2", {}, "Running matches"),
-    matchList(running.matches || [], false),
-  ].filter((node) => node !== null));
-  say("");
-}
-
-function gameCard(game, houseStrategies) {
-  const min = game.minPlayers || 0, max = game.maxPlayers || 0;
-  const count = el("select", { name: "seats", "aria-label": "players" });
-  for (let n = min; n <= max; n++) count.append(el("option", { value: n }, plural(n, "player")));
-  const inputs = (game.options || []).map((option) => {
-    let input;
-    if (option.choices && option.choices.length) {
-      input = el("select", { name: option.name });
-      for (const choice of option.choices) {
-        input.append(el("option", { value: choice, selected: choice === option.defaultValue }, choice));
-      }
-    } else if (option.defaultValue === "true" || option.defaultValue === "false") {
-      input = el("select", { name: option.name },
-        el("option", { value: "true", selected: option.defaultValue === "true" }, "yes"),
-        el("option", { value: "false", selected: option.defaultValue === "false" }, "no"));
-    } else {
-      input = el("input", { name: option.name, value: option.defaultValue, size: 6 });
-    }
-    return el("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", input);
-  });
-  const clock = el("select", { name: "clock", "aria-label": "clock per move" },
-    ...[[0, "no clock"], [30, "30 s a move"], [60, "1 min a move"], [300, "5 min a move"]]
-      .map(([seconds, text]) => el("option", { value: seconds }, text)));
-  const options = () => Object.fromEntries(inputs.map((label) => {
-    const input = label.querySelector("input, select");
-    return [input.name, input.value];
-  }));
-  // The random bot plays in this page; the others are the server's house bots.
-  const botChoice = el("select", { name: "bot", "aria-label": "bot" },
-    ...["random", ...houseStrategies.filter((s) => s !== "random")].map((s) => el("option", { value: s }, `${s} bot`)));
-  const create = async (withBot) => {
-    const strategy = botChoice.value;
-    try {
-      const seatCount = Number(count.value);
-      const made = await call("CreateMatch", {
-        game: game.name, seats: seatCount, options: options(), clientId: "web", requestId: requestId(),
-        moveSeconds: Number(clock.value),
-      });
-      const matchId = made.match.matchId;
-      seats.set(matchId, await join(matchId, playerName()));
-      if (withBot && strategy !== "random") {
-        try {
-          for (let i = 1; i < seatCount; i++) await houseBots("POST", { matchId, strategy });
-        } catch (err) {
-          await lobby();
-          say(`The ${strategy} bot could not join (${describe(err)}); the match waits for players.`);
-          return;
-        }
-      } else if (withBot) {
-        for (let i = 1; i < seatCount; i++) {
-          const bot = await join(matchId, seatCount > 2 ? `random bot ${i}` : "random bot");
-          const bots = seats.bot(matchId) || [];
-          bots.push(bot);
-          seats.setBot(matchId, bots);
-        }
-      }
-      location.hash = "#/m/" + matchId;
-    } catch (err) { say(describe(err)); }
-  };
-  return el("div", { class: "game", "data-game": game.name },
-    el("b", {}, game.title), " ", el("small", {}, `v${game.version}`),
-    el("p", {}, game.summary),
-    howToPlay(readGuide(game), ""),
-    el("div", {}, count, ...inputs, clock),
-    el("button", { class: "primary", "data-action": "create", onclick: () => create(false) }, "Create match"),
-    el("span", { class: "bot-choice" },
-      el("button", { "data-action": "bot", onclick: () => create(true) }, "Play against a"), " ", botChoice));
-}
-
-function matchList(matches, joinable) {
-  if (!matches.length) return el("p", {}, "None.");
-  return el("div", {}, matches.map((m) => {
-    const taken = (m.seats || []).filter((s) => s.joined).map((s) => s.playerName || "?");
-    const mine = seats.get(m.matchId);
-    const actions = [];
-    if (mine) actions.push(el("button", { class: "primary", onclick: () => (location.hash = "#/m/" + m.matchId) }, `Resume (${mine.name ? mine.name + ", " : ""}seat ${mine.seat})`));
-    else if (joinable) {
-      actions.push(el("button", { class: "primary", "data-action": "join", onclick: async () => {
-        try {
-          seats.set(m.matchId, await join(m.matchId, playerName()));
-          location.hash = "#/m/" + m.matchId;
-        } catch (err) { say(describe(err)); }
-      } }, "Join"));
-    }
-    actions.push(el("button", { "data-action": "spectate", onclick: () => (location.hash = "#/m/" + m.matchId + "/spectate") }, "Watch"));
-    return el("div", { class: "match", "data-match": m.matchId },
-      el("b", {}, m.game), ` ${m.matchId.slice(0, 8)} · ${(m.seats || []).length} seats · `,
-      taken.length ? "players: " + taken.join(", ") : "no one yet", " ", ...actions);
-  }));
-}
-
-// --- the table --------------------------------------------------------------------------------
 
 function table(matchId, spectate) {
   leaving();
@@ -301,6 +170,16 @@ function table(matchId, spectate) {
     clockTimer = setInterval(tick, 1000);
   }
 
+  // The end summary's new ratings: asked once the match is over, kept across redraws.
+  let ratingsBox = null;
+  function newRatings(names) {
+    if (!ratingsBox) {
+      ratingsBox = el("div", { class: "ratings", "data-ratings": "", "aria-live": "polite" });
+      showRatings(ratingsBox, matchId, names, Boolean(mine && mine.rated), () => closed);
+    }
+    return ratingsBox;
+  }
+
   function drawSummary(names) {
     // The end of the match: each player's place and score, and the score items the table last
     // showed for them (the breakdown), then the way back to the lobby.
@@ -318,6 +197,7 @@ function table(matchId, spectate) {
           el("td", {}, names[seat] + (seat === snapshot.viewerSeat ? " (you)" : "")),
           el("td", {}, String(result.scores?.[seat] ?? 0)),
           el("td", {}, (bySeat.get(seat) || []).join(", ")))))),
+      newRatings(names),
       el("p", {}, el("button", { class: "primary", "data-action": "lobby", onclick: () => (location.hash = "#/") }, "Back to the lobby"),
         " ", mine ? el("button", { "data-action": "rematch", onclick: () => rematch(matchId, mine) }, "Rematch") : null,
         " ", el("a", { href: `#/replay/${matchId}` }, "Replay this match")));
@@ -585,9 +465,6 @@ async function openCommitment(match) {
     : `The commitment ${hex(commitment).slice(0, 16)}… does NOT open to the revealed server seed.`;
 }
 
-// A server run with --require-api-key answers UNAUTHENTICATED without a (valid) key.
-function needsKey(err) { return err instanceof RpcError && err.code === "unauthenticated"; }
-
 function keyForm(err) {
   const input = el("input", { id: "api-key", type: "password", size: 40, autocomplete: "off" });
   const use = () => { setApiKey(input.value); route(); };
@@ -602,18 +479,23 @@ function keyForm(err) {
   say("");
 }
 
-function describe(err) {
-  if (err instanceof RpcError) return err.message;
-  return String(err && err.message ? err.message : err);
-}
-
 // --- routing ----------------------------------------------------------------------------------
 
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "m" && parts[1]) table(parts[1], parts[2] === "spectate");
   else if (parts[0] === "replay" && parts[1]) replayViewer(parts[1], parts[2]);
-  else lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
+  else if (parts[0] === "rated") {
+    leaving();
+    const stop = ratedQueue();
+    leaving = () => { stop(); leaving = () => {}; };
+  } else if (parts[0] === "leaderboard") {
+    leaving();
+    leaderboard(parts[1]).catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err))));
+  } else {
+    leaving();
+    lobby().catch((err) => (needsKey(err) ? keyForm(err) : say(describe(err) + " — reload to retry")));
+  }
 }
 
 window.addEventListener("hashchange", route);

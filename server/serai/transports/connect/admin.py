@@ -5,10 +5,11 @@ off and every path under /admin is 404: it shows every tenant's matches and hidd
     GET  /admin                          -> the console's page (it asks for the token)
     GET  /admin/api/overview             -> matches per tenant, keys, house bots, figures
     GET  /admin/api/matches/<id>         -> the match as every seat and a spectator see it
-    POST /admin/api/matches/<id>/end     -> the running match ends, no one winning
+    POST /admin/api/matches/<id>/end     -> the running match ends, no one winning (an open
+                                            one is cancelled before it starts)
 
 Every /admin/api call sends ``authorization: Bearer <admin token>`` (else 401). Errors are JSON
-``{"message": ...}`` with 400, 404, 409 (not running) or 503, as the core's error says.
+``{"message": ...}`` with 400, 404, 409 (already finished) or 503, as the core's error says.
 """
 
 from __future__ import annotations

@@ -491,6 +491,9 @@ export declare type JoinMatchRequest = Message<"serai.v1.JoinMatchRequest"> & {
    * player: `sub` is the stable player id, `name` the display name (it replaces player_name).
    * Binds the seat to that player, who can later ReclaimSeat and list "my matches". Empty: an
    * anonymous seat, as before. A bad, expired or foreign token is UNAUTHENTICATED.
+   * Wherever a player_token is taken, a guest key does too: "guest_" and 43 base64url characters
+   * (32 random bytes) a client makes itself, with or without an API key; its holder is one
+   * guest player of the caller's API key (named by player_name), e.g. a browser's rated play.
    *
    * @generated from field: string player_token = 6;
    */
@@ -2331,6 +2334,69 @@ export declare type RematchRequest = Message<"serai.v1.RematchRequest"> & {
 export declare const RematchRequestSchema: GenMessage<RematchRequest>;
 
 /**
+ * @generated from message serai.v1.GetMatchRatingsRequest
+ */
+export declare type GetMatchRatingsRequest = Message<"serai.v1.GetMatchRatingsRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message serai.v1.GetMatchRatingsRequest.
+ * Use `create(GetMatchRatingsRequestSchema)` to create a new message.
+ */
+export declare const GetMatchRatingsRequestSchema: GenMessage<GetMatchRatingsRequest>;
+
+/**
+ * @generated from message serai.v1.GetMatchRatingsResponse
+ */
+export declare type GetMatchRatingsResponse = Message<"serai.v1.GetMatchRatingsResponse"> & {
+  /**
+   * One per seat whose rating the match moved, in seat order.
+   *
+   * @generated from field: repeated serai.v1.SeatRating ratings = 1;
+   */
+  ratings: SeatRating[];
+};
+
+/**
+ * Describes the message serai.v1.GetMatchRatingsResponse.
+ * Use `create(GetMatchRatingsResponseSchema)` to create a new message.
+ */
+export declare const GetMatchRatingsResponseSchema: GenMessage<GetMatchRatingsResponse>;
+
+/**
+ * @generated from message serai.v1.SeatRating
+ */
+export declare type SeatRating = Message<"serai.v1.SeatRating"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The seat's rating now (games, provisional), and this match's change: its score after the
+   * match (change.score) and before it (change.score_before).
+   *
+   * @generated from field: serai.v1.Rating rating = 2;
+   */
+  rating?: Rating | undefined;
+
+  /**
+   * @generated from field: serai.v1.RatingChange change = 3;
+   */
+  change?: RatingChange | undefined;
+};
+
+/**
+ * Describes the message serai.v1.SeatRating.
+ * Use `create(SeatRatingSchema)` to create a new message.
+ */
+export declare const SeatRatingSchema: GenMessage<SeatRating>;
+
+/**
  * @generated from enum serai.v1.TimeoutPolicy
  */
 export enum TimeoutPolicy {
@@ -2635,6 +2701,21 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof ListLeaderboardRequestSchema;
     output: typeof ListLeaderboardResponseSchema;
+  },
+  /**
+   * --- The web lobby's rated play (issue 35) ---
+   * What a finished rated match did to each seat's rating (the rating after it, the score
+   * before it), for an end-of-match summary. A seat is listed once its rating moved: the ratings
+   * are applied shortly after the match ends (an empty answer until then, and for a match no
+   * rating moved by), and while the match is among the player's 20 latest rated ones (see
+   * GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
+   *
+   * @generated from rpc serai.v1.MatchService.GetMatchRatings
+   */
+  getMatchRatings: {
+    methodKind: "unary";
+    input: typeof GetMatchRatingsRequestSchema;
+    output: typeof GetMatchRatingsResponseSchema;
   },
 }>;
 
