@@ -20,6 +20,9 @@ Nothing here mocks Redis or uses a server that happens to be running: the tests 
 - ``postgres_server`` (session) / ``postgres_url``: a PostgreSQL of the tests' own (initdb and
   pg_ctl in a temporary folder, see postgres_server.py) and a new database on it;
   ``archive_url``: an empty archive of finished matches, once on SQLite and once on PostgreSQL.
+- ``browser``: Debian's Chromium driven by Playwright (headless, no sandbox, no GPU), launched
+  once per test module (a launch costs seconds); the contexts a test opened are closed after it.
+  Skipped, saying why, where Playwright or /usr/bin/chromium is missing.
 - ``start_replicas(n, *args)``: n of those; ``redis_cluster`` / ``redis_cluster_nodes``: a
   three-master Redis Cluster on loopback (session), flushed for each test.
 
@@ -34,6 +37,7 @@ import asyncio
 import itertools
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -135,6 +139,44 @@ def make_api_key(redis_url: str) -> Callable[[str], str]:
         return made.stdout.strip()
 
     return make
+
+
+# --- Chromium -------------------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium for a test module's tests (see ``browser``)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's Chromium; every context the test opened is closed after it, so no page of
+    a finished test keeps polling a stopped server."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
 
 
 # --- serai in this process ------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -31,18 +31,6 @@ def served(start_serve: Callable[..., Any], redis_url: str, tmp_path: Any) -> An
     return start_serve(
         "--redis-url", redis_url, "--http-port", "0", command=[sys.executable, "-c", run]
     )
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _peeked(address: str) -> tuple[str, list[str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,18 +30,6 @@ def site(start_serve: Callable[..., Any], redis_url: str, tmp_path: Any) -> str:
         "--redis-url", redis_url, "--http-port", "0", command=[sys.executable, "-c", run]
     )
     return f"http://{server.http_address}/"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_a_person_plays_it_against_the_servers_search_bot(site: str, browser: Any) -> None:

@@ -29,14 +29,6 @@ from serai.api import match_service_pb2_grpc as pb_grpc
 from waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("SERAI_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "web"
 PHONE = {"width": 400, "height": 820}
@@ -88,16 +80,6 @@ def served(start_serve: Callable[..., Any], redis_url: str) -> Any:
 @pytest.fixture
 def site(served: Any) -> str:
     return f"http://{served.http_address}/"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _page(browser: Any, site: str, name: str, wire: bool = False) -> Any:
