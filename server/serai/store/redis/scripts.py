@@ -81,8 +81,9 @@ WEBHOOK_SETTLE_SCRIPT = _read("webhook_settle")
 # assigned, waits; ARGV player, now. QUEUE_LEAVE: KEYS waiting, since, alive, entries; ARGV player.
 # QUEUE_PAIR: KEYS the queue's eight; ARGV now, seats, window, widen per ms, stale ms, the
 # player to pair, the pairing id, waits kept. QUEUE_FILL: KEYS the queue's eight; ARGV now, the
-# player, the pairing id, waits kept, then the fill's entries. RATINGS_APPLY: KEYS rows, people, bots, applied, then
-# each player's history; ARGV match id, how many players, then six values per player.
+# player, the pairing id, waits kept, then the fill's entries. RATINGS_APPLY: KEYS rows, people,
+# bots, applied, then each player's history; ARGV match id, how many players, then six values
+# per player.
 QUEUE_ENTER_SCRIPT = _read("queue_enter")
 QUEUE_POLL_SCRIPT = _read("queue_poll")
 QUEUE_LEAVE_SCRIPT = _read("queue_leave")
