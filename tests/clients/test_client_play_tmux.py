@@ -1,6 +1,7 @@
 """``serai play`` in a real terminal (tmux, 80x24): names instead of seat numbers, the help line
-whole, Enter alone and ``m`` keeping the half-picked move, and the result once the person resigns.
-Skipped where tmux is missing."""
+whole, Enter alone and ``m`` keeping the half-picked move, the result once the person resigns,
+and the rematch it offers then (r: the same players, seats rotated; q: quit). Skipped where
+tmux is missing."""
 
 from __future__ import annotations
 
@@ -106,6 +107,19 @@ def test_a_turn_at_80_by_24_reads_by_name_and_keeps_a_half_picked_move(
     play.type("q")
     play.wait_for(lambda s: "resign the match? (y/n)" in s[-1], "the resign question")
     play.type("y")
+    over = play.wait_for(lambda s: "r: rematch, q: quit" in s[-1], "the rematch question")
+    assert len(over) <= 24 and all(len(line) <= 80 for line in over)
+    assert "match over" in over[0] and any("you lose" in line for line in over), over
+    first_match = over[0].split(" · ")[1]
+    play.type("r")  # the bot asks too: the same two, the first seat rotated
+    rematch = play.wait_for(lambda s: "(you, seat 1)" in s[0] and _choosing(s), "the rematch")
+    assert rematch[0].split(" · ")[1] != first_match, rematch
+    assert "your turn" in rematch[0]  # the bot, now seat 0, played first
+    play.type("q")
+    play.wait_for(lambda s: "resign the match? (y/n)" in s[-1], "the resign question")
+    play.type("y")
+    play.wait_for(lambda s: "r: rematch, q: quit" in s[-1], "the second rematch question")
+    play.type("q")
     last = play.wait_for(lambda s: any(x.startswith("EXIT=") for x in s), "the end")
     said = "\n".join(last)
     assert "EXIT=0" in said and "you lose" in said, said
