@@ -252,25 +252,33 @@ def test_a_match_created_rated_is_rated_if_every_seat_has_a_player(open_store, b
 
 
 def test_a_rated_match_s_rematch_is_rated_on_its_board_once(open_store) -> None:
-    """Both seats of a finished rated match ask for a rematch (Rematch registers it, as every
-    seat's call does): it is rated on the same board, each player in its rotated seat, and once
+    """Both seats of a finished rated match ask for a rematch (the Rematch RPC, which registers
+    it each time): it is rated on the same board, each player in its rotated seat, and once
     however often it is registered (a late repeat counts nothing)."""
+    from serai.api import match_service_pb2 as pb
+    from serai.rpc.context import CallContext
+    from serai.rpc.handlers import MatchHandlers
 
     async def test(store: Store) -> None:
         c = community(store)
         matches = c.matchmaking.matches
+        handlers = MatchHandlers(matches, community=c)
         ada, bo = await pair(c, Seeker("p-ada", "ada"), Seeker("p-bo", "bo"))
         old_id = ada.joined.record.match_id
         await finish(c, bo)
         assert await c.rater.drain() == 1
-        again = [await matches.rematch(old_id, m.joined.token) for m in (ada, bo)]
+        again = [
+            await handlers.Rematch(
+                pb.RematchRequest(match_id=old_id, seat_token=m.joined.token), CallContext()
+            )
+            for m in (ada, bo)
+        ]
         assert [j.seat for j in again] == [(ada.joined.seat + 1) % 2, (bo.joined.seat + 1) % 2]
-        for joined in again:
-            assert await c.register_rematch(old_id, joined.record)
-        new_id = again[0].record.match_id
-        await matches.resign(new_id, again[0].token)  # ada loses the rematch
+        new_id = again[0].match.match_id
+        await matches.resign(new_id, again[0].seat_token)  # ada loses the rematch
         assert await c.rater.drain() == 1
-        assert await c.register_rematch(old_id, again[1].record)  # a late repeat
+        rematch = await matches.get(new_id)
+        assert await c.register_rematch(old_id, rematch.record)  # a late repeat
         await c.rater.drain()
         rows = await store.rating_rows(BOARD, ["p-ada", "p-bo"])
         assert [rows[p].games for p in ("p-ada", "p-bo")] == [2, 2]
