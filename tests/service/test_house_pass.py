@@ -43,6 +43,7 @@ def test_another_process_s_pass_or_a_forged_one_is_refused() -> None:
     refused(auth, HousePasses().token("acme"))
     refused(auth, "house_guess.acme")
     refused(auth, "house_")
+    refused(auth, "house_\u00e9t\u00e9.acme")  # not ASCII: refused all the same
     refused(Authenticator(NoKeys()), HousePasses().token("acme"))  # a server that makes none
 
 

@@ -63,7 +63,9 @@ class HousePasses:
         secret, dot, tenant = token.removeprefix(HOUSE_PREFIX).partition(".")
         if not token.startswith(HOUSE_PREFIX) or not dot:
             return None
-        return tenant if hmac.compare_digest(secret, self._secret) else None
+        # as bytes: a header's text may hold any latin-1 character, which str comparison refuses
+        same = hmac.compare_digest(secret.encode(), self._secret.encode())
+        return tenant if same else None
 
 
 # A key as last read from the store: when (the clock's time), the key, its principal.
