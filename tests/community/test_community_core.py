@@ -278,7 +278,7 @@ def test_a_rated_match_s_rematch_is_rated_on_its_board_once(open_store) -> None:
         await matches.resign(new_id, again[0].seat_token)  # ada loses the rematch
         assert await c.rater.drain() == 1
         rematch = await matches.get(new_id)
-        assert await c.register_rematch(old_id, rematch.record)  # a late repeat
+        assert await c.rematched(old_id, rematch.record)  # a late repeat
         await c.rater.drain()
         rows = await store.rating_rows(BOARD, ["p-ada", "p-bo"])
         assert [rows[p].games for p in ("p-ada", "p-bo")] == [2, 2]
@@ -398,6 +398,36 @@ def test_a_player_who_waited_long_enough_is_seated_with_a_house_bot(
         bots = await store.leaderboard(BOARD, True, 0, 10)
         assert [p for p, _ in people] == (["p-ada"] if host_rates_them else [])
         assert [p for p, _ in bots] == (["house-bot:greedy:1"] if host_rates_them else [])
+
+    scenario(open_store, test)
+
+
+def test_the_house_bot_asks_for_the_rematch_too(open_store) -> None:
+    """The person asks for a rematch of a match a house bot filled (the Rematch RPC): the bot
+    takes the seat after its own at once, so the rematch starts; a repeated ask starts no
+    second bot."""
+    from serai.api import match_service_pb2 as pb
+    from serai.rpc.context import CallContext
+    from serai.rpc.handlers import MatchHandlers
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        house = FakeHouse()
+        c.matchmaking.fill_with(house, 5)
+        handlers = MatchHandlers(c.matchmaking.matches, community=c)
+        ada = await filled(c, Seeker("p-ada", "ada"), 2, 5)
+        [(bot, _, _)] = house.seats
+        await c.matchmaking.matches.resign(bot.record.match_id, bot.token)
+        ask = pb.RematchRequest(match_id=bot.record.match_id, seat_token=ada.joined.token)
+        for _ in range(2):
+            again = await handlers.Rematch(ask, CallContext())
+        assert len(house.seats) == 2
+        rebot, _, strategy = house.seats[1]
+        assert (rebot.record.match_id, rebot.seat) == (again.match.match_id, 1 - again.seat)
+        assert strategy == "greedy" and rebot.record.status == "running"
+        await c.matchmaking.matches.resign(rebot.record.match_id, again.seat_token)
+        await c.rater.drain()
+        assert await store.rated_match(again.match.match_id) is not None  # rated as the first
 
     scenario(open_store, test)
 

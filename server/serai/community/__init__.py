@@ -54,6 +54,16 @@ class Community:
         now_ms = int(time.time() * 1000)
         await self.store.register_rated(RatedMatch(record.match_id, board, (), now_ms), now_ms)
 
+    async def rematched(self, old_match_id: str, record: MatchRecord) -> bool:
+        """What a seat's Rematch does besides :meth:`serai.matches.Matches.rematch`: ``record``
+        (the rematch of ``old_match_id``) rated as that match was (:meth:`register_rematch`),
+        and the house bots the queue seated in it asking for the rematch too. Idempotent;
+        whether the rematch is rated."""
+        old = await self.store.load(old_match_id)
+        if isinstance(old, MatchRecord):
+            await self.matchmaking.rematch_house_bots(old, record)
+        return await self.register_rematch(old_match_id, record)
+
     async def register_rematch(self, old_match_id: str, record: MatchRecord) -> bool:
         """Rate ``record``, the rematch of ``old_match_id``, as that match was rated: on the
         same board (a rated match's rematch is rated, a casual one's is not), each player in the

@@ -267,6 +267,41 @@ class Matchmaking:
         pairing = secrets.token_hex(16)
         return await self.store.queue_fill(queue, seeker.player, fill, now_ms, pairing)
 
+    async def rematch_house_bots(self, old: MatchRecord, new: MatchRecord) -> int:
+        """The house bots of ``old`` (a match the queue filled) ask for its rematch ``new`` too,
+        as ``serai play``'s own bots do, so that the person who asked does not wait for them
+        for ever: each joins the seat after its own (idempotent: a repeat starts no second
+        bot). How many bots were started now."""
+        if self.house is None:
+            return 0
+        started = 0
+        for seat, held in enumerate(old.seats):
+            who, _, strategy = held.player.rpartition(":")[0].partition(":")
+            if who != HOUSE_PLAYER or not strategy:
+                continue
+            joined = await self.matches.join(
+                new.match_id,
+                (seat + 1) % len(old.seats),
+                held.name,
+                request_id=f"house-rematch-{old.match_id}-{seat}",
+                entropy=secrets.token_bytes(16),
+                tenant=new.tenant,
+                player_key=held.player,
+            )
+            if not joined.replayed:
+                await self._start_house_bot(joined, new.tenant, strategy)
+                started += 1
+        return started
+
+    async def _start_house_bot(self, joined: Joined, tenant: str, strategy: str) -> None:
+        """Hand the seat joined for a house bot to the house; a bot that cannot start is logged
+        (the match goes on: its seat loses on time)."""
+        assert self.house is not None
+        try:
+            await self.house.play(joined, tenant, strategy)
+        except Exception as error:
+            log.warning("house bot not started", match=joined.record.match_id, error=repr(error))
+
     async def _still_playing(self, queue: QueueKey, assignment: _Assignment) -> bool:
         """Whether the assignment's match is still to be played (or not made yet)."""
         match_id = created_match_id(QUEUE_CLIENT, _create_id(assignment.pairing), queue.tenant)
@@ -314,10 +349,7 @@ class Matchmaking:
             # A bot's seat joined before (replayed) has its bot already: a second would play
             # the same seat. (One lost with a replica that died here: the player wins on time.)
             if strategy and not joined.replayed and self.house is not None:
-                try:
-                    await self.house.play(joined, queue.tenant, strategy)
-                except Exception as error:
-                    log.warning("house bot not started", match=record.match_id, error=repr(error))
+                await self._start_house_bot(joined, queue.tenant, strategy)
         assert mine is not None
         return Matched(mine, rated)
 
