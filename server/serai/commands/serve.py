@@ -403,6 +403,10 @@ async def _servers(
         runtime.community.matchmaking.fill_with(
             house_bots.QueueBots(servers.house, passes.token), settings.queue_bot_after
         )
+    elif settings.queue_bot_after > 0:
+        structlog.get_logger("serai.serve").warning(
+            "--queue-bot-after has no house bots to seat (--house-bots 0, or none installed)"
+        )
     if settings.http_port is not None:
         # uvicorn: only if used
         from serai.transports.connect.connections import ConnectionLimits
