@@ -40,9 +40,28 @@ def test_r_takes_the_rematch_q_or_no_more_input_does_not(service: Any) -> None:
             assert ("'x' is not an answer" in display.text) == ("x" in answers)
 
 
+class Thinking:
+    """A person who never answers: a question waits until withdrawn (the match is over)."""
+
+    def __init__(self) -> None:
+        self.withdrawn = threading.Event()
+
+    def ask(self, prompt: str) -> str:
+        if not self.withdrawn.wait(60):
+            raise AssertionError("the match ended, yet the question was never withdrawn")
+        raise EOFError("withdrawn")
+
+    def withdraw(self) -> None:
+        self.withdrawn.set()
+
+    def reopen(self) -> None:
+        self.withdrawn.clear()
+
+
 def test_the_first_to_ask_waits_in_the_rematch_until_the_other_asks(service: Any) -> None:
     """Ann asks first: the rematch is open, her screen says the others have to ask too; bo asks
-    (seats rotated: bo now seat 0, to act first) and resigns it: ann's player ends, a winner."""
+    (seats rotated: bo now seat 0) and resigns it (whoever's turn it is): ann's player ends, a
+    winner."""
     with SeraiClient(service.address) as client:
         match = client.create_match("jaipur")
         ann = client.join(match.match_id, player_name="ann")
@@ -51,7 +70,7 @@ def test_the_first_to_ask_waits_in_the_rematch_until_the_other_asks(service: Any
         again = client.rematch(ann)
         assert again.seat == 1 and again.match_id != match.match_id
         display = RecordingDisplay()
-        player = TerminalPlayer(client, again, ScriptedInput([]), display, rematch=True)
+        player = TerminalPlayer(client, again, Thinking(), display, rematch=True)
         ran: dict[str, Any] = {}
         thread = threading.Thread(target=lambda: ran.update(final=player.run()))
         thread.start()
