@@ -104,11 +104,13 @@ class HouseBots:
         seat: int | None = None,
         api_key: str = "",
         owner: str = "",
+        seat_token: str = "",
     ) -> StartedBot:
         """A bot playing ``strategy`` in a free seat of ``match_id`` (``seat``, or the lowest),
         calling with ``api_key``, counted as ``owner``'s (its API key or address, as
         :attr:`serai.rpc.context.CallContext.quota_key` writes it); raises HouseBotError if it
-        cannot."""
+        cannot. With a ``seat_token`` it plays ``seat``, already joined for it (the queue's
+        house bots: see :class:`serai.house_bots.QueueBots`)."""
         known = {name for names in self._offered.values() for name in names}
         if strategy not in known:
             raise HouseBotError(
@@ -132,7 +134,7 @@ class HouseBots:
         self._count(owner, 1)
         started = False
         try:
-            bot = await self._seat(match_id, strategy, seat, api_key, owner)
+            bot = await self._seat(match_id, strategy, seat, api_key, owner, seat_token)
             started = True
             return bot
         finally:
@@ -150,10 +152,17 @@ class HouseBots:
             self._by_owner.pop(owner, None)
 
     async def _seat(
-        self, match_id: str, strategy: str, seat: int | None, api_key: str, owner: str
+        self,
+        match_id: str,
+        strategy: str,
+        seat: int | None,
+        api_key: str,
+        owner: str,
+        seat_token: str,
     ) -> StartedBot:
         from serai_client.aio import AsyncSeraiClient
         from serai_client.errors import SeraiError
+        from serai_client.types import SeatHandle
 
         client = AsyncSeraiClient(self.target, api_key=api_key, client_id="house-bot")
         try:
@@ -172,10 +181,13 @@ class HouseBots:
             except ValueError as error:
                 raise HouseBotError(400, str(error)) from None
             name = f"{strategy} bot"
-            try:
-                handle = await client.join(match_id, seat, player_name=name)
-            except SeraiError as error:
-                raise _http_error(error) from None
+            if seat_token and seat is not None:
+                handle = SeatHandle(match_id, seat, seat_token, game, name)
+            else:
+                try:
+                    handle = await client.join(match_id, seat, player_name=name)
+                except SeraiError as error:
+                    raise _http_error(error) from None
         except BaseException:
             await client.close()
             raise

@@ -62,6 +62,8 @@ SEED_WARNING = (
     "play only with someone you trust"
 )
 HELP = "a number picks · b back · m more · r redraw · q resign"
+REMATCH_QUESTION = "r: rematch, q: quit"
+REMATCH_WAIT = "rematch: waiting for the others to ask for it too"
 RESIGN = "resign"
 """What a turn ends with besides a move: the person resigned (and confirmed)."""
 NOT_DEALT = "the cards are dealt once every seat is taken"
@@ -70,11 +72,14 @@ NOT_DEALT = "the cards are dealt once every seat is taken"
 class InputLayer(Protocol):
     """Where the player's answers come from. ``ask`` raises EOFError when there are no more.
     ``withdraw`` (from any thread) says no answer is wanted any more (the match is over): an
-    ``ask`` waiting then, or made after, raises EOFError."""
+    ``ask`` waiting then, or made after, raises EOFError; ``reopen`` wants answers again (the
+    rematch question, the next match)."""
 
     def ask(self, prompt: str) -> str: ...
 
     def withdraw(self) -> None: ...
+
+    def reopen(self) -> None: ...
 
 
 class ConsoleInput:
@@ -114,6 +119,17 @@ class ConsoleInput:
         self._withdrawn.set()
         os.write(self._wake_write, b"!")
 
+    def reopen(self) -> None:
+        self._withdrawn.clear()
+        os.set_blocking(self._wake_read, False)
+        try:
+            while os.read(self._wake_read, 64):  # the wake-ups of the withdrawals before
+                pass
+        except BlockingIOError:
+            pass
+        finally:
+            os.set_blocking(self._wake_read, True)
+
 
 class ScriptedInput:
     """Answers from a list, for tests; EOFError once they run out. ``prompts`` records each ask."""
@@ -131,6 +147,9 @@ class ScriptedInput:
 
     def withdraw(self) -> None:
         """Nothing to do: a scripted answer never waits."""
+
+    def reopen(self) -> None:
+        """Nothing to do: see :meth:`withdraw`."""
 
 
 class Display(Protocol):
@@ -176,7 +195,8 @@ class RecordingDisplay:
 class TerminalPlayer:
     """Plays ``seat`` for a person until the match ends (or input ends).
 
-    ``seed_is_yours``: the person chose the match's seed, so there is nothing to warn about.
+    ``seed_is_yours``: the person chose the match's seed, so there is nothing to warn about;
+    ``rematch``: the match is a rematch (the others join it by asking for it too).
     """
 
     def __init__(
@@ -187,8 +207,10 @@ class TerminalPlayer:
         display: Display,
         *,
         seed_is_yours: bool = False,
+        rematch: bool = False,
     ) -> None:
         self.client = client
+        self.rematch = rematch
         self.seat = seat
         self.inputs = inputs
         self.display = display
@@ -230,6 +252,25 @@ class TerminalPlayer:
         self._catch_up(snapshot)
         self.draw(snapshot)
         return snapshot
+
+    def wants_rematch(self, final: Snapshot) -> bool:
+        """Ask, on the finished match's screen, whether to play the same players again (each
+        of them asks: :meth:`serai_client.client.SeraiClient.rematch`): True for ``r``, False
+        for ``q`` or when input ends."""
+        self.inputs.reopen()
+        while True:
+            self.draw(final)
+            try:
+                answer = self._ask(REMATCH_QUESTION).strip().lower()
+            except EOFError:
+                return False
+            if answer in ("r", "rematch"):
+                return True
+            if answer in ("q", "quit"):
+                return False
+            if answer:
+                said = answer if len(answer) <= 12 else answer[:11] + "…"
+                self.message = f"'{said}' is not an answer: {REMATCH_QUESTION}"
 
     def say(self, text: str) -> None:
         """A line from outside (the connection's state): shown at once unless a prompt is open."""
@@ -472,6 +513,8 @@ class TerminalPlayer:
     def _joining(self, snapshot: Snapshot) -> str:
         if snapshot.proto.match.status != pb.MATCH_STATUS_OPEN:
             return ""
+        if self.rematch:
+            return REMATCH_WAIT
         return f"the others join with --match {snapshot.match_id}"
 
     def header(self, snapshot: Snapshot) -> str:

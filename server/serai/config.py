@@ -85,6 +85,7 @@ class Settings:
     webhook_allow_host: tuple[str, ...] = ()  # hosts webhook URLs may name (none: no webhooks)
     queue_move_seconds: int = 60
     rate_people_against_bots: bool = False
+    queue_bot_after: float = 0.0  # seconds a queued player waits before a house bot (0: never)
     provisional_games: int = 5
     event_loop: str = "asyncio"
 
@@ -239,6 +240,16 @@ def _community(group: Any) -> None:
         nargs="?",
         const=True,
         metavar="BOOL",
+    )
+    _setting(
+        group,
+        "--queue-bot-after",
+        "a player who waits this long in a queue is seated with house bots (this process "
+        "plays them, up to --house-bots; rated on the bots' leaderboard: see "
+        "--rate-people-against-bots): 30 (seconds), 45s, 2m; 0: never",
+        kind=values.duration,
+        default_text="0 (never)",
+        metavar="DURATION",
     )
     _setting(
         group,

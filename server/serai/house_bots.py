@@ -10,11 +10,16 @@ port, so it sees only what its seat sees. The server imports no client code. Exa
     bots = load("", games, limit=16, per_owner=2)   # None: no implementation installed
     bots.target = local_target("0.0.0.0", 50051)    # once the gRPC port listens
     started = await bots.start(match_id, "greedy", api_key=key, owner="key:acme")
+
+The matchmaking queue seats house bots too (serve's --queue-bot-after): :class:`QueueBots` is
+them as the queue sees them (:class:`serai.community.HouseSeats`); the queue joins a bot's seat
+itself and the bot plays it by its seat token, with this process's house pass
+(:class:`serai.rpc.auth.HousePasses`) for the player's tenant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Protocol
@@ -22,12 +27,16 @@ from typing import Any, Protocol
 import structlog
 
 from serai.game import Game
+from serai.matches import Joined
 
 GROUP = "serai.house_bots"
 DEFAULT_LIMIT = 16
 DEFAULT_PER_OWNER = 2
 MOVE_SECONDS = 1.0
 """How long a search bot may think about one move."""
+QUEUE_STRATEGY = "greedy"
+"""What a house bot the queue seats plays, where the game offers it (else its first strategy):
+quick, and a fair opponent for someone who waited."""
 
 _log = structlog.get_logger("serai.house_bots")
 
@@ -85,14 +94,40 @@ class HouseBots(Protocol):
         seat: int | None = None,
         api_key: str = "",
         owner: str = "",
+        seat_token: str = "",
     ) -> StartedBot:
         """A bot playing ``strategy`` in a free seat of ``match_id`` (``seat``, or the lowest),
-        calling with ``api_key``, counted as ``owner``'s; HouseBotError if it cannot."""
+        calling with ``api_key``, counted as ``owner``'s; HouseBotError if it cannot. With a
+        ``seat_token``, the bot plays ``seat``, joined for it already, by that token."""
         ...
 
     async def close(self) -> None:
         """Stop every bot, leaving their seats as they are."""
         ...
+
+
+class QueueBots:
+    """The house bots as the matchmaking queue seats them (:class:`serai.community.HouseSeats`):
+    ``pass_for`` gives the credential of a bot playing in a tenant (see the module)."""
+
+    def __init__(self, bots: HouseBots, pass_for: Callable[[str], str]) -> None:
+        self.bots = bots
+        self.pass_for = pass_for
+
+    def strategy(self, game: str) -> str | None:
+        offered = self.bots.strategies().get(game, [])
+        if not offered or self.bots.running >= self.bots.limit:
+            return None
+        return QUEUE_STRATEGY if QUEUE_STRATEGY in offered else offered[0]
+
+    async def play(self, joined: Joined, tenant: str, strategy: str) -> None:
+        await self.bots.start(
+            joined.record.match_id,
+            strategy,
+            seat=joined.seat,
+            api_key=self.pass_for(tenant),
+            seat_token=joined.token,
+        )
 
 
 def load(

@@ -108,7 +108,7 @@ def test_ctrl_c_keeps_the_seat_and_play_returns_to_it(
         bo = client.join(match_id, player_name="bo")  # seat 1: seat 0 is still ann's
         assert bo.seat == 1
         _move_while_seat_acts(client, bo)
-    back = Play(seats, "jaipur", "--server", server.address, "--match", match_id, stdin="q\ny\n")
+    back = Play(seats, "jaipur", "--server", server.address, "--match", match_id, stdin="q\ny\nq\n")
     try:
         assert back.finish() == 0, "\n".join(back.out + back.err)
     finally:
@@ -137,6 +137,10 @@ def test_a_kept_token_that_no_longer_works_is_said_and_the_seat_joined_afresh(
                     break
                 time.sleep(0.1)
             client.resign(other)
+            play.wait_for("you win", play.out)  # then asked "r: rematch, q: quit"
+            assert play.process.stdin is not None
+            play.process.stdin.write("q\n")
+            play.process.stdin.flush()
             assert play.finish() == 0, "\n".join(play.out + play.err)
         finally:
             play.process.kill()

@@ -1,6 +1,7 @@
 """``serai play`` in a real terminal (tmux, 80x24): names instead of seat numbers, the help line
-whole, Enter alone and ``m`` keeping the half-picked move, and the result once the person resigns.
-Skipped where tmux is missing."""
+whole, Enter alone and ``m`` keeping the half-picked move, the result once the person resigns,
+and the rematch it offers then (r: the same players, seats rotated; q: quit). Skipped where
+tmux is missing."""
 
 from __future__ import annotations
 
@@ -78,6 +79,10 @@ def pane(tmp_path: Path) -> Iterator[Callable[[str], Pane]]:
         each.close()
 
 
+def _asked(lines: list[str], question: str) -> bool:
+    return bool(lines) and question in lines[-1]  # a screen read as it is redrawn may be blank
+
+
 def _choosing(lines: list[str]) -> bool:
     return any(line.startswith("choose") for line in lines) and "your move" in lines[-1]
 
@@ -106,6 +111,18 @@ def test_a_turn_at_80_by_24_reads_by_name_and_keeps_a_half_picked_move(
     play.type("q")
     play.wait_for(lambda s: "resign the match? (y/n)" in s[-1], "the resign question")
     play.type("y")
+    over = play.wait_for(lambda s: _asked(s, "r: rematch, q: quit"), "the rematch question")
+    assert len(over) <= 24 and all(len(line) <= 80 for line in over)
+    assert "match over" in over[0] and any("you lose" in line for line in over), over
+    first_match = over[0].split(" · ")[1]
+    play.type("r")  # the bot asks too: the same two, the first seat rotated
+    rematch = play.wait_for(lambda s: _choosing(s) and "(you, seat 1)" in s[0], "the rematch")
+    assert rematch[0].split(" · ")[1] != first_match, rematch
+    play.type("q")
+    play.wait_for(lambda s: _asked(s, "resign the match? (y/n)"), "the resign question")
+    play.type("y")
+    play.wait_for(lambda s: _asked(s, "r: rematch, q: quit"), "the second rematch question")
+    play.type("q")
     last = play.wait_for(lambda s: any(x.startswith("EXIT=") for x in s), "the end")
     said = "\n".join(last)
     assert "EXIT=0" in said and "you lose" in said, said

@@ -166,7 +166,7 @@ def test_arena_and_play_wait_for_a_server_too(start_serve, redis_url, command: s
         args = ["arena", "--bots", "random,random", "--matches", "1", "--quiet"]
         child = Command(*args, "--server", target, "--connect-timeout", "0")
     else:
-        child = Command("play", "jaipur", "--vs", "random", "--server", target, stdin="q\ny\n")
+        child = Command("play", "jaipur", "--vs", "random", "--server", target, stdin="q\ny\nq\n")
     try:
         child.wait_for(unreachable(port), child.err)
         start_serve("--port", str(port), "--redis-url", redis_url)

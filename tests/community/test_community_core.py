@@ -1,12 +1,15 @@
 """The community's core (serai.community) on each store, in memory and on a real Redis: a rated
 match moves ratings once however often it is re-driven, and by any number of raters; a pairing
 that no stream told is found by the players' next JoinQueue; guests play casual matches; people
-against bots move no rating unless the host says so; a closed stream leaves the queue."""
+against bots move no rating unless the host says so; a closed stream leaves the queue; a rated
+match's rematch is rated; a waiting player is told an estimate; a player who waited long
+enough is seated with house bots where the host allows it."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -15,10 +18,11 @@ from typing import Any
 import pytest
 from serai import registry
 from serai.community import Community, Matched, Seeker, Waiting
+from serai.community.queue import HEARTBEAT_MS, estimate_ms
 from serai.community.rater import Rater
-from serai.matches import Matches
+from serai.matches import Joined, Matches
 from serai.store import Store
-from serai.store.community import PairingPolicy, RatedMatch, RatedSeat, RatingBoard
+from serai.store.community import PairingPolicy, QueueEntry, RatedMatch, RatedSeat, RatingBoard
 from serai.store.memory import MemoryStore
 from serai.store.redis import RedisStore
 
@@ -243,5 +247,218 @@ def test_a_match_created_rated_is_rated_if_every_seat_has_a_player(open_store, b
         rated = await store.leaderboard(BOARD, False, 0, 10)
         assert [r.name for _, r in rated] == (["bo", "ada"] if bound else [])
         assert await store.rated_due(10**13, 0, 10) == []
+
+    scenario(open_store, test)
+
+
+def test_a_rated_match_s_rematch_is_rated_on_its_board_once(open_store) -> None:
+    """Both seats of a finished rated match ask for a rematch (the Rematch RPC, which registers
+    it each time): it is rated on the same board, each player in its rotated seat, and once
+    however often it is registered (a late repeat counts nothing)."""
+    from serai.api import match_service_pb2 as pb
+    from serai.rpc.context import CallContext
+    from serai.rpc.handlers import MatchHandlers
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        matches = c.matchmaking.matches
+        handlers = MatchHandlers(matches, community=c)
+        ada, bo = await pair(c, Seeker("p-ada", "ada"), Seeker("p-bo", "bo"))
+        old_id = ada.joined.record.match_id
+        await finish(c, bo)
+        assert await c.rater.drain() == 1
+        again = [
+            await handlers.Rematch(
+                pb.RematchRequest(match_id=old_id, seat_token=m.joined.token), CallContext()
+            )
+            for m in (ada, bo)
+        ]
+        assert [j.seat for j in again] == [(ada.joined.seat + 1) % 2, (bo.joined.seat + 1) % 2]
+        new_id = again[0].match.match_id
+        await matches.resign(new_id, again[0].seat_token)  # ada loses the rematch
+        assert await c.rater.drain() == 1
+        rematch = await matches.get(new_id)
+        assert await c.rematched(old_id, rematch.record)  # a late repeat
+        await c.rater.drain()
+        rows = await store.rating_rows(BOARD, ["p-ada", "p-bo"])
+        assert [rows[p].games for p in ("p-ada", "p-bo")] == [2, 2]
+        ada_lines = await c.ratings.history(BOARD, "p-ada")
+        bo_lines = await c.ratings.history(BOARD, "p-bo")
+        assert [line.match_id for line in ada_lines] == [new_id, old_id]
+        assert [line.place for line in ada_lines] == [1, 0]
+        assert [line.place for line in bo_lines] == [0, 1]
+
+    scenario(open_store, test)
+
+
+def test_a_casual_match_s_rematch_is_not_rated(open_store) -> None:
+    async def test(store: Store) -> None:
+        c = community(store)
+        ada, bo = await pair(
+            c, Seeker("g-1", "ada", guest=True), Seeker("g-2", "bo", guest=True), pool="casual"
+        )
+        await finish(c, ada)
+        old_id = ada.joined.record.match_id
+        joined = await c.matchmaking.matches.rematch(old_id, bo.joined.token)
+        assert not await c.register_rematch(old_id, joined.record)
+        assert await store.rated_due(10**13, 0, 10) == []
+
+    scenario(open_store, test)
+
+
+def test_a_waiting_player_is_told_its_place_and_an_estimate_from_recent_waits(open_store) -> None:
+    """Two players seated after a minute's wait: the next player waiting is told it is first
+    of one, and to expect about a minute, less as it waits; once it waited as long as anyone
+    lately, no guess."""
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        now = [0]
+        c.matchmaking.clock_ms = lambda: now[0]
+        c.matchmaking.poll_seconds = 0.01
+        queue = c.matchmaking.queue("", "jaipur", {}, 2, "rated")
+        for player in ("p-a", "p-b"):
+            await store.queue_enter(queue, QueueEntry(player, json.dumps({"p": player}), 25), 0)
+            await store.queue_poll(queue, player, 60_000)  # still there (not stale)
+        assert await store.queue_pair(queue, "p-a", 60_000, PairingPolicy(), "g1")
+        now[0] = 100_000
+        updates = c.matchmaking.wait(queue, Seeker("p-cy", "cy"))
+        first = await anext(updates)
+        assert first == Waiting(position=0, waiting=1, waited_ms=0, estimate_ms=60_000)
+        guesses = []
+        for _ in range(6):  # the clock on by a heartbeat each time (not so far it looks gone)
+            now[0] += HEARTBEAT_MS
+            later = await anext(updates)
+            guesses.append((later.waited_ms, later.estimate_ms))
+        assert guesses[0] == (10_000, 50_000) and guesses[-1] == (60_000, 0)
+        await updates.aclose()  # type: ignore[attr-defined]
+
+    scenario(open_store, test)
+
+
+def test_the_estimate_is_a_median_of_longer_waits_capped_by_a_house_bot() -> None:
+    assert estimate_ms((), 0) == 0
+    assert estimate_ms((1_000, 9_000, 3_000), 0) == 3_000
+    assert estimate_ms((1_000, 9_000, 3_000, 600_000), 2_000) == 7_000  # of 3_000, 9_000, 600_000
+    assert estimate_ms((1_000,), 5_000) == 0
+    assert estimate_ms((1_000,), 5_000, fill_after_ms=30_000) == 25_000
+    assert estimate_ms((60_000,), 0, fill_after_ms=30_000) == 30_000
+
+
+class FakeHouse:
+    """House bots that play nothing: the seats handed to them, to play from the test."""
+
+    def __init__(self, strategy: str | None = "greedy") -> None:
+        self.offered = strategy
+        self.seats: list[tuple[Joined, str, str]] = []
+
+    def strategy(self, game: str) -> str | None:
+        return self.offered
+
+    async def play(self, joined: Joined, tenant: str, strategy: str) -> None:
+        self.seats.append((joined, tenant, strategy))
+
+
+async def filled(c: Community, seeker: Seeker, seats: int, after_s: float) -> Matched:
+    """The match ``seeker`` is seated in once it waited ``after_s`` (the clock moved on at its
+    first update, no one else queued; ``after_s`` is under the policy's stale_ms, past which a
+    stream that did not poll looks gone)."""
+    now = [1_000_000]
+    c.matchmaking.clock_ms = lambda: now[0]
+    c.matchmaking.poll_seconds = 0.01
+    queue = c.matchmaking.queue("", "nile" if seats > 2 else "jaipur", {}, seats, "rated")
+    updates = c.matchmaking.wait(queue, seeker)
+    first = await anext(updates)
+    assert isinstance(first, Waiting) and 0 < first.estimate_ms <= after_s * 1000
+    now[0] += int(after_s * 1000)
+    return await matched(updates)
+
+
+@pytest.mark.parametrize("host_rates_them", [False, True])
+def test_a_player_who_waited_long_enough_is_seated_with_a_house_bot(
+    open_store, host_rates_them: bool
+) -> None:
+    """serve --queue-bot-after: the player waits alone past it and is seated with a house bot
+    (the bot's seat joined by the server, its token handed to the house), rated: the bots on
+    their own leaderboard, the person's rating moved only with --rate-people-against-bots."""
+
+    async def test(store: Store) -> None:
+        c = community(store, people_vs_bots=host_rates_them)
+        house = FakeHouse()
+        c.matchmaking.fill_with(house, 10)
+        ada = await filled(c, Seeker("p-ada", "ada"), 2, 10)
+        record = ada.joined.record
+        assert ada.rated and record.status == "running"
+        [(bot, tenant, strategy)] = house.seats
+        assert (bot.seat, tenant, strategy) == (1 - ada.joined.seat, "", "greedy")
+        assert bot.record.seats[bot.seat].name == "greedy bot"
+        await c.matchmaking.matches.resign(record.match_id, bot.token)
+        await c.rater.drain()
+        people = await store.leaderboard(BOARD, False, 0, 10)
+        bots = await store.leaderboard(BOARD, True, 0, 10)
+        assert [p for p, _ in people] == (["p-ada"] if host_rates_them else [])
+        assert [p for p, _ in bots] == (["house-bot:greedy:1"] if host_rates_them else [])
+
+    scenario(open_store, test)
+
+
+def test_the_house_bot_asks_for_the_rematch_too(open_store) -> None:
+    """The person asks for a rematch of a match a house bot filled (the Rematch RPC): the bot
+    takes the seat after its own at once, so the rematch starts; a repeated ask starts no
+    second bot."""
+    from serai.api import match_service_pb2 as pb
+    from serai.rpc.context import CallContext
+    from serai.rpc.handlers import MatchHandlers
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        house = FakeHouse()
+        c.matchmaking.fill_with(house, 5)
+        handlers = MatchHandlers(c.matchmaking.matches, community=c)
+        ada = await filled(c, Seeker("p-ada", "ada"), 2, 5)
+        [(bot, _, _)] = house.seats
+        await c.matchmaking.matches.resign(bot.record.match_id, bot.token)
+        ask = pb.RematchRequest(match_id=bot.record.match_id, seat_token=ada.joined.token)
+        for _ in range(2):
+            again = await handlers.Rematch(ask, CallContext())
+        assert len(house.seats) == 2
+        rebot, _, strategy = house.seats[1]
+        assert (rebot.record.match_id, rebot.seat) == (again.match.match_id, 1 - again.seat)
+        assert strategy == "greedy" and rebot.record.status == "running"
+        await c.matchmaking.matches.resign(rebot.record.match_id, again.seat_token)
+        await c.rater.drain()
+        assert await store.rated_match(again.match.match_id) is not None  # rated as the first
+
+    scenario(open_store, test)
+
+
+def test_a_three_seat_queue_fills_with_two_house_bots(open_store) -> None:
+    async def test(store: Store) -> None:
+        c = community(store)
+        house = FakeHouse("random")
+        c.matchmaking.fill_with(house, 5)
+        ada = await filled(c, Seeker("p-ada", "ada"), 3, 5)
+        names = sorted(seat.name for seat in ada.joined.record.seats)
+        assert names == ["ada", "random bot 1", "random bot 2"]
+        assert sorted(j.seat for j, _, _ in house.seats) == sorted({0, 1, 2} - {ada.joined.seat})
+
+    scenario(open_store, test)
+
+
+def test_no_house_bot_no_fill(open_store) -> None:
+    """A house with no bot for the game (or none free) seats no one: the player waits on."""
+
+    async def test(store: Store) -> None:
+        c = community(store)
+        c.matchmaking.fill_with(FakeHouse(None), 5)
+        now = [0]
+        c.matchmaking.clock_ms = lambda: now[0]
+        c.matchmaking.poll_seconds = 0.01
+        queue = c.matchmaking.queue("", "jaipur", {}, 2, "rated")
+        updates = c.matchmaking.wait(queue, Seeker("p-ada", "ada"))
+        assert (await anext(updates)).estimate_ms == 0
+        now[0] = HEARTBEAT_MS
+        assert isinstance(await anext(updates), Waiting)
+        await updates.aclose()  # type: ignore[attr-defined]
 
     scenario(open_store, test)

@@ -5,7 +5,8 @@ Two Jaipur bots (on two replicas) are paired with each other for three rated mat
 leaderboard shows both with 3 games and moved ratings; three Nile bots fill a 3-seat queue for
 three matches; a replica killed with -9 while players wait loses no one and seats no one twice;
 a replica killed with -9 as a rated match ends leaves the match rated exactly once; bad requests
-get their status, on the gRPC port and the Connect (JSON) port alike."""
+get their status, on the gRPC port and the Connect (JSON) port alike; a player alone long enough
+is seated with a house bot (--queue-bot-after)."""
 
 from __future__ import annotations
 
@@ -292,3 +293,22 @@ def test_a_person_at_serai_play_is_paired_with_a_queued_bot(start_serve, redis_u
     out, _ = bot.communicate(timeout=60)
     (match_id,) = matches_played(out)
     assert f"--match {match_id}" in said
+
+
+def test_a_player_alone_in_the_queue_is_seated_with_a_house_bot(start_serve, redis_url):
+    """serve --queue-bot-after: a bot waiting alone in an app's rated queue (keys required) is
+    seated with a house bot after the wait; the house bot plays in the app's tenant though no
+    one gave it the app's key, the match ends, and both are rated on the bots' leaderboard."""
+    key, secret = app_key(redis_url)
+    server = start_serve("--redis-url", redis_url, "--require-api-key", "--queue-bot-after", "1")
+    (out,) = bots([server], key, [player_token(secret, "ada")], "--game", "jaipur", "--as-bot")
+    (match_id,) = matches_played(out)
+    assert "after 1 rated matches" in out, out
+    stub = Keyed(server.address, key)
+    board = stub.ListLeaderboard(pb.ListLeaderboardRequest(game="jaipur", bots=True))
+    assert sorted((r.player_name, r.games) for r in board.ratings) == [
+        ("ada", 1),
+        ("greedy bot", 1),
+    ]
+    seats = stub.GetMatch(pb.GetMatchRequest(match_id=match_id)).match.seats
+    assert sorted(s.player_name for s in seats) == ["ada", "greedy bot"]

@@ -36,6 +36,7 @@ from serai.store import (
 )
 from serai.store.api_keys import KeyExists, PlayerTokenRules, secret_hash, split_token
 from serai.store.community import (
+    WAITS_KEPT,
     PairingPolicy,
     QueueEntry,
     QueueKey,
@@ -897,5 +898,75 @@ def test_rated_matches_are_leased_until_done(open_store: OpenStore) -> None:
         assert await store.rated_due(1_100, 100, 10) == [rated]  # the lease ran out
         await store.rated_done("m1")
         assert await store.rated_due(9_999, 100, 10) == []
+
+    scenario(open_store, test)
+
+
+def test_a_rated_match_s_registration_is_read_back_before_and_after_it_is_rated(
+    open_store: OpenStore,
+) -> None:
+    """What a rematch asks: was the finished match rated, on which board and by whom; the answer
+    outlives the rating (rated_done), and a match never registered has none."""
+
+    async def test(store: Store) -> None:
+        rated = RatedMatch("m1", RatingBoard("t", "tiny", "rated"), (RatedSeat("a", "A"),), 7)
+        assert await store.rated_match("m1") is None
+        await store.register_rated(rated, 1_000)
+        assert await store.rated_match("m1") == rated
+        assert await store.rated_due(1_000, 100, 10) == [rated]
+        await store.rated_done("m1")
+        assert await store.rated_match("m1") == rated
+        assert await store.rated_due(99_999, 100, 10) == []
+        assert await store.rated_match("m2") is None
+
+    scenario(open_store, test)
+
+
+def test_a_queue_keeps_the_last_waits_of_the_players_it_seated(open_store: OpenStore) -> None:
+    """Each pairing keeps how long its players waited (what a waiting player's estimate is made
+    of), newest first, the last WAITS_KEPT only; a player seated by a fill counts, its bots not."""
+
+    async def test(store: Store) -> None:
+        queue = _queue()
+        await store.queue_enter(queue, _entry("a"), 1_000)
+        await store.queue_enter(queue, _entry("b"), 1_500)
+        await store.queue_enter(queue, _entry("c"), 3_000)
+        assert (await store.queue_poll(queue, "c", 3_000)).recent_waits == ()
+        assert await store.queue_pair(queue, "a", 4_000, PairingPolicy(), "g1")
+        polled = await store.queue_poll(queue, "c", 4_000)
+        assert polled.position == 0 and sorted(polled.recent_waits) == [2_500, 3_000]
+        bot = json.dumps({"p": "house-1", "n": "bot", "b": True})
+        assert await store.queue_fill(queue, "c", [bot], 10_000, "g2")
+        for n in range(WAITS_KEPT):
+            await store.queue_enter(queue, _entry(f"p{n}"), 20_000)
+            assert await store.queue_fill(queue, f"p{n}", [bot], 20_000 + n, f"f{n}")
+        await store.queue_enter(queue, _entry("z"), 30_000)
+        waits = (await store.queue_poll(queue, "z", 30_000)).recent_waits
+        assert list(waits) == [WAITS_KEPT - 1 - n for n in range(WAITS_KEPT)]
+
+    scenario(open_store, test)
+
+
+def test_a_fill_seats_a_waiting_player_with_bots_once(open_store: OpenStore) -> None:
+    """A fill seats the waiting player with the entries given (not queued: house bots) in one
+    assignment, as a pairing would, and takes the player out; a player not waiting (paired,
+    or never queued) is not filled."""
+
+    async def test(store: Store) -> None:
+        queue = _queue(seats=3)
+        bots = [json.dumps({"p": f"house-{n}", "n": "bot", "b": True}) for n in (1, 2)]
+        await store.queue_enter(queue, _entry("a"), 0)
+        assert not await store.queue_fill(queue, "nobody", bots, 5, "g0")
+        assert await store.queue_fill(queue, "a", bots, 10, "g1")
+        assert not await store.queue_fill(queue, "a", bots, 11, "g2")
+        polled = await store.queue_poll(queue, "a", 12)
+        assert polled.assignment is not None and polled.assignment.startswith("g1\n")
+        told = json.loads(polled.assignment.partition("\n")[2])
+        assert sorted(p["p"] for p in told["players"]) == ["a", "house-1", "house-2"]
+        assert told["players"][told["seat"]]["p"] == "a"
+        assert (await store.queue_poll(queue, "house-1", 12)).assignment is None  # no one to tell
+        assert not await store.queue_leave(queue, "a")
+        await store.queue_enter(queue, _entry("b"), 20)
+        assert (await store.queue_poll(queue, "b", 20)).position == 0  # a waits no more
 
     scenario(open_store, test)

@@ -11,6 +11,8 @@
 Without `--server` a private server (with its own Redis) runs for the length of the match.
 The screen shows what your seat's view holds (the table, your hand, the others' public state),
 the last moves, and your choices, numbered: a move is picked a step at a time (b goes back).
+When the match ends, r asks for a rematch (the same players, the first seat rotated: each of
+them asks; the bots of --vs do at once) and q quits.
 On a --server, your seat's token is kept in a file readable only by you ($SERAI_SEATS_DIR, else
 ~/.local/state/serai/seats), so Ctrl-C leaves the match without losing the seat: --match ID
 (with --seat N) takes you back to it.
@@ -198,21 +200,24 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             say.close()
             return 130
-        for bot_seat, bot in zip(bot_seats, bots, strict=False):
-            threading.Thread(
-                target=_bot, args=(target, args.api_key, bot_seat, bot), daemon=True, name="bot"
-            ).start()
+        _start_bots(target, args.api_key, bot_seats, bots)
+        inputs, display = ConsoleInput(console), TerminalDisplay(console)
         player = TerminalPlayer(
-            client,
-            seat,
-            ConsoleInput(console),
-            TerminalDisplay(console),
-            seed_is_yours=args.seed is not None and args.match is None,
+            client, seat, inputs, display, seed_is_yours=args.seed is not None and not args.match
         )
         say.player = player
         console.set_alt_screen(True)
         try:
-            final = player.run()
+            while True:
+                final = player.run()
+                if not final.finished or not player.wants_rematch(final):
+                    break
+                # each player asks for it; the bots of this program too
+                seat = _rematch(client, kept, target, seat)
+                bot_seats = [client.rematch(bot_seat) for bot_seat in bot_seats]
+                _start_bots(target, args.api_key, bot_seats, bots)
+                player = TerminalPlayer(client, seat, inputs, display, rematch=True)
+                say.player = player
         except SeraiError as error:
             console.set_alt_screen(False)
             print(f"serai play: {error_text(error)}", file=sys.stderr)
@@ -293,6 +298,26 @@ def left_message(args: argparse.Namespace, target: str, seat: SeatHandle) -> str
         return "you left; the match ended with this program (it ran its own server)"
     back = f"serai play {seat.game} --server {target} --match {seat.match_id} --seat {seat.seat}"
     return f"you left the match; it goes on and your seat is kept: come back with\n  {back}"
+
+
+def _rematch(
+    client: SeraiClient, kept: KeptSeats | None, target: str, seat: SeatHandle
+) -> SeatHandle:
+    """This person's seat in the rematch of ``seat``'s finished match (kept, as a seat is)."""
+    again = client.rematch(seat)
+    if kept is not None:
+        kept.forget(target, seat.match_id, seat.seat)
+        kept.save(target, again)
+    return again
+
+
+def _start_bots(
+    target: str, api_key: str, seats: list[SeatHandle], strategies: list[Strategy]
+) -> None:
+    for bot_seat, bot in zip(seats, strategies, strict=False):
+        threading.Thread(
+            target=_bot, args=(target, api_key, bot_seat, bot), daemon=True, name="bot"
+        ).start()
 
 
 def _bot(target: str, api_key: str, seat: SeatHandle, strategy: Strategy) -> None:

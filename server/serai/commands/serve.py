@@ -50,7 +50,7 @@ from serai.community import Community
 from serai.matches import Matches
 from serai.matches.limits import Limits
 from serai.registry import Registry
-from serai.rpc.auth import Authenticator
+from serai.rpc.auth import Authenticator, HousePasses
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
@@ -348,15 +348,20 @@ def _community(settings: config.Settings, matches: Matches) -> Community:
 
 
 def _handlers(
-    settings: config.Settings, matches: Matches, community: Community | None = None
+    settings: config.Settings,
+    matches: Matches,
+    community: Community | None = None,
+    house: HousePasses | None = None,
 ) -> MatchHandlers:
     """One set of handlers for both ports: a key's revocation and move rate, the list and create
     rates and the response caches are the process's, not each port's (per-connection move
-    limits stay apart: a connection's peer names its port's protocol)."""
+    limits stay apart: a connection's peer names its port's protocol). ``house``: the passes
+    of this process's house bots, which the handlers accept as a key."""
     auth = Authenticator(
         matches.store.api_keys,
         required=settings.require_api_key,
         count_tenants=settings.metrics_tenants,
+        house=house,
     )
     return MatchHandlers(
         matches,
@@ -373,8 +378,10 @@ async def _servers(
     settings: config.Settings, runtime: Runtime, games: Registry, *, reuse_port: bool
 ) -> _Servers:
     """The process's servers, not yet listening: gRPC, and HTTP (with its house bots) and a
-    metrics port where the settings ask for them."""
-    handlers = _handlers(settings, runtime.matches, runtime.community)
+    metrics port where the settings ask for them. The house bots play for POST /bots (on the
+    HTTP port) and for the queue (--queue-bot-after)."""
+    passes = HousePasses()
+    handlers = _handlers(settings, runtime.matches, runtime.community, passes)
     grpc_server = await build_server(
         runtime.matches,
         max_message_bytes=settings.max_message_bytes,
@@ -386,16 +393,25 @@ async def _servers(
         max_connections=settings.max_connections,
     )
     servers = _Servers(grpc_server, reuse_port=reuse_port)
+    wanted = settings.http_port is not None or settings.queue_bot_after > 0
+    if settings.house_bots > 0 and wanted:
+        # its target, this process's own gRPC port, is set once that listens
+        servers.house = house_bots.load(
+            "", games.games, limit=settings.house_bots, per_owner=settings.house_bots_per_client
+        )
+    if servers.house is not None and settings.queue_bot_after > 0:
+        runtime.community.matchmaking.fill_with(
+            house_bots.QueueBots(servers.house, passes.token), settings.queue_bot_after
+        )
+    elif settings.queue_bot_after > 0:
+        structlog.get_logger("serai.serve").warning(
+            "--queue-bot-after has no house bots to seat (--house-bots 0, or none installed)"
+        )
     if settings.http_port is not None:
         # uvicorn: only if used
         from serai.transports.connect.connections import ConnectionLimits
         from serai.transports.connect.server import build_http_server
 
-        if settings.house_bots > 0:
-            # its target, this process's own gRPC port, is set once that listens
-            servers.house = house_bots.load(
-                "", games.games, limit=settings.house_bots, per_owner=settings.house_bots_per_client
-            )
         servers.http = build_http_server(
             handlers,
             runtime,

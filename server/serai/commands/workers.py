@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import math
 import os
+import secrets
 import signal
 import socket
 import sys
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from serai import config
+from serai.rpc.auth import HOUSE_PASS_VARIABLE
 
 
 def http_listening_line(host: str, port: int) -> str:
@@ -255,6 +257,8 @@ def _workers_environment(
     env.update(redis)
     for field, variable in config.SECRET_SETTINGS.items():
         env[variable] = str(getattr(settings, field))
+    # one house pass for every worker: a house bot's connection may land on any of them
+    env[HOUSE_PASS_VARIABLE] = secrets.token_urlsafe(32)
     metrics_dir = None
     if not env.get("PROMETHEUS_MULTIPROC_DIR"):
         metrics_dir = tempfile.TemporaryDirectory(prefix="serai-metrics-")

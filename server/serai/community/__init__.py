@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from serai.community.queue import Matched, Matchmaking, Seeker, Waiting
+from serai.community.queue import HouseSeats, Matched, Matchmaking, Seeker, Waiting
 from serai.community.rater import Rater
 from serai.community.ratings import POOLS, RATED_POOL, RatingChange, Ratings
 from serai.matches import Matches
@@ -84,11 +84,37 @@ class Community:
         now_ms = int(time.time() * 1000)
         await self.store.register_rated(RatedMatch(record.match_id, board, (), now_ms), now_ms)
 
+    async def rematched(self, old_match_id: str, record: MatchRecord) -> bool:
+        """What a seat's Rematch does besides :meth:`serai.matches.Matches.rematch`: ``record``
+        (the rematch of ``old_match_id``) rated as that match was (:meth:`register_rematch`),
+        and the house bots the queue seated in it asking for the rematch too. Idempotent;
+        whether the rematch is rated."""
+        old = await self.store.load(old_match_id)
+        if isinstance(old, MatchRecord):
+            await self.matchmaking.rematch_house_bots(old, record)
+        return await self.register_rematch(old_match_id, record)
+
+    async def register_rematch(self, old_match_id: str, record: MatchRecord) -> bool:
+        """Rate ``record``, the rematch of ``old_match_id``, as that match was rated: on the
+        same board (a rated match's rematch is rated, a casual one's is not), each player in the
+        seat :meth:`serai.matches.Matches.rematch` moved it to (old seat s: new seat s + 1).
+        Idempotent, as every seat's Rematch calls it; whether the rematch is rated."""
+        old = await self.store.rated_match(old_match_id)
+        if old is None:
+            return False
+        count = len(old.seats)
+        seats = tuple(old.seats[(seat - 1) % count] for seat in range(count))
+        now_ms = int(time.time() * 1000)
+        rematch = RatedMatch(record.match_id, old.board, seats, now_ms)
+        await self.store.register_rated(rematch, now_ms)
+        return True
+
 
 __all__ = [
     "POOLS",
     "RATED_POOL",
     "Community",
+    "HouseSeats",
     "Matched",
     "Matchmaking",
     "RatingChange",

@@ -7,7 +7,9 @@ metadata or HTTP headers alike). With a valid key the call acts for that key's a
 without one it is the "" tenant, unless keys are required, when every method but ListGames
 answers UNAUTHENTICATED. A wrong, unknown or revoked key is always refused, and says no more
 than that (the audit log says which). Keys are read from the store at most once a
-``cache_seconds`` per process, so a revocation reaches every replica within that. Example::
+``cache_seconds`` per process, so a revocation reaches every replica within that. A
+:class:`HousePasses` token is this process's own house bots' (a bot the queue seated beside a
+player, which plays in that player's tenant though the player holds no API key). Example::
 
     auth = Authenticator(store.api_keys, required=True)
     ctx = await auth.context("GetMatch", "ipv4:10.0.0.7:5678", [("x-serai-key", token)])
@@ -16,6 +18,8 @@ than that (the audit log says which). Keys are read from the store at most once 
 from __future__ import annotations
 
 import hmac
+import os
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import NoReturn, Protocol
@@ -33,6 +37,36 @@ OPEN_METHODS = frozenset({"ListGames"})
 HEADERS = ("authorization", "x-serai-key")
 
 _audit = structlog.get_logger("serai.audit")
+
+HOUSE_PREFIX = "house_"
+# The supervisor of --workers gives its workers one secret here: a bot of one worker may connect
+# to another (SO_REUSEPORT spreads connections), which must know its pass.
+HOUSE_PASS_VARIABLE = "SERAI_HOUSE_PASS"
+
+
+class HousePasses:
+    """The credentials of this process's house bots: ``house_<secret>.<tenant>``, with a secret
+    made at start (or given by the supervisor, see :data:`HOUSE_PASS_VARIABLE`), kept in memory
+    and handed only to the bots this process plays on its own port. So a house bot the queue
+    seated plays in the player's tenant as an app's key would, and no person or app holds a
+    credential that could do the same."""
+
+    def __init__(self, secret: str = "") -> None:
+        self._secret = secret or os.environ.get(HOUSE_PASS_VARIABLE) or secrets.token_urlsafe(32)
+
+    def token(self, tenant: str) -> str:
+        """The pass of a bot playing in ``tenant`` (an API key's name; "" for none)."""
+        return f"{HOUSE_PREFIX}{self._secret}.{tenant}"
+
+    def tenant_of(self, token: str) -> str | None:
+        """The tenant a pass of this process names; None for any other token."""
+        secret, dot, tenant = token.removeprefix(HOUSE_PREFIX).partition(".")
+        if not token.startswith(HOUSE_PREFIX) or not dot:
+            return None
+        # as bytes: a header's text may hold any latin-1 character, which str comparison refuses
+        same = hmac.compare_digest(secret.encode(), self._secret.encode())
+        return tenant if same else None
+
 
 # A key as last read from the store: when (the clock's time), the key, its principal.
 _Cached = tuple[float, ApiKey | None, Principal | None]
@@ -71,8 +105,10 @@ class Authenticator:
         cache_seconds: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         count_tenants: bool = False,
+        house: HousePasses | None = None,
     ) -> None:
         self.keys = keys
+        self.house = house
         self.required = required
         # calls counted by key name on /metrics (every tenant's name shown there): opt-in
         self.count_tenants = count_tenants
@@ -109,6 +145,11 @@ class Authenticator:
         return bool(await self.keys.list())
 
     async def principal(self, token: str, method: str = "") -> Principal:
+        if self.house is not None and token.startswith(HOUSE_PREFIX):
+            tenant = self.house.tenant_of(token)
+            if tenant is None:
+                self._refuse(None, "not this server's house pass", method)
+            return Principal(tenant)  # the server's own limits
         parts = split_token(token)
         if parts is None:
             self._refuse(None, "malformed", method)

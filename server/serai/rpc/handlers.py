@@ -166,6 +166,8 @@ class MatchHandlers:
             quota_key=ctx.quota_key,
             max_open=None if ctx.principal is None else ctx.principal.max_open_matches,
         )
+        # a rated match's rematch is rated too, and its house bots ask for it too
+        await self.community.rematched(request.match_id, joined.record)
         return pb.JoinMatchResponse(
             seat=joined.seat,
             seat_token=joined.token,

@@ -286,7 +286,16 @@ class Store(Protocol):
         assignment, JSON ``{"pairing": pairing_id, "seat", "players": [entries in seat order],
         "at"}``, is stored and it leaves the queue, all in one step (players not seen for
         ``policy.stale_ms`` are dropped first). Whether a group was seated. Its cost does not
-        grow with the queue (a few sorted-set reads), so every waiting stream may run it."""
+        grow with the queue (a few sorted-set reads), so every waiting stream may run it. Each
+        member's wait (``now_ms`` less when it joined) is kept among the queue's recent waits
+        (the last :data:`~serai.store.community.WAITS_KEPT`, which :meth:`queue_poll` gives)."""
+
+    async def queue_fill(
+        self, queue: QueueKey, player: str, fill: Sequence[str], now_ms: int, pairing_id: str
+    ) -> bool:
+        """Seat ``player`` (if still waiting) with ``fill``, entries of players who are not in
+        the queue (house bots), in one step as :meth:`queue_pair` seats a group (the same
+        assignment, the first seat rotated by the same turn, the wait kept); whether it did."""
 
     async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
         """The rows of those of ``players`` rated on ``board`` (the others are left out)."""
@@ -316,7 +325,14 @@ class Store(Protocol):
         (then given to whoever asks: the caller may have died), as :meth:`unarchived`."""
 
     async def rated_done(self, match_id: str) -> None:
-        """The match is rated (or will never be): it leaves :meth:`rated_due`."""
+        """The match is rated (or will never be): it leaves :meth:`rated_due`; its registration
+        stays readable by :meth:`rated_match` for
+        :data:`~serai.store.community.RATED_KEPT_MS`."""
+
+    async def rated_match(self, match_id: str) -> RatedMatch | None:
+        """The match's registration, from :meth:`register_rated` until
+        :data:`~serai.store.community.RATED_KEPT_MS` after :meth:`rated_done` (a rematch of a
+        rated match is rated on the same board); None for a match not registered rated."""
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""

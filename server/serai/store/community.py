@@ -5,7 +5,8 @@ gets back. Opaque where the store need not look (a waiting player's entry, an as
 A rating board is one (tenant, game, pool): its players' rows, the matches already applied to
 it (so that a rated match moves ratings once, whatever the retries), a leaderboard for people and
 one for bots, and each player's history. A queue is one (tenant, game, options, seats, pool):
-the players waiting, each one's entry and rating, and the assignments the pairing made.
+the players waiting, each one's entry and rating, the assignments the pairing made, and how
+long the last :data:`WAITS_KEPT` players seated had waited.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Applied = Literal["applied", "duplicate", "conflict"]
+WAITS_KEPT = 20  # a queue's recent waits kept for its estimate
+RATED_KEPT_MS = 86_400_000  # a rated match's registration is kept this long after it is rated
 
 
 @dataclass(frozen=True)
@@ -147,12 +150,14 @@ DEFAULT_POLICY = PairingPolicy()
 @dataclass(frozen=True)
 class QueuePoll:
     """A waiting player's look at the queue: its assignment (the pairing's JSON) once paired;
-    else its position (None: not waiting) among ``waiting`` players."""
+    else its position (None: not waiting) among ``waiting`` players, and how long the last
+    players seated from this queue had waited (ms, newest first: what its estimate is made of)."""
 
     assignment: str | None = None
     position: int | None = None
     waiting: int = 0
     since_ms: int = 0
+    recent_waits: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

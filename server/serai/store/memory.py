@@ -82,7 +82,7 @@ class MemoryStore(MemoryCommunity):
     clock in milliseconds) dates event ids and idle expiry; a test may pass its own."""
 
     def __init__(self, *, clock_ms: Callable[[], int] = wall_ms) -> None:
-        super().__init__()
+        super().__init__(clock_ms)
         self._clock_ms = clock_ms
         self._matches: dict[str, _Match] = {}
         self._existed: set[str] = set()  # every match ever indexed, expired ones too

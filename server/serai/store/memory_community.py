@@ -5,10 +5,13 @@ step (no await inside), as a script is one step in Redis."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from serai.store.community import (
+    RATED_KEPT_MS,
+    WAITS_KEPT,
     Applied,
     PairingPolicy,
     QueueEntry,
@@ -32,6 +35,7 @@ class _Queue:
     entries: dict[str, str] = field(default_factory=dict)
     assigned: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # id, JSON, at
     turn: int = 0
+    waits: list[int] = field(default_factory=list)  # the last players seated's, newest first
 
     def drop(self, player: str) -> None:
         for part in (self.waiting, self.since, self.alive, self.entries):
@@ -48,10 +52,12 @@ class _Board:
 class MemoryCommunity:
     """A base of MemoryStore (see :class:`serai.store.Store` for each method)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock_ms: Callable[[], int] = lambda: int(time.time() * 1000)) -> None:
+        self._community_clock_ms = clock_ms
         self._queues: dict[str, _Queue] = {}  # by the queue's tag
         self._boards: dict[RatingBoard, _Board] = {}
         self._rated: dict[str, tuple[RatedMatch, int]] = {}  # match id -> match, due ms
+        self._rated_kept: dict[str, tuple[RatedMatch, int]] = {}  # rated: match, when done (ms)
 
     def _queue(self, queue: QueueKey) -> _Queue:
         return self._queues.setdefault(queue.tag, _Queue())
@@ -80,7 +86,7 @@ class MemoryCommunity:
             return QueuePoll()
         q.alive[player] = now_ms
         order = sorted(q.since, key=lambda p: (q.since[p], p))
-        return QueuePoll(None, order.index(player), len(order), q.since[player])
+        return QueuePoll(None, order.index(player), len(order), q.since[player], tuple(q.waits))
 
     async def queue_leave(self, queue: QueueKey, player: str) -> bool:
         q = self._queue(queue)
@@ -111,18 +117,32 @@ class MemoryCommunity:
                 best = group
         if best is None:
             return False
-        q.turn += 1
-        self._seat(q, best, q.turn, pairing_id, now_ms)
+        self._seat(q, [q.entries[p] for p in best], pairing_id, now_ms)
+        return True
+
+    async def queue_fill(
+        self, queue: QueueKey, player: str, fill: Sequence[str], now_ms: int, pairing_id: str
+    ) -> bool:
+        q = self._queue(queue)
+        if player not in q.waiting:
+            return False
+        self._seat(q, [q.entries[player], *fill], pairing_id, now_ms)
         return True
 
     @staticmethod
-    def _seat(q: _Queue, group: list[str], turn: int, pairing: str, now_ms: int) -> None:
-        seats = len(group)
-        seated = [json.loads(q.entries[group[(j + turn) % seats]]) for j in range(seats)]
+    def _seat(q: _Queue, entries: list[str], pairing: str, now_ms: int) -> None:
+        q.turn += 1
+        seats = len(entries)
+        seated = [json.loads(entries[(j + q.turn) % seats]) for j in range(seats)]
         for j, entry in enumerate(seated):
             told = {"pairing": pairing, "seat": j, "players": seated, "at": now_ms}
-            q.assigned[entry["p"]] = (pairing, json.dumps(told), now_ms)
-            q.drop(entry["p"])
+            player = entry["p"]
+            if player not in q.since:  # a fill's bot: no one to tell, no wait to keep
+                continue
+            q.waits.insert(0, now_ms - q.since[player])
+            q.assigned[player] = (pairing, json.dumps(told), now_ms)
+            q.drop(player)
+        del q.waits[WAITS_KEPT:]
 
     async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
         rows = self._boards.get(board, _Board()).rows
@@ -172,4 +192,18 @@ class MemoryCommunity:
         return [self._rated[i][0] for _, i in due]
 
     async def rated_done(self, match_id: str) -> None:
-        self._rated.pop(match_id, None)
+        done = self._rated.pop(match_id, None)
+        if done is not None:
+            self._rated_kept[match_id] = (done[0], self._now_ms())
+
+    async def rated_match(self, match_id: str) -> RatedMatch | None:
+        if match_id in self._rated:
+            return self._rated[match_id][0]
+        kept = self._rated_kept.get(match_id)
+        if kept is None or kept[1] <= self._now_ms() - RATED_KEPT_MS:
+            self._rated_kept.pop(match_id, None)
+            return None
+        return kept[0]
+
+    def _now_ms(self) -> int:
+        return self._community_clock_ms()

@@ -12,13 +12,14 @@ cluster)::
     serai:{q:<queue>}:assigned     hash   paired player -> "<pairing id>\\n<assignment JSON>"
     serai:{q:<queue>}:assigned_at  zset   paired player -> when (ms): unread ones go after a day
     serai:{q:<queue>}:turn         string pairings made (rotates the first seat)
+    serai:{q:<queue>}:waits        list   the last players seated's waits (ms), newest first
     serai:{r:<board>}:rows         hash   player -> RatingRow JSON
     serai:{r:<board>}:people       zset   player -> score (the people's leaderboard)
     serai:{r:<board>}:bots         zset   player -> score (the bots' leaderboard)
     serai:{r:<board>}:applied      set    the rated matches already applied (exactly once)
     serai:{r:<board>}:history:<p>  list   a player's last 100 rating changes, newest first
     serai:rated:due                zset   rated matches not rated yet -> when due (ms, leased)
-    serai:rated:<match id>         string the RatedMatch JSON, until rated
+    serai:rated:<match id>         string the RatedMatch JSON, until a day after it is rated
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from serai.store.community import (
+    RATED_KEPT_MS,
+    WAITS_KEPT,
     Applied,
     PairingPolicy,
     QueueEntry,
@@ -42,6 +45,7 @@ from serai.store.redis.errors import errors
 from serai.store.redis.scripts import (
     LEASE_SCRIPT,
     QUEUE_ENTER_SCRIPT,
+    QUEUE_FILL_SCRIPT,
     QUEUE_LEAVE_SCRIPT,
     QUEUE_PAIR_SCRIPT,
     QUEUE_POLL_SCRIPT,
@@ -53,11 +57,20 @@ ScriptRunner = Callable[[Script, Sequence[str], Sequence[Any]], Awaitable[Any]]
 RATED_DUE_KEY = "serai:rated:due"
 HISTORY_KEPT = 100
 
-_QUEUE_PARTS = ("waiting", "since", "alive", "entries", "assigned", "assigned_at", "turn")
+_QUEUE_PARTS = (
+    "waiting",
+    "since",
+    "alive",
+    "entries",
+    "assigned",
+    "assigned_at",
+    "turn",
+    "waits",
+)
 
 
 def queue_keys(queue: QueueKey) -> tuple[str, ...]:
-    """The queue's seven keys, in the order the scripts take them."""
+    """The queue's eight keys, in the order the scripts take them."""
     return tuple(f"serai:{{q:{queue.tag}}}:{part}" for part in _QUEUE_PARTS)
 
 
@@ -91,13 +104,16 @@ class Community:
 
     async def queue_poll(self, queue: QueueKey, player: str, now_ms: int) -> QueuePoll:
         keys = queue_keys(queue)
-        reply = await self._run(QUEUE_POLL_SCRIPT, keys[:3] + keys[4:5], (player, now_ms))
+        reply = await self._run(
+            QUEUE_POLL_SCRIPT, keys[:3] + keys[4:5] + keys[7:8], (player, now_ms)
+        )
         kind = text(reply[0])
         if kind == "assigned":
             return QueuePoll(assignment=text(reply[1]))
         if kind == "absent":
             return QueuePoll()
-        return QueuePoll(None, int(reply[1]), int(reply[2]), int(float(text(reply[3]))))
+        waits = tuple(int(w) for w in reply[4])
+        return QueuePoll(None, int(reply[1]), int(reply[2]), int(float(text(reply[3]))), waits)
 
     async def queue_leave(self, queue: QueueKey, player: str) -> bool:
         return bool(await self._run(QUEUE_LEAVE_SCRIPT, queue_keys(queue)[:4], (player,)))
@@ -113,8 +129,15 @@ class Community:
             policy.stale_ms,
             player,
             pairing_id,
+            WAITS_KEPT,
         )
         return bool(await self._run(QUEUE_PAIR_SCRIPT, queue_keys(queue), args))
+
+    async def queue_fill(
+        self, queue: QueueKey, player: str, fill: Sequence[str], now_ms: int, pairing_id: str
+    ) -> bool:
+        args = (now_ms, player, pairing_id, WAITS_KEPT, *fill)
+        return bool(await self._run(QUEUE_FILL_SCRIPT, queue_keys(queue), args))
 
     async def rating_rows(self, board: RatingBoard, players: Sequence[str]) -> dict[str, RatingRow]:
         if not players:
@@ -178,5 +201,10 @@ class Community:
         async with errors("rated_done"):
             pipe = self._redis.pipeline(transaction=False)
             pipe.zrem(RATED_DUE_KEY, match_id)
-            pipe.delete(rated_key(match_id))
+            pipe.pexpire(rated_key(match_id), RATED_KEPT_MS)
             await pipe.execute()
+
+    async def rated_match(self, match_id: str) -> RatedMatch | None:
+        async with errors("rated_match"):
+            found = await self._redis.get(rated_key(match_id))
+        return None if found is None else RatedMatch.loads(found)

@@ -78,12 +78,15 @@ WEBHOOK_SETTLE_SCRIPT = _read("webhook_settle")
 # board's keys, which share a hash tag (one slot). QUEUE_ENTER: KEYS waiting, since, alive,
 # entries, assigned, assigned_at; ARGV player, entry, rating, now, the pairing to clear. Replies
 # the player's assignment (it stays), or nil once queued. QUEUE_POLL: KEYS waiting, since, alive,
-# assigned; ARGV player, now. QUEUE_LEAVE: KEYS waiting, since, alive, entries; ARGV player.
-# QUEUE_PAIR: KEYS the queue's seven; ARGV now, seats, window, widen per ms, stale ms, the
-# player to pair, the pairing id. RATINGS_APPLY: KEYS rows, people, bots, applied, then
-# each player's history; ARGV match id, how many players, then six values per player.
+# assigned, waits; ARGV player, now. QUEUE_LEAVE: KEYS waiting, since, alive, entries; ARGV player.
+# QUEUE_PAIR: KEYS the queue's eight; ARGV now, seats, window, widen per ms, stale ms, the
+# player to pair, the pairing id, waits kept. QUEUE_FILL: KEYS the queue's eight; ARGV now, the
+# player, the pairing id, waits kept, then the fill's entries. RATINGS_APPLY: KEYS rows, people,
+# bots, applied, then each player's history; ARGV match id, how many players, then six values
+# per player.
 QUEUE_ENTER_SCRIPT = _read("queue_enter")
 QUEUE_POLL_SCRIPT = _read("queue_poll")
 QUEUE_LEAVE_SCRIPT = _read("queue_leave")
 QUEUE_PAIR_SCRIPT = _read("queue_pair")
+QUEUE_FILL_SCRIPT = _read("queue_fill")
 RATINGS_APPLY_SCRIPT = _read("ratings_apply")

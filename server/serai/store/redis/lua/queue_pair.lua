@@ -54,6 +54,8 @@ for j = 1, seats do
   local told = cjson.encode({pairing = pairing, seat = j - 1, players = seated, at = now})
   redis.call('HSET', KEYS[5], p, pairing .. '\n' .. told)
   redis.call('ZADD', KEYS[6], now, p)
+  redis.call('LPUSH', KEYS[8], now - tonumber(redis.call('ZSCORE', KEYS[2], p)))
   drop(p)
 end
+redis.call('LTRIM', KEYS[8], 0, tonumber(ARGV[8]) - 1)
 return 1

@@ -1964,7 +1964,10 @@ export declare type QueueWaiting = Message<"serai.v1.QueueWaiting"> & {
   waitedMs: bigint;
 
   /**
-   * A guess of how long until matched (0: no guess yet).
+   * A guess of how long until matched, in ms: the median of this queue's last 20 waits (of the
+   * players it seated) that were longer than waited_ms, less waited_ms; no more than the time
+   * until a house bot is due where the server seats them (serve --queue-bot-after). 0: no guess
+   * (no one seated lately waited this long, and no house bot is due).
    *
    * @generated from field: int64 estimate_ms = 4;
    */
