@@ -119,16 +119,8 @@ class Seating:
             tenant=tenant,
             spectator_delay_moves=spectator_delay_moves,
         )
-        # A retry is found by the create itself (the id is taken), not by a load before every
-        # create: a round trip fewer per set-up. Its claims change nothing (a place is held by
-        # the match id, which an unfinished match already holds); a finished match holds none,
-        # so a retry of one may be refused a place, and is answered with the match all the same.
-        try:
-            await self._claim(record, quota_key, max_open)
-        except LimitExceeded:
-            if request_id and (made := await self._made_before(match_id, tenant)) is not None:
-                return made
-            raise
+        if (made := await self._claimed(record, quota_key, max_open, request_id)) is not None:
+            return made
         return await self._store_new(Entry(record, plugin, state), tenant if request_id else None)
 
     def _first_deal(
@@ -168,6 +160,23 @@ class Seating:
                 "deal): leave seed unset"
             )
         requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
+
+    async def _claimed(
+        self, record: MatchRecord, quota_key: str, max_open: int | None, request_id: str
+    ) -> MatchRecord | None:
+        """The new match's places claimed (see :meth:`_claim`): None, or the match a retry made.
+
+        A retry is found by the create itself (the id is taken), not by a load before every
+        create: a round trip fewer per set-up. Its claims change nothing (a place is held by the
+        match id, which an unfinished match already holds); a finished match holds none, so a
+        retry of one may be refused a place, and is answered with the match all the same."""
+        try:
+            await self._claim(record, quota_key, max_open)
+        except LimitExceeded:
+            if request_id and (made := await self._made_before(record.match_id, record.tenant)):
+                return made
+            raise
+        return None
 
     async def _made_before(self, match_id: str, tenant: str) -> MatchRecord | None:
         """The match a create with this request id already made (a retry), as it is now."""
