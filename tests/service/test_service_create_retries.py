@@ -64,6 +64,24 @@ def test_a_repeat_is_answered_at_the_limit_of_unfinished_matches(start_service):
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+def test_a_finished_matchs_repeat_is_answered_and_takes_no_place(start_service):
+    """The retry is found by the create itself, after the claims: a finished match holds no
+    place, so at the limit the claim refuses the repeat, which still gets its match; below it,
+    the place the repeat claimed is given back."""
+    stub = start_service(limits=Limits(max_open_matches=1)).stub()
+    first = create(stub, client_id="ada")
+    tokens = join_all(stub, first.match_id, 2)
+    stub.Resign(pb.ResignRequest(match_id=first.match_id, seat_token=tokens[0]))
+    again = create(stub, client_id="ada")  # below the limit: claims, finds the match
+    assert (again.match_id, again.status) == (first.match_id, pb.MATCH_STATUS_FINISHED)
+    second = create(stub, "another-0123456789", client_id="ada")  # the one place is free
+    again = create(stub, client_id="ada")  # at the limit: refused a place, finds the match
+    assert (again.match_id, again.status) == (first.match_id, pb.MATCH_STATUS_FINISHED)
+    code, _details = status_of(lambda: create(stub, "a-third-0123456789", client_id="ada"))
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert second.match_id in match_ids(stub)
+
+
 @pytest.mark.store("redis")  # replicas share a store
 def test_two_replicas_answering_one_request_id_at_once_make_one_match(start_service):
     """Which replica's create lands first is up to the scheduler: the race is run 8 times."""

@@ -33,6 +33,9 @@ class IndexFailsWhenArmed(RedisStore):
         await super().index(*args)
 
 
+REQUEST_ID = "create-0123456789abcdef"
+
+
 def run(redis_url: str, games: registry.Registry, scenario: Callable[..., Awaitable[None]]) -> None:
     async def main() -> None:
         store = IndexFailsWhenArmed.from_url(redis_url)
@@ -44,10 +47,27 @@ def run(redis_url: str, games: registry.Registry, scenario: Callable[..., Awaita
     asyncio.run(main())
 
 
-def test_a_retried_create_lists_the_match_its_first_call_did_not_index(redis_url):
-    request_id = "create-0123456789abcdef"
+def test_a_create_on_one_redis_is_listed_in_its_own_step(redis_url):
+    """Where one Redis holds every key the create script lists the match itself: no index()
+    call to fail between the two."""
 
     async def scenario(store: IndexFailsWhenArmed, matches: Matches) -> None:
+        store.armed = True
+        record = await matches.create("jaipur", client_id="ada", request_id=REQUEST_ID)
+        assert store.armed  # index() was not called
+        listed = await store.list_matches("open", None, 10)
+        assert [m.match_id for m in listed] == [record.match_id]
+
+    run(redis_url, registry.load(), scenario)
+
+
+def test_a_retried_create_lists_the_match_its_first_call_did_not_index(redis_url):
+    """Where the keys may lie apart (a cluster: no shared connection), the create lists the
+    match by index() after its script."""
+    request_id = REQUEST_ID
+
+    async def scenario(store: IndexFailsWhenArmed, matches: Matches) -> None:
+        store._shared = None  # as on a cluster
         store.armed = True
         with pytest.raises(StoreUnavailable):
             await matches.create("jaipur", client_id="ada", request_id=request_id)

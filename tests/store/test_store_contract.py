@@ -141,6 +141,35 @@ def test_creating_a_taken_id_is_refused_and_changes_nothing(open_store: OpenStor
     scenario(open_store, test)
 
 
+def test_a_listed_create_is_indexed_as_index_would_and_a_taken_id_lists_nothing(
+    open_store: OpenStore,
+) -> None:
+    """``create(listed=True)`` (one step on Redis) lists the match as create then index() do:
+    by status and game for its tenant, among its client's unfinished matches; a refused create
+    changes no listing."""
+
+    async def test(store: Store) -> None:
+        made = record("m-a", status="open", created_ms=5, client_id="bot", tenant="t")
+        await store.create(made, [NewEvent("created")], listed=True)
+        plain = record("m-b", status="open", created_ms=6, client_id="bot", tenant="t")
+        await store.create(plain, [NewEvent("created")])
+        await store.index(plain, None, "open")
+        for status, game in (("open", None), ("open", "tiny"), (None, None)):
+            listed = await store.list_matches(status, game, 10, tenant="t")
+            assert [r.match_id for r in listed] == ["m-b", "m-a"]
+        assert await store.list_matches("running", None, 10, tenant="t") == []
+        assert await store.claim_open_slot("bot", "m-a", 7, 2) is None  # counted already
+        assert await store.claim_open_slot("bot", "m-c", 7, 2) == 2
+        with pytest.raises(MatchIdTaken):
+            again = record("m-a", status="running", created_ms=9, client_id="bot", tenant="t")
+            await store.create(again, [NewEvent("created")], listed=True)
+        listed = await store.list_matches(None, None, 10, tenant="t")
+        assert [(r.match_id, r.status) for r in listed] == [("m-b", "open"), ("m-a", "open")]
+        assert await store.list_matches("running", None, 10, tenant="t") == []
+
+    scenario(open_store, test)
+
+
 def test_a_commit_applies_only_at_the_version_read(open_store: OpenStore) -> None:
     """The winner moves the version on; the loser gets the current record, not applied; a commit
     to an unknown match gets no record."""

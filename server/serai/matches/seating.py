@@ -97,8 +97,6 @@ class Seating:
         match_id = (
             created_match_id(client_id, request_id, tenant) if request_id else secrets.token_hex(8)
         )
-        if request_id and (made := await self._made_before(match_id, tenant)) is not None:
-            return made
         plugin, players, resolved = self._game_as_asked(game, seats, options)
         seed_chosen = seed is not None
         seed, state, encoded = self._first_deal(game, plugin, players, resolved, seed)
@@ -121,8 +119,9 @@ class Seating:
             tenant=tenant,
             spectator_delay_moves=spectator_delay_moves,
         )
-        await self._claim(record, quota_key, max_open)
-        return await self._store_new(Entry(record, plugin, state), bool(request_id))
+        if (made := await self._claimed(record, quota_key, max_open, request_id)) is not None:
+            return made
+        return await self._store_new(Entry(record, plugin, state), tenant if request_id else None)
 
     def _first_deal(
         self, game: str, plugin: Any, players: int, resolved: dict[str, Any], seed: int | None
@@ -162,6 +161,23 @@ class Seating:
             )
         requests.check_secret_request_id(request_id, "CreateMatch", "the match it made")
 
+    async def _claimed(
+        self, record: MatchRecord, quota_key: str, max_open: int | None, request_id: str
+    ) -> MatchRecord | None:
+        """The new match's places claimed (see :meth:`_claim`): None, or the match a retry made.
+
+        A retry is found by the create itself (the id is taken), not by a load before every
+        create: a round trip fewer per set-up. Its claims change nothing (a place is held by the
+        match id, which an unfinished match already holds); a finished match holds none, so a
+        retry of one may be refused a place, and is answered with the match all the same."""
+        try:
+            await self._claim(record, quota_key, max_open)
+        except LimitExceeded:
+            if request_id and (made := await self._made_before(record.match_id, record.tenant)):
+                return made
+            raise
+        return None
+
     async def _made_before(self, match_id: str, tenant: str) -> MatchRecord | None:
         """The match a create with this request id already made (a retry), as it is now."""
         first = await self.entries.store.load(match_id)
@@ -172,8 +188,10 @@ class Seating:
         await self.entries.index_again(first)
         return entry.record
 
-    async def _store_new(self, entry: Entry, retried_by_id: bool) -> MatchRecord:
-        """Store a new open match and its ``created`` event, cached and listed as open."""
+    async def _store_new(self, entry: Entry, tenant: str | None) -> MatchRecord:
+        """Store a new open match and its ``created`` event, cached and listed as open; when
+        its id is taken and ``tenant`` is given (an id derived from a request id, for that
+        tenant), the match that id made, as it is now (see :meth:`_made_before`)."""
         entries, store, record = self.entries, self.entries.store, entry.record
         players = len(record.seats)
         if entries.follow is not None:  # before: a replica killed after the create lost nothing
@@ -183,15 +201,15 @@ class Seating:
                 record,
                 [event.created(record.game, players)],
                 idle_ms=self.clocks.idle_ms_with(record, None),
+                listed=True,
             )
         except MatchIdTaken:
-            first = await store.load(record.match_id) if retried_by_id else None
-            if not isinstance(first, MatchRecord):
+            made = None if tenant is None else await self._made_before(record.match_id, tenant)
+            if made is None:
                 raise
-            return entries.remember(first).record  # the same request, retried on another replica
+            return made  # the same request, retried (here or on another replica)
         record = replace(record, last_event_id=last)
         entries.cache.put(Entry(record, entry.game, entry.state))
-        await store.index(record, None, "open")
         return record
 
     def _placeholder(

@@ -119,12 +119,15 @@ class PlayStreams:
         # match's watch starts.
         between = contextlib.ExitStack()
         between.enter_context(self.handlers.matches.opening_watch(ctx.peer))
-        inbox: _Inbox | None = None
+        inbox: _Inbox | _Direct | None = None
         WATCHERS.inc()
         try:
             first = await self._first(incoming)
             opened: pb.PlayOpen | None = first.open
-            inbox = _Inbox(incoming)
+            # A kept stream's requests outlive each session (a task reads them); a stream of
+            # one match, the common case, is read by its session's reader itself: a task and a
+            # queue hop fewer per request.
+            inbox = _Inbox(incoming) if first.open.keep_open else _Direct(incoming)
             while opened is not None:
                 between.close()
                 match_id = opened.match_id
@@ -176,6 +179,35 @@ class PlayStreams:
         if first.WhichOneof("kind") != "open":
             raise BadRequest(_FIRST)
         return first
+
+
+class _Direct:
+    """The requests after a stream's first, read from the transport's iterator by the one session
+    of a stream that is not kept (cancelling a read there closes the iterator, which ends only
+    what ends anyway). What :class:`_Inbox` gives: a request; a BadRequest (a request that is not
+    a PlayRequest) once, then None; None once the client has closed its side or the call is
+    gone."""
+
+    def __init__(self, incoming: AsyncIterator[pb.PlayRequest]) -> None:
+        self._incoming = incoming
+        self._ended = False
+
+    async def get(self) -> pb.PlayRequest | BadRequest | None:
+        if self._ended:
+            return None
+        try:
+            return await anext(self._incoming)
+        except asyncio.CancelledError:
+            raise
+        except BadRequest as error:  # the transport's: bytes that are not a PlayRequest
+            self._ended = True
+            return error
+        except Exception:  # StopAsyncIteration (the client's side closed), or the call is gone
+            self._ended = True
+            return None
+
+    def close(self) -> None:
+        pass
 
 
 class _Inbox:
@@ -244,7 +276,7 @@ class _Session:
         self.pumping = False  # a batch's updates are being queued
         self.viewer_seat: int | None = None  # the seat, once a snapshot has named it
 
-    async def run(self, inbox: _Inbox) -> AsyncIterator[bytes]:
+    async def run(self, inbox: _Inbox | _Direct) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
         reader = loop.create_task(self._read(inbox))
         pump = loop.create_task(self._pump(reader))
@@ -366,7 +398,7 @@ class _Session:
         snapshot_bytes = handlers.responses.snapshot_bytes(snap, presented=opened.presentation)
         return event_update(stored, snapshot_bytes, legal, answered)
 
-    async def _read(self, inbox: _Inbox) -> None:
+    async def _read(self, inbox: _Inbox | _Direct) -> None:
         """Play each request in turn and queue its answer; a second ``open`` (or an empty
         request) ends the stream, but for a kept stream's next ``open`` once the match has
         ended, which ends this session. A client that stops sending still receives the events."""

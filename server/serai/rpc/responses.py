@@ -295,15 +295,34 @@ def event_update(
     """A PlayUpdate of one event: with the snapshot's bytes (MatchEvent.snapshot), the legal
     moves' field bytes (:class:`SeatLegalMoves`) and a PlayAnswer's bytes (``answered``) when
     given."""
-    message = pb.MatchEvent()
-    fill_event(message, stored)
-    body = message.SerializeToString()
+    if stored.kind == "move":  # most events: encoded here, not through a message
+        body = _move_event(stored)
+    else:
+        message = pb.MatchEvent()
+        fill_event(message, stored)
+        body = message.SerializeToString()
     if snapshot is not None:
         body += _field(b"\x52", snapshot)  # MatchEvent.snapshot, field 10
     update = _field(b"\x0a", body) + legal_moves  # PlayUpdate.event, then field 3
     if answered:
         update += _field(b"\x22", answered)  # PlayUpdate.answered, field 4
     return update
+
+
+def _move_event(stored: StoredEvent) -> bytes:
+    """A "move" event's MatchEvent bytes, as :func:`.convert.fill_event`'s message serializes:
+    event_id (1), version (2), move (6: MovePlayed seat 1, label 2), zero values left out."""
+    data = stored.data
+    seat, label = data["seat"], data["label"].encode()
+    played = (b"\x08%s" % _varint(seat) if seat else b"") + (
+        _field(b"\x12", label) if label else b""
+    )
+    event_id = stored.event_id.encode()
+    return b"%s%s%s" % (
+        _field(b"\x0a", event_id) if event_id else b"",
+        b"\x10%s" % _varint(stored.version) if stored.version else b"",
+        _field(b"\x32", played),
+    )
 
 
 def submitted_answer(request_id: str, snapshot: bytes, label: str, replayed: bool) -> bytes:

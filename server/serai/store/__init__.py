@@ -131,11 +131,18 @@ class Store(Protocol):
         """A new reader of many matches' events at once (the caller closes it)."""
 
     async def create(
-        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+        self,
+        record: MatchRecord,
+        events: Sequence[NewEvent],
+        *,
+        idle_ms: int = 0,
+        listed: bool = False,
     ) -> str:
         """Store a new match at its record's version; returns the last event id.
 
-        ``idle_ms`` as in :class:`Commit`. Raises StoreError if the id is taken.
+        ``idle_ms`` as in :class:`Commit`. ``listed``: index it as :meth:`index` (``record``,
+        None, its status) does, in the same step where the store can (one round trip, not two).
+        Raises StoreError if the id is taken (and indexes nothing).
         """
 
     async def existed(self, match_id: str) -> bool:

@@ -125,7 +125,12 @@ class MemoryStore(MemoryCommunity):
     # --- one match ----------------------------------------------------------------------------
 
     async def create(
-        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+        self,
+        record: MatchRecord,
+        events: Sequence[NewEvent],
+        *,
+        idle_ms: int = 0,
+        listed: bool = False,
     ) -> str:
         if self._live(record.match_id) is not None:
             raise MatchIdTaken(f"match id {record.match_id} is already taken")
@@ -136,6 +141,8 @@ class MemoryStore(MemoryCommunity):
         if idle_ms > 0:
             match.expires_ms = self._clock_ms() + idle_ms
         self._matches[record.match_id] = match
+        if listed:
+            await self.index(match.record, None, record.status)
         return last
 
     async def existed(self, match_id: str) -> bool:

@@ -129,26 +129,8 @@ class Indexes:
         """What index() does for an unfinished match, as one script where one Redis holds every
         key (see RedisStore._shared): one round trip on the shared connection, not a pipeline of
         a dozen commands through a pooled one (most of a set-up's Redis CPU in the server)."""
-        match_id, tenant = record.match_id, record.tenant
-        leaves = [
-            key
-            for status in STATUSES
-            if status != current
-            for key in (index_key(status, None, tenant), index_key(status, record.game, tenant))
-        ]
-        enters = [UNFINISHED_KEY]
-        if record.move_seconds:
-            enters.append(CLOCKS_KEY)
-        if record.client_id:
-            enters.append(client_key(record.client_id))
-        enters += (
-            index_key(None, None),
-            index_key(current, None, tenant),
-            index_key(current, record.game, tenant),
-        )
-        await self._run(
-            INDEX_SCRIPT, [*leaves, *enters], [match_id, record.created_ms, len(leaves)]
-        )
+        keys, args = index_step(record, current)
+        await self._run(INDEX_SCRIPT, keys, args)
 
     async def list_matches(
         self,
@@ -426,3 +408,27 @@ class Indexes:
                     pipe.zcard(index_key(status, None, tenant))
             counts = iter(await pipe.execute())
         return {status: sum(next(counts) for _ in tenants) for status in STATUSES}
+
+
+def index_step(record: MatchRecord, current: Status) -> tuple[list[str], list[Any]]:
+    """The keys and arguments of index.lua for an unfinished match (create.lua takes the same
+    after its own): the keys it leaves, then those it enters; the match id, its score and how
+    many keys it leaves."""
+    match_id, tenant = record.match_id, record.tenant
+    leaves = [
+        key
+        for status in STATUSES
+        if status != current
+        for key in (index_key(status, None, tenant), index_key(status, record.game, tenant))
+    ]
+    enters = [UNFINISHED_KEY]
+    if record.move_seconds:
+        enters.append(CLOCKS_KEY)
+    if record.client_id:
+        enters.append(client_key(record.client_id))
+    enters += (
+        index_key(None, None),
+        index_key(current, None, tenant),
+        index_key(current, record.game, tenant),
+    )
+    return [*leaves, *enters], [match_id, record.created_ms, len(leaves)]

@@ -60,7 +60,7 @@ from serai.store.redis.encoding import (
 from serai.store.redis.errors import REDIS_ERRORS, UNAVAILABLE, errors, store_error
 from serai.store.redis.expiry import Expiry
 from serai.store.redis.folding import FOLDED, joined, unfold
-from serai.store.redis.indexes import Indexes
+from serai.store.redis.indexes import Indexes, index_step
 from serai.store.redis.keys import match_keys
 from serai.store.redis.multiplexed import Multiplexed
 from serai.store.redis.pools import BoundedPool
@@ -265,17 +265,32 @@ class RedisStore(EventReads, Indexes, Expiry, Community):
         return int(seconds) * 1000 + int(micros) // 1000
 
     async def create(
-        self, record: MatchRecord, events: Sequence[NewEvent], *, idle_ms: int = 0
+        self,
+        record: MatchRecord,
+        events: Sequence[NewEvent],
+        *,
+        idle_ms: int = 0,
+        listed: bool = False,
     ) -> str:
         meta, _, stream, _, _ = match_keys(record.match_id)
         fields = record_fields(record)
+        keys = [meta, stream]
         args: list[Any] = [record.version, len(fields), len(events), idle_ms]
         for name, value in fields.items():
             args += [name, value]
         args += event_args(events)
-        last, confirmed = await self._run_replicated(CREATE_SCRIPT, (meta, stream), args)
+        # Listed in the same script where one Redis holds every key (as index() would then do
+        # it: see _index_in_one_step); else by index() after.
+        at_once = listed and self._shared is not None and record.status != "finished"
+        if at_once:
+            index_keys, index_args = index_step(record, record.status)
+            keys += index_keys
+            args += index_args
+        last, confirmed = await self._run_replicated(CREATE_SCRIPT, keys, args)
         if last is None:
             raise MatchIdTaken(f"match id {record.match_id} is already taken")
+        if listed and not at_once:
+            await self.index(record, None, record.status)
         wait = self.replica_wait
         if wait is not None and confirmed < wait.replicas:
             then = "it may still be found by ListMatches; else create it again"

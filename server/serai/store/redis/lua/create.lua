@@ -21,4 +21,11 @@ if idle > 0 then
   redis.call('PEXPIRE', KEYS[1], idle)
   redis.call('PEXPIRE', KEYS[2], idle)
 end
+-- Listed at once when asked (index.lua's work, the same keys after the first two): the match
+-- id, its score and how many keys it leaves follow the events.
+if #KEYS > 2 then
+  local member, score, leaves = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  for k = 3, 2 + leaves do redis.call('ZREM', KEYS[k], member) end
+  for k = 3 + leaves, #KEYS do redis.call('ZADD', KEYS[k], score, member) end
+end
 return last
