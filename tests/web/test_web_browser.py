@@ -476,6 +476,7 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
     assert not alice.locator(".zone").count()  # no placeholder deal
     assert not alice.locator("[data-action=join-seat]").count()  # alice holds her seat
     shared = alice.url
+    match_id = shared.split("#/m/")[1]
 
     context = browser.new_context(viewport=PHONE)
     bob = context.new_page()
@@ -504,6 +505,24 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
     bob.reload()  # the seat is kept in bob's browser too
     bob.wait_for_selector("[data-zone=market]")
     assert "you are bob, seat 1" in bob.inner_text("#where")
+
+    # Alice's lobby lists the matches she holds a seat in: this one running, and a second one,
+    # waiting for players, until she cancels it (her seat token says it is hers).
+    alice.evaluate("location.hash = '#/'")
+    running = alice.wait_for_selector(f"[data-my-match='{match_id}'][data-status=running]")
+    assert "Resume" in running.inner_text()
+    assert not alice.locator(f"[data-my-match='{match_id}'] [data-action=cancel-match]").count()
+    alice.click("[data-game=nile] [data-action=create]")
+    alice.wait_for_selector(".note")
+    waiting_id = alice.url.split("#/m/")[1]
+    alice.evaluate("location.hash = '#/'")
+    mine = f"[data-my-match='{waiting_id}']"
+    alice.wait_for_selector(f"{mine}[data-status=open]")
+    assert alice.locator(f"[data-match='{waiting_id}']").count() == 1  # among the open matches
+    alice.click(f"{mine} [data-action=cancel-match]")
+    over = alice.wait_for_selector(f"{mine}[data-status=finished]")
+    assert "over: cancelled by alice before it started" in over.inner_text(), over.inner_text()
+    assert not alice.locator(f"[data-match='{waiting_id}']").count()  # no longer open
     assert not (alice.errors or bob.errors)
 
 
