@@ -435,6 +435,14 @@ def test_two_people_play_sobek_to_the_end(site: str, browser: Any) -> None:
     assert "bob (you): hand" in bob.inner_text("[data-zone=hand] h3")
     assert "bob (you): corruption pile" in bob.inner_text("[data-zone=corruption] h3")
     assert not bob.locator("[data-zone=seat1] .item:not(.score)").count()  # no card, no count
+    # At a phone's width the market wraps, so each card says its place in the row (a face-down
+    # character too), and nothing on the table needs a sideways scroll.
+    places = bob.eval_on_selector_all(
+        "[data-zone=market] .item", "items => items.map((i) => i.getAttribute('aria-label'))"
+    )
+    assert len(places) == 9 and any(p.startswith("1 \u00d7 character (position") for p in places)
+    assert all(f"(position {i + 1}" in place for i, place in enumerate(places)), places
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     played = _play_to_the_end({"alice": alice, "bob": bob})
     assert played >= 40
     assert not (alice.errors or bob.errors)
@@ -785,7 +793,7 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     assert _serious_violations(page) == []
 
 
-def _play_to_the_end(pages: list[Any], rng: random.Random) -> int:
+def _play_at_random_to_the_end(pages: list[Any], rng: random.Random) -> int:
     """The pages click their moves (see _play_one), each waiting for its turn, until the match
     is over; the moves made."""
     played = idle = 0
@@ -828,7 +836,7 @@ def test_two_browsers_play_rated_see_their_new_ratings_and_rematch(site: str, br
         page.inner_text("#where").split(",")[0].split(" · ")[1] for page in (alice, bob)
     }
 
-    assert _play_to_the_end([alice, bob], rng) < MOVE_LIMIT
+    assert _play_at_random_to_the_end([alice, bob], rng) < MOVE_LIMIT
     for page in (alice, bob):
         page.wait_for_selector("[data-ratings] table", timeout=30_000)
         rows = page.locator("[data-ratings] tbody tr").all_inner_texts()
