@@ -779,6 +779,8 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     page.wait_for_selector("[data-board] table")
     assert _serious_violations(page) == []
     page.goto(f"{site}#/")
+    page.wait_for_selector("[data-my-match]")  # the lobby lists the match ada holds a seat in
+    assert _serious_violations(page) == []
     page.click("[data-game=jaipur] [data-action=rated]")
     page.wait_for_selector("[data-queue]")
     assert _serious_violations(page) == []
