@@ -34,7 +34,8 @@ show more (a three-player turn must not scroll the person's own move off)."""
 
 
 def item_text(item: pb.Item) -> str:
-    """An item in words: "diamond", "camel x2", "deck: 36", "7 cards (hidden)", "score: 12".
+    """An item in words: "diamond", "camel x2", "deck: 36", "7 cards (hidden)", "score: 12",
+    "character (face down, position 2)".
 
     Counts follow the label ("wheat x4"): game labels are not all nouns that take an s."""
     if item.kind == "text" or (item.count == 0 and item.value):
@@ -42,6 +43,9 @@ def item_text(item: pb.Item) -> str:
     if item.hidden:
         if item.label == "card":
             return f"{plural(item.count, 'card')} (hidden)"
+        if item.value:  # where it lies: "character (face down, position 2)"
+            what = item.label if item.count == 1 else f"{item.label}: {item.count}"
+            return f"{what} (face down, {item.value})"
         return f"{item.label}: {item.count}"
     words = item.label if item.count == 1 else f"{item.label} x{item.count}"
     return f"{words} ({item.value})" if item.value else words

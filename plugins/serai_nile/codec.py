@@ -63,6 +63,8 @@ def encode_state(state: NileState) -> bytes:
         data["copies"] = state.copies_per_crop
     if state.plague_drawn_by:  # absent when nobody did, as in states stored before it was kept
         data["plague_drawn_by"] = list(state.plague_drawn_by)
+    if state.traded_this_turn:  # absent before a trade, as in states stored before it was kept
+        data["traded_this_turn"] = True
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -104,6 +106,7 @@ def _decode_state(data: bytes) -> NileState:
         plague_drawn_by=tuple(raw.get("plague_drawn_by", ())),
         # Absent in states stored before the option: hand sizes were public then.
         hide_hand_sizes=raw.get("hand_sizes", "public") == "hidden",
+        traded_this_turn=raw.get("traded_this_turn", False) is True,
     )
 
 
@@ -260,6 +263,7 @@ def view_to_proto(view: NileView) -> pb.View:
             crop_counts(view.own_traded_storehouse, view.crops), view.crops
         ),
         plague_drawn_by=view.plague_drawn_by,
+        traded_this_turn=view.traded_this_turn,
     )
     if view.seat is not None:
         message.seat = view.seat
@@ -320,4 +324,5 @@ def view_from_proto(message: Any) -> NileView:
             for _ in range(e.count)
         ),
         plague_drawn_by=tuple(message.plague_drawn_by),
+        traded_this_turn=message.traded_this_turn,
     )

@@ -122,7 +122,7 @@ class PlayerView(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., storehouse_size: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., speculations: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., storehouse_known: _Optional[bool] = ..., storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., traded_from_hand: _Optional[int] = ..., traded_from_storehouse: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished", "discard_size", "copies_per_crop", "own_traded_from_hand", "own_traded_from_storehouse", "plague_drawn_by")
+    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished", "discard_size", "copies_per_crop", "own_traded_from_hand", "own_traded_from_storehouse", "plague_drawn_by", "traded_this_turn")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     CROPS_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +143,7 @@ class View(_message.Message):
     OWN_TRADED_FROM_HAND_FIELD_NUMBER: _ClassVar[int]
     OWN_TRADED_FROM_STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
     PLAGUE_DRAWN_BY_FIELD_NUMBER: _ClassVar[int]
+    TRADED_THIS_TURN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     crops: _containers.RepeatedScalarFieldContainer[Crop]
@@ -163,4 +164,5 @@ class View(_message.Message):
     own_traded_from_hand: _containers.RepeatedCompositeFieldContainer[CardCount]
     own_traded_from_storehouse: _containers.RepeatedCompositeFieldContainer[CropCount]
     plague_drawn_by: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ..., discard_size: _Optional[int] = ..., copies_per_crop: _Optional[int] = ..., own_traded_from_hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., own_traded_from_storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., plague_drawn_by: _Optional[_Iterable[int]] = ...) -> None: ...
+    traded_this_turn: bool
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ..., discard_size: _Optional[int] = ..., copies_per_crop: _Optional[int] = ..., own_traded_from_hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., own_traded_from_storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., plague_drawn_by: _Optional[_Iterable[int]] = ..., traded_this_turn: _Optional[bool] = ...) -> None: ...

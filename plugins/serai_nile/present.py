@@ -20,8 +20,8 @@ def present_view(view: pb.View) -> Presentation:
             "river",
             "The river",
             (
-                Item("flooding", 0, value=flood, kind="text"),
-                *(Item(_card(card), 1, kind="card") for card in view.flood_pile[-3:]),
+                Item("flooded this turn", 0, value=flood, kind="text"),
+                *_flood_cards(view),
                 Item("deck", view.deck_size, hidden=True),
                 Item("discards", view.discard_size, hidden=True),
                 Item(
@@ -66,11 +66,32 @@ def present_view(view: pb.View) -> Presentation:
                 owner=seat,
             )
         )
+    return Presentation(_headline(view), tuple(zones))
+
+
+def _headline(view: pb.View) -> str:
+    """Whose turn, and which of its two phases: before a trade it may trade or end the turn;
+    after one, the turn ends with a plant, a speculation or a pass (or another trade)."""
     if view.finished:
-        headline = "The match is over"
-    else:
-        headline = f"Turn {view.turn} · seat {view.active_seat} to play"
-    return Presentation(headline, tuple(zones))
+        return "The match is over"
+    turn = f"Turn {view.turn} · seat {view.active_seat}"
+    if view.traded_this_turn:
+        return f"{turn} has traded · now plant, speculate or pass (or trade again)"
+    return f"{turn} to play · trade first, or plant, speculate or pass"
+
+
+def _flood_cards(view: pb.View) -> tuple[Item, ...]:
+    """The last flood cards turned up, each saying what it is: the top one floods this turn."""
+    shown = view.flood_pile[-3:]
+    return tuple(
+        Item(
+            _card(card),
+            1,
+            value="flood card on top" if i == len(shown) - 1 else "earlier flood card",
+            kind="card",
+        )
+        for i, card in enumerate(shown)
+    )
 
 
 def _storehouse(view: pb.View, player: pb.PlayerView) -> tuple[Item, ...]:
@@ -130,7 +151,8 @@ GUIDE = TableGuide(
     zones=(
         (
             "river",
-            "The flood: the crops flooded this turn, the last flood cards, deck and discards.",
+            "The flood: the crops flooded this turn, the last flood cards turned up (the top one "
+            "floods), deck and discards.",
         ),
         ("hand", "Your cards: crop cards to plant, speculation cards showing two crops."),
         ("seat", "A player's fields (one per crop on the whole table) and speculations."),

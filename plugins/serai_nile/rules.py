@@ -193,6 +193,7 @@ def apply(state: NileState, seat: int, move: NileMove) -> NileState:
         _check_trade(state, seat, move)
         table.discard_from(seat, move.hand, move.storehouse)
         table.note(f"seat {seat} trades at the {trade_kind(move)}")
+        table.traded_this_turn = True
         if isinstance(move, Market):
             table.locusts(table.draw(seat, 1))
         else:
@@ -317,6 +318,7 @@ class _Table:
         self.exhausted = False
         self.events: list[str] = []
         self.plague_drawn_by: list[int] = []
+        self.traded_this_turn = state.traded_this_turn
 
     def freeze(self) -> NileState:
         s = self.state
@@ -343,6 +345,7 @@ class _Table:
             hide_hand_sizes=s.hide_hand_sizes,
             traded_hand=tuple(multiset(cards) for cards in self.traded_hand),
             traded_storehouse=tuple(multiset(cards) for cards in self.traded_storehouse),
+            traded_this_turn=self.traded_this_turn and not self.finished,
         )
 
     def note(self, event: str) -> None:
@@ -496,6 +499,7 @@ class _Table:
     def end_turn(self) -> None:
         """Draw 2, then the next seat's turn starts with its flood and harvest."""
         self.locusts(self.draw(self.active, DRAW_AT_END_OF_TURN))
+        self.traded_this_turn = False
         if not self.exhausted:
             self.active = (self.active + 1) % self.state.players
             self.turn += 1

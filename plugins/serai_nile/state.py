@@ -14,6 +14,10 @@ table, where everyone sees whether a card leaves a hand or a storehouse pile.
 ``hide_hand_sizes`` is the match option ``hand_sizes`` ("hidden", the default, as on Board Game
 Arena): whether views leave out how many cards the other seats hold in hand.
 
+``traded_this_turn`` says whether the active seat has traded since its turn began: a turn is
+two phases (trade as often as you like, then plant, speculate or pass), and the table says which
+one it is in. Public, as every trade is.
+
 ``plague_drawn_by`` says who drew the plague of locusts in the step that led here (a seat, or
 ``FLOOD`` for the flood card), in order: public at the table, and gone from every other zone by the
 end of the step (the plague is discarded either way), so kept for the views to say it.
@@ -60,6 +64,7 @@ class NileState:
     traded_storehouse: tuple[tuple[Card, ...], ...] = ()
     plague_drawn_by: tuple[int, ...] = ()  # this step's: seats, or FLOOD
     hide_hand_sizes: bool = True  # option hand_sizes
+    traded_this_turn: bool = False  # the active seat has traded since its turn began
 
     def __post_init__(self) -> None:
         # One canonical form, so that equal situations stay equal states and equal bytes.

@@ -60,6 +60,7 @@ class NileView:
     own_traded_hand: tuple[Card, ...]  # the viewer's own trade discards, named
     own_traded_storehouse: tuple[Card, ...]
     plague_drawn_by: tuple[int, ...]  # in the last step: seats, or FLOOD
+    traded_this_turn: bool  # the active seat has traded since its turn began
 
     @property
     def plague_in_deck(self) -> bool:
@@ -108,6 +109,7 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         own_traded_hand=() if seat is None else state.traded_hand[seat],
         own_traded_storehouse=() if seat is None else state.traded_storehouse[seat],
         plague_drawn_by=state.plague_drawn_by,
+        traded_this_turn=state.traded_this_turn,
     )
 
 
@@ -217,4 +219,5 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
         traded_storehouse=tuple(traded_storehouse),
         plague_drawn_by=view.plague_drawn_by,
         hide_hand_sizes=bool(hidden),
+        traded_this_turn=view.traded_this_turn,
     )

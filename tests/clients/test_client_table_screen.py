@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 from serai import registry
@@ -63,6 +64,21 @@ def test_counts_read_as_words() -> None:
     assert item_text(pb.Item(label="camel", count=2)) == "camel x2"
     assert item_text(pb.Item(label="deck", count=36, hidden=True)) == "deck: 36"
     assert item_text(pb.Item(label="score", value="12", kind="score")) == "score: 12"
+
+
+def test_a_face_down_market_card_says_where_it_lies() -> None:
+    """Issue 36: Sobek's face-down character read "character: 1", with no place in the row."""
+    game = registry.load().games["sobek"]
+    state = game.setup(2, 2, game.resolve_options({}))
+    described = presentation(game, game.view_bytes(game.view(state, 0)))
+    (market,) = [zone for zone in described.zones if zone.id == "market"]
+    texts = [item_text(item) for item in market.items]
+    face_down = [text for text in texts if text.startswith("character")]
+    assert face_down, texts  # the deal puts characters in the row, face down
+    assert all(re.fullmatch(r"character \(face down, position \d\)", t) for t in face_down), texts
+    assert item_text(pb.Item(label="crop", count=3, value="row 2", hidden=True)) == (
+        "crop: 3 (face down, row 2)"
+    )
 
 
 def test_a_long_zone_ends_in_how_many_more_it_holds() -> None:

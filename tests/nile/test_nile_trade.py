@@ -116,3 +116,43 @@ def test_a_trade_is_not_a_way_to_end_the_turn_a_pass_is():
     before = table(hands=[["wheat", "wheat"], []], deck=["flax"] * 6)
     after = GAME.apply(before, 0, Pass())
     assert after.active == 1
+
+
+def _shown(state, seat):
+    return GAME.present(GAME.view_to_proto(GAME.view(state, seat)))
+
+
+def test_the_table_says_which_phase_of_the_turn_it_is_in_before_and_after_a_trade():
+    """Issue 36: a turn read the same before and after trading. Before, its seat may trade
+    first; after a trade it now plants, speculates or passes (or trades again). Every seat and a
+    spectator read the same phase, the stored state keeps it, and the next turn starts over."""
+    before = table(hands=[["wheat", "flax", "castor"], []], deck=["lettuce"] * 10)
+    for seat in (0, 1, None):
+        assert _shown(before, seat).headline == (
+            "Turn 1 · seat 0 to play · trade first, or plant, speculate or pass"
+        )
+    traded = GAME.apply(before, 0, Market(hand=(card("wheat"), card("flax"))))
+    for seat in (0, 1, None):
+        assert _shown(traded, seat).headline == (
+            "Turn 1 · seat 0 has traded · now plant, speculate or pass (or trade again)"
+        )
+    assert GAME.decode_state(GAME.encode_state(traded)).traded_this_turn
+    assert b"traded_this_turn" not in GAME.encode_state(before)  # as states stored before it
+    view = GAME.view(traded, 1)
+    assert GAME.view_from_proto(GAME.view_to_proto(view)) == view
+    next_turn = GAME.apply(traded, 0, Pass())
+    assert next_turn.active == 1 and not next_turn.traded_this_turn
+    assert "to play · trade first" in _shown(next_turn, 0).headline
+
+
+def test_the_river_says_what_each_flood_card_is():
+    """Issue 36: the river's cards were bare crop chips; the top one floods this turn."""
+    state = table(flood_pile=["wheat", "flax", "castor", "lettuce"])
+    river = _shown(state, 0).zones[0]
+    cards = [(item.label, item.value) for item in river.items if "flood card" in item.value]
+    assert cards == [
+        ("flax", "earlier flood card"),
+        ("castor", "earlier flood card"),
+        ("lettuce", "flood card on top"),
+    ]
+    assert [item.value for item in river.items if item.label == "flooded this turn"] == ["lettuce"]

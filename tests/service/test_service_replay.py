@@ -95,6 +95,43 @@ def test_an_operator_cancels_an_open_match_before_it_starts(tiny: Any) -> None:
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     stub.GetTranscript(pb.GetTranscriptRequest(match_id=match_id))
     replay = stub.GetReplay(pb.GetReplayRequest(match_id=match_id))
-    assert replay.steps[-1].label == "ended by the operator"
+    assert replay.steps[-1].label == "cancelled by the operator before it started"
     with pytest.raises(MatchNotRunning, match="is over"):
         tiny.run(tiny.matches.end(match_id))
+
+
+def test_a_seat_cancels_its_own_match_before_it_starts_and_no_one_else_can(tiny: Any) -> None:
+    """CancelMatch: the seat token decides (none is UNAUTHENTICATED, another match's is
+    PERMISSION_DENIED); the match finishes cancelled as the operator's cancel leaves it, its
+    replay says by whom, a repeated call answers the same, and a match that has started cannot
+    be cancelled."""
+    stub = tiny.stub()
+    match_id = stub.CreateMatch(pb.CreateMatchRequest(game="tiny", seats=2)).match.match_id
+    token = stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id, player_name="ann")).seat_token
+    other_id, other_tokens = start(stub, hand="4", plays="3")
+    for wrong, refused in (
+        ("", grpc.StatusCode.UNAUTHENTICATED),
+        (other_tokens[0], grpc.StatusCode.PERMISSION_DENIED),
+    ):
+        code, _ = status_of(
+            lambda wrong=wrong: stub.CancelMatch(
+                pb.CancelMatchRequest(match_id=match_id, seat_token=wrong)
+            )
+        )
+        assert code == refused
+    cancel = pb.CancelMatchRequest(match_id=match_id, seat_token=token)
+    cancelled = stub.CancelMatch(cancel)
+    assert cancelled.match.status == pb.MATCH_STATUS_FINISHED and cancelled.outcome.cancelled
+    assert cancelled.viewer_seat == 0 and list(cancelled.outcome.winners) == []
+    assert cancelled.outcome.summary == "cancelled by seat 0 before it started"
+    assert stub.CancelMatch(cancel).outcome == cancelled.outcome  # a retry: the same answer
+    code, _ = status_of(lambda: stub.JoinMatch(pb.JoinMatchRequest(match_id=match_id)))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    replay = stub.GetReplay(pb.GetReplayRequest(match_id=match_id))
+    assert replay.steps[-1].label == "cancelled by seat 0 before it started"
+    code, details = status_of(
+        lambda: stub.CancelMatch(
+            pb.CancelMatchRequest(match_id=other_id, seat_token=other_tokens[1])
+        )
+    )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "resign instead" in details

@@ -417,6 +417,14 @@ def test_two_people_play_sobek_to_the_end(site: str, browser: Any) -> None:
     assert "bob (you): hand" in bob.inner_text("[data-zone=hand] h3")
     assert "bob (you): corruption pile" in bob.inner_text("[data-zone=corruption] h3")
     assert not bob.locator("[data-zone=seat1] .item:not(.score)").count()  # no card, no count
+    # At a phone's width the market wraps, so each card says its place in the row (a face-down
+    # character too), and nothing on the table needs a sideways scroll.
+    places = bob.eval_on_selector_all(
+        "[data-zone=market] .item", "items => items.map((i) => i.getAttribute('aria-label'))"
+    )
+    assert len(places) == 9 and any(p.startswith("1 \u00d7 character (position") for p in places)
+    assert all(f"(position {i + 1}" in place for i, place in enumerate(places)), places
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     played = _play_to_the_end({"alice": alice, "bob": bob})
     assert played >= 40
     assert not (alice.errors or bob.errors)
@@ -458,6 +466,7 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
     assert not alice.locator(".zone").count()  # no placeholder deal
     assert not alice.locator("[data-action=join-seat]").count()  # alice holds her seat
     shared = alice.url
+    match_id = shared.split("#/m/")[1]
 
     context = browser.new_context(viewport=PHONE)
     bob = context.new_page()
@@ -486,6 +495,24 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
     bob.reload()  # the seat is kept in bob's browser too
     bob.wait_for_selector("[data-zone=market]")
     assert "you are bob, seat 1" in bob.inner_text("#where")
+
+    # Alice's lobby lists the matches she holds a seat in: this one running, and a second one,
+    # waiting for players, until she cancels it (her seat token says it is hers).
+    alice.evaluate("location.hash = '#/'")
+    running = alice.wait_for_selector(f"[data-my-match='{match_id}'][data-status=running]")
+    assert "Resume" in running.inner_text()
+    assert not alice.locator(f"[data-my-match='{match_id}'] [data-action=cancel-match]").count()
+    alice.click("[data-game=nile] [data-action=create]")
+    alice.wait_for_selector(".note")
+    waiting_id = alice.url.split("#/m/")[1]
+    alice.evaluate("location.hash = '#/'")
+    mine = f"[data-my-match='{waiting_id}']"
+    alice.wait_for_selector(f"{mine}[data-status=open]")
+    assert alice.locator(f"[data-match='{waiting_id}']").count() == 1  # among the open matches
+    alice.click(f"{mine} [data-action=cancel-match]")
+    over = alice.wait_for_selector(f"{mine}[data-status=finished]")
+    assert "over: cancelled by alice before it started" in over.inner_text(), over.inner_text()
+    assert not alice.locator(f"[data-match='{waiting_id}']").count()  # no longer open
     assert not (alice.errors or bob.errors)
 
 
@@ -734,6 +761,8 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     page.wait_for_selector("[data-board] table")
     assert _serious_violations(page) == []
     page.goto(f"{site}#/")
+    page.wait_for_selector("[data-my-match]")  # the lobby lists the match ada holds a seat in
+    assert _serious_violations(page) == []
     page.click("[data-game=jaipur] [data-action=rated]")
     page.wait_for_selector("[data-queue]")
     assert _serious_violations(page) == []
@@ -748,7 +777,7 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     assert _serious_violations(page) == []
 
 
-def _play_to_the_end(pages: list[Any], rng: random.Random) -> int:
+def _play_at_random_to_the_end(pages: list[Any], rng: random.Random) -> int:
     """The pages click their moves (see _play_one), each waiting for its turn, until the match
     is over; the moves made."""
     played = idle = 0
@@ -791,7 +820,7 @@ def test_two_browsers_play_rated_see_their_new_ratings_and_rematch(site: str, br
         page.inner_text("#where").split(",")[0].split(" · ")[1] for page in (alice, bob)
     }
 
-    assert _play_to_the_end([alice, bob], rng) < MOVE_LIMIT
+    assert _play_at_random_to_the_end([alice, bob], rng) < MOVE_LIMIT
     for page in (alice, bob):
         page.wait_for_selector("[data-ratings] table", timeout=30_000)
         rows = page.locator("[data-ratings] tbody tr").all_inner_texts()

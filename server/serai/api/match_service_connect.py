@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .match_service_pb2 import CreateMatchRequest, CreateMatchResponse, GetMatchRatingsRequest, GetMatchRatingsResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, RematchRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
+from .match_service_pb2 import CancelMatchRequest, CreateMatchRequest, CreateMatchResponse, GetMatchRatingsRequest, GetMatchRatingsResponse, GetMatchRequest, GetRatingRequest, GetRatingResponse, GetReplayRequest, GetReplayResponse, GetTranscriptRequest, GetTranscriptResponse, JoinMatchRequest, JoinMatchResponse, JoinQueueRequest, LeaveQueueRequest, LeaveQueueResponse, ListGamesRequest, ListGamesResponse, ListLeaderboardRequest, ListLeaderboardResponse, ListLegalMovesRequest, ListLegalMovesResponse, ListMatchesRequest, ListMatchesResponse, MatchEvent, MatchSnapshot, PlayRequest, PlayUpdate, QueueUpdate, ReclaimSeatRequest, RematchRequest, ResignRequest, SubmitMoveRequest, SubmitMoveResponse, WatchRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -202,6 +202,17 @@ class MatchService(Protocol):
         are applied shortly after the match ends (an empty answer until then, and for a match no
         rating moved by), and while the match is among the player's 20 latest rated ones (see
         GetRatingResponse.history). A match of another API key is NOT_FOUND, as in GetMatch.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def cancel_match(self, request: CancelMatchRequest, ctx: RequestContext[CancelMatchRequest, MatchSnapshot], /) -> MatchSnapshot:
+        """
+        --- The web lobby's own matches (issue 36) ---
+        A seat of a match still waiting for its players cancels it (the seat token says whose): the
+        match finishes cancelled, no one winning and no rating moved, as when the operator cancels
+        it, and its seated players are told (MatchFinished). A repeated call answers the cancelled
+        match again. UNAUTHENTICATED without a seat token of the match, FAILED_PRECONDITION once it
+        has started (resign instead).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -427,6 +438,17 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_match_ratings,
+                ),
+                "/serai.v1.MatchService/CancelMatch": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CancelMatch",
+                        service_name="serai.v1.MatchService",
+                        input=CancelMatchRequest,
+                        output=MatchSnapshot,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.cancel_match,
                 ),
             },
             interceptors=interceptors,
@@ -950,6 +972,34 @@ class MatchServiceClient(ConnectClient):
                 service_name="serai.v1.MatchService",
                 input=GetMatchRatingsRequest,
                 output=GetMatchRatingsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def cancel_match(
+        self,
+        request: CancelMatchRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> MatchSnapshot:
+        """
+        --- The web lobby's own matches (issue 36) ---
+        A seat of a match still waiting for its players cancels it (the seat token says whose): the
+        match finishes cancelled, no one winning and no rating moved, as when the operator cancels
+        it, and its seated players are told (MatchFinished). A repeated call answers the cancelled
+        match again. UNAUTHENTICATED without a seat token of the match, FAILED_PRECONDITION once it
+        has started (resign instead).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CancelMatch",
+                service_name="serai.v1.MatchService",
+                input=CancelMatchRequest,
+                output=MatchSnapshot,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

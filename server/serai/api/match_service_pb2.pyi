@@ -830,3 +830,11 @@ class SeatRating(_message.Message):
     rating: Rating
     change: RatingChange
     def __init__(self, seat: _Optional[int] = ..., rating: _Optional[_Union[Rating, _Mapping]] = ..., change: _Optional[_Union[RatingChange, _Mapping]] = ...) -> None: ...
+
+class CancelMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat_token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat_token: str
+    def __init__(self, match_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...

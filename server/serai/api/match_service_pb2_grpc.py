@@ -129,6 +129,11 @@ class MatchServiceStub:
                 request_serializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.SerializeToString,
                 response_deserializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.FromString,
                 _registered_method=True)
+        self.CancelMatch = channel.unary_unary(
+                '/serai.v1.MatchService/CancelMatch',
+                request_serializer=serai_dot_v1_dot_match__service__pb2.CancelMatchRequest.SerializeToString,
+                response_deserializer=serai_dot_v1_dot_match__service__pb2.MatchSnapshot.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -320,6 +325,18 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CancelMatch(self, request, context):
+        """--- The web lobby's own matches (issue 36) ---
+        A seat of a match still waiting for its players cancels it (the seat token says whose): the
+        match finishes cancelled, no one winning and no rating moved, as when the operator cancels
+        it, and its seated players are told (MatchFinished). A repeated call answers the cancelled
+        match again. UNAUTHENTICATED without a seat token of the match, FAILED_PRECONDITION once it
+        has started (resign instead).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -417,6 +434,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.GetMatchRatings,
                     request_deserializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.FromString,
                     response_serializer=serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.SerializeToString,
+            ),
+            'CancelMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelMatch,
+                    request_deserializer=serai_dot_v1_dot_match__service__pb2.CancelMatchRequest.FromString,
+                    response_serializer=serai_dot_v1_dot_match__service__pb2.MatchSnapshot.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -932,6 +954,33 @@ class MatchService:
             '/serai.v1.MatchService/GetMatchRatings',
             serai_dot_v1_dot_match__service__pb2.GetMatchRatingsRequest.SerializeToString,
             serai_dot_v1_dot_match__service__pb2.GetMatchRatingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/serai.v1.MatchService/CancelMatch',
+            serai_dot_v1_dot_match__service__pb2.CancelMatchRequest.SerializeToString,
+            serai_dot_v1_dot_match__service__pb2.MatchSnapshot.FromString,
             options,
             channel_credentials,
             insecure,

@@ -333,6 +333,10 @@ class Matches:
         :meth:`.play.Play.end`."""
         return await self._play.end(match_id)
 
+    async def cancel(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
+        """A seat cancels its match before it starts; see :meth:`.play.Play.cancel`."""
+        return await self._play.cancel(match_id, token, tenant)
+
     # clocks
 
     async def sweep(self, limit: int = 10_000) -> int:

@@ -188,17 +188,19 @@ def plan_cancel(record: MatchRecord, late: tuple[Seat, ...]) -> Commit:
     )
 
 
-def plan_end(record: MatchRecord) -> Commit:
+def plan_end(record: MatchRecord, by: Seat | None = None) -> Commit:
     """End a running match from outside it (an operator), or cancel an open one before it
-    starts: no one wins or loses, every seat shares first place with a score of 0. The log notes
-    it (as seat 0's entry), so that a replay and a transcript stop there."""
+    starts (the operator, or ``by``, a seat of it): no one wins or loses, every seat shares first
+    place with a score of 0. The log notes it (as seat 0's entry for the operator, else as
+    ``by``'s), so that a replay and a transcript stop there."""
     players = len(record.seats)
+    who = "the operator" if by is None else f"seat {by}"
     outcome = {
         "scores": [0] * players,
         "ranks": [0] * players,
-        "summary": "cancelled by the operator before it started"
+        "summary": f"cancelled by {who} before it started"
         if record.status == "open"
-        else "ended by the operator",
+        else f"ended by {who}",
         "cancelled": True,  # not played out: no winner, no rating
     }
     version = record.version + 1
@@ -206,7 +208,7 @@ def plan_end(record: MatchRecord) -> Commit:
         status="finished",
         seats=record.seats,
         outcome=outcome,
-        log=[LogEntry(version, 0, None, "ended")],
+        log=[LogEntry(version, 0 if by is None else by, None, "ended")],
         events=[event.finished(outcome)],
         deadline_ms=0 if record.move_seconds else None,
     )

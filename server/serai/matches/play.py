@@ -24,7 +24,7 @@ from serai.store import Answer, Commit, Committed, StoredEvent
 
 
 class Play:
-    """SubmitMove and Resign."""
+    """SubmitMove, Resign, and the ends from outside the moves (an operator's, a seat's cancel)."""
 
     def __init__(self, entries: Entries, clocks: Clocks) -> None:
         self.entries = entries
@@ -72,6 +72,15 @@ class Play:
         :func:`.planning.plan_end`."""
         entry = await self.clocks.current(match_id)
         return await self.entries.change(entry, _End(self))
+
+    async def cancel(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
+        """A seat of an open match cancels it before it starts, as the operator's :meth:`end`
+        does (no one wins, no rating); a retry after a lost answer gets the cancelled match
+        again. A match that has started is FAILED_PRECONDITION (its seats resign instead)."""
+        requests.check_match_id(match_id)
+        entry = await self.clocks.current(match_id)
+        access.check_tenant(entry, tenant)
+        return await self.entries.change(entry, _Cancel(token))
 
     async def replayed(self, entry: Entry, seat: Seat, first: Answer) -> Submitted:
         """The first answer to a repeated request id, rebuilt at the version it produced."""
@@ -245,3 +254,36 @@ class _End(Change[Snapshot]):
 
     def exhausted(self, entry: Entry) -> Snapshot:
         raise StaleVersion(f"match {entry.record.match_id} changed too often while ending it")
+
+
+class _Cancel(Change[Snapshot]):
+    """A seat's cancel of its open match through the compare-and-set loop."""
+
+    __slots__ = ("seat", "token")
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.seat: Seat = 0
+
+    def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
+        record = entry.record
+        seat = self.seat = access.require_seat(entry, self.token)
+        if record.status == "open":
+            return planning.plan_end(record, by=seat), entry.state
+        if record.status == "finished" and (record.outcome or {}).get("cancelled"):
+            return None  # a retry after a lost answer (or the operator cancelled it first)
+        raise MatchNotRunning(
+            f"match {record.match_id} has started: only a match waiting for its players can be "
+            "cancelled (resign instead)"
+            if record.status == "running"
+            else planning.not_running(record)
+        )
+
+    def done(self, entry: Entry, commit: Commit) -> Snapshot:
+        return snapshot(entry, self.seat)
+
+    async def settled(self, entry: Entry) -> Snapshot:
+        return snapshot(entry, self.seat)
+
+    def exhausted(self, entry: Entry) -> Snapshot:
+        raise StaleVersion(f"match {entry.record.match_id} changed too often while cancelling it")

@@ -117,6 +117,8 @@ def steps(
     for item in log_entries:
         if item.ended is not None:
             label = _ENDED.get(item.ended, item.ended)
+            if item.ended == "ended" and record.outcome:  # who ended it: the operator, or a seat
+                label = str(record.outcome.get("summary") or label)
         else:
             message = game.move_message()
             message.ParseFromString(item.move or b"")

@@ -300,6 +300,12 @@ class MatchHandlers:
     async def Resign(self, request: pb.ResignRequest, ctx: CallContext) -> pb.MatchSnapshot:
         return snapshot(await self.matches.resign(request.match_id, request.seat_token, ctx.tenant))
 
+    async def CancelMatch(
+        self, request: pb.CancelMatchRequest, ctx: CallContext
+    ) -> pb.MatchSnapshot:
+        cancelled = await self.matches.cancel(request.match_id, request.seat_token, ctx.tenant)
+        return snapshot(cancelled)
+
     async def Watch(
         self, request: pb.WatchRequest, ctx: CallContext
     ) -> AsyncIterator[pb.MatchEvent]:

@@ -11,7 +11,8 @@ Status = Literal["open", "running", "finished"]
 STATUSES: tuple[Status, ...] = ("open", "running", "finished")
 TimeoutPolicy = Literal["lose", "default_move", "lose_or_cancel"]
 TIMEOUT_POLICIES: tuple[TimeoutPolicy, ...] = ("lose", "default_move", "lose_or_cancel")
-# "ended": an operator ended the match (serai's console); the seat it names is seat 0.
+# "ended": an operator ended the match (serai's console; the seat it names is seat 0), or a seat
+# cancelled its match before it started (CancelMatch; the seat it names is that seat).
 Ended = Literal["resigned", "timed_out", "ended"]
 
 # Request ids are remembered per seat for this many most recent moves: a client retries its latest

@@ -1,7 +1,8 @@
-// The lobby: the games (create a match, play a bot, play rated), the open and running matches,
-// the rated queue's waiting page and the leaderboards with this browser's own rating.
+// The lobby: the matches this browser holds a seat in, the games (create a match, play a bot,
+// play rated), the open and running matches, the rated queue's waiting page and the leaderboards
+// with this browser's own rating.
 import { call, hasApiKey, houseBots, requestId, setApiKey, stream, RpcError } from "/connect.js";
-import { el, howToPlay, readGuide } from "/look.js";
+import { el, howToPlay, readGuide, seatNames, withNames } from "/look.js";
 import {
   describe, guestKey, join, listGames, needsKey, playerName, plural, ratingText, reroute, say, seats,
   signed,
@@ -32,6 +33,7 @@ export async function lobby() {
   main.replaceChildren(...[
     el("p", {}, el("label", { for: "name" }, "Your name: "), nameInput,
       hasApiKey() ? el("button", { "data-action": "forget-key", onclick: () => { setApiKey(""); reroute(); } }, "Forget the API key") : null),
+    await myMatches(),
     el("h2", {}, "Games"),
     el("p", {}, el("a", { href: "#/leaderboard", "data-action": "leaderboards" }, "Leaderboards and your rating")),
     ...(games.games || []).filter((g) => g.playable).map((g) => gameCard(g, house[g.name] || [])),
@@ -238,6 +240,59 @@ async function myRating(box, game) {
         `${signed((c.score ?? 0) - (c.scoreBefore ?? 0))} → ${ratingText(c.score)}, place ${(c.place ?? 0) + 1}, `,
         el("a", { href: "#/replay/" + c.matchId }, `match ${c.matchId.slice(0, 8)}`)))) : null);
   } catch (err) { box.replaceChildren(el("p", {}, `Your rating could not be read (${describe(err)}).`)); }
+}
+
+// --- the matches this browser holds a seat in ------------------------------------------------
+
+const KEPT_LISTED = 10;  // the newest kept seats: one GetMatch each, every visit
+
+// "Your matches": each kept seat's match as that seat sees it (GetMatch with its token), with
+// Resume, and Cancel while the match still waits for its players. A match the server no longer
+// has (or whose token it refuses) is forgotten here.
+async function myMatches() {
+  const kept = seats.all().slice(0, KEPT_LISTED);
+  if (!kept.length) return null;
+  const rows = await Promise.all(kept.map(async ([matchId, mine]) => {
+    try {
+      return myMatch(matchId, mine, await call("GetMatch", { matchId, seatToken: mine.token }));
+    } catch (err) {
+      if (needsKey(err)) throw err;
+      if (err instanceof RpcError && ["not_found", "permission_denied", "invalid_argument"].includes(err.code)) {
+        seats.forget(matchId);
+        return null;
+      }
+      return el("li", { "data-my-match": matchId }, `match ${matchId.slice(0, 8)}: could not be read (${describe(err)})`);
+    }
+  }));
+  const shown = rows.filter(Boolean);
+  if (!shown.length) return null;
+  return el("section", { "aria-label": "your matches" },
+    el("h2", {}, "Your matches"), el("ul", { class: "my-matches" }, shown));
+}
+
+function myMatch(matchId, mine, snap) {
+  const match = snap.match, names = seatNames(match);
+  const status = match.status.replace("MATCH_STATUS_", "").toLowerCase();
+  const seated = (match.seats || []).filter((s) => s.joined).length;
+  const myTurn = (snap.toAct || []).includes(mine.seat) && !snap.outcome;
+  const state = status === "open" ? `waiting for players (${seated} of ${(match.seats || []).length} seated)`
+    : status === "running" ? (myTurn ? "your turn" : "running")
+      : `over: ${withNames(snap.outcome?.summary || "finished", names)}`;
+  const cancel = async () => {
+    try {
+      const cancelled = await call("CancelMatch", { matchId, seatToken: mine.token });
+      await lobby();
+      say(`match ${matchId.slice(0, 8)} ${withNames(cancelled.outcome?.summary || "cancelled", names)}`);
+    } catch (err) { say(describe(err)); }
+  };
+  return el("li", { "data-my-match": matchId, "data-status": status },
+    el("b", {}, match.game), ` ${matchId.slice(0, 8)} · you are ${names[mine.seat] || "seat " + mine.seat} · `,
+    el("span", { "data-state": "" }, state), " ",
+    el("button", { class: status === "finished" ? "" : "primary", "data-action": "resume",
+      onclick: () => (location.hash = "#/m/" + matchId) }, status === "finished" ? "See the end" : "Resume"),
+    status === "open" ? el("button", { "data-action": "cancel-match", title: "no one has played: the match ends, cancelled",
+      onclick: cancel }, "Cancel this match") : null,
+    status === "finished" ? el("button", { "data-action": "forget", onclick: () => { seats.forget(matchId); lobby(); } }, "Forget") : null);
 }
 
 function matchList(matches, joinable) {

@@ -12,7 +12,22 @@ export function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 export const seats = {
   // What this browser holds for a match: its own seat and token, and a bot's, kept across reloads.
   get(matchId) { return JSON.parse(localStorage.getItem("serai.seat." + matchId) || "null"); },
-  set(matchId, value) { localStorage.setItem("serai.seat." + matchId, JSON.stringify(value)); },
+  set(matchId, value) {
+    localStorage.setItem("serai.seat." + matchId, JSON.stringify({ keptAt: Date.now(), ...value }));
+  },
+  // Every match this browser holds a seat in, newest first: [[matchId, seat], ...].
+  all() {
+    const kept = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("serai.seat.")) kept.push([key.slice("serai.seat.".length), this.get(key.slice("serai.seat.".length))]);
+    }
+    return kept.filter(([, seat]) => seat && seat.token).sort(([, a], [, b]) => (b.keptAt || 0) - (a.keptAt || 0));
+  },
+  forget(matchId) {
+    localStorage.removeItem("serai.seat." + matchId);
+    localStorage.removeItem("serai.bot." + matchId);
+  },
   bot(matchId) { return JSON.parse(localStorage.getItem("serai.bot." + matchId) || "null"); },
   setBot(matchId, value) { localStorage.setItem("serai.bot." + matchId, JSON.stringify(value)); },
 };

@@ -2400,6 +2400,29 @@ export declare type SeatRating = Message<"serai.v1.SeatRating"> & {
 export declare const SeatRatingSchema: GenMessage<SeatRating>;
 
 /**
+ * @generated from message serai.v1.CancelMatchRequest
+ */
+export declare type CancelMatchRequest = Message<"serai.v1.CancelMatchRequest"> & {
+  /**
+   * @generated from field: string match_id = 950;
+   */
+  matchId: string;
+
+  /**
+   * a seat of the match (JoinMatchResponse.seat_token)
+   *
+   * @generated from field: string seat_token = 951;
+   */
+  seatToken: string;
+};
+
+/**
+ * Describes the message serai.v1.CancelMatchRequest.
+ * Use `create(CancelMatchRequestSchema)` to create a new message.
+ */
+export declare const CancelMatchRequestSchema: GenMessage<CancelMatchRequest>;
+
+/**
  * @generated from enum serai.v1.TimeoutPolicy
  */
 export enum TimeoutPolicy {
@@ -2719,6 +2742,21 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof GetMatchRatingsRequestSchema;
     output: typeof GetMatchRatingsResponseSchema;
+  },
+  /**
+   * --- The web lobby's own matches (issue 36) ---
+   * A seat of a match still waiting for its players cancels it (the seat token says whose): the
+   * match finishes cancelled, no one winning and no rating moved, as when the operator cancels
+   * it, and its seated players are told (MatchFinished). A repeated call answers the cancelled
+   * match again. UNAUTHENTICATED without a seat token of the match, FAILED_PRECONDITION once it
+   * has started (resign instead).
+   *
+   * @generated from rpc serai.v1.MatchService.CancelMatch
+   */
+  cancelMatch: {
+    methodKind: "unary";
+    input: typeof CancelMatchRequestSchema;
+    output: typeof MatchSnapshotSchema;
   },
 }>;
 

@@ -406,6 +406,14 @@ export declare type View = Message<"serai.games.nile.v1.View"> & {
    * @generated from field: repeated int32 plague_drawn_by = 20;
    */
   plagueDrawnBy: number[];
+
+  /**
+   * Whether the active seat has traded since its turn began: its turn is then in its second
+   * phase (trade again, or plant, speculate or pass).
+   *
+   * @generated from field: bool traded_this_turn = 21;
+   */
+  tradedThisTurn: boolean;
 };
 
 /**
