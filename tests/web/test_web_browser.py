@@ -777,11 +777,11 @@ def test_the_lobby_table_replay_and_console_pass_axe(
     assert _serious_violations(page) == []
 
 
-def _play_at_random_to_the_end(pages: list[Any], rng: random.Random) -> int:
+def _play_at_random(pages: list[Any], rng: random.Random, moves: int = MOVE_LIMIT) -> int:
     """The pages click their moves (see _play_one), each waiting for its turn, until the match
-    is over; the moves made."""
+    is over or ``moves`` were made; the moves made."""
     played = idle = 0
-    while played < MOVE_LIMIT and not pages[0].locator(".outcome").count():
+    while played < moves and not pages[0].locator(".outcome").count():
         assert idle < 30, "no page was given a move to make for a minute"
         idle += 1
         for page in pages:
@@ -796,9 +796,10 @@ def _play_at_random_to_the_end(pages: list[Any], rng: random.Random) -> int:
 
 def test_two_browsers_play_rated_see_their_new_ratings_and_rematch(site: str, browser: Any) -> None:
     """The lobby's "Play rated" queues each browser as its guest; one leaves the queue and comes
-    back; the two are paired into one match, play it to the end, and each end summary shows both
-    players' new ratings; Rematch seats both in one new match; the leaderboard lists both, and
-    the page shows the player's own rating."""
+    back; the two are paired into one match, play a few moves, and bob resigns (asked twice:
+    "No, play on" keeps the match); each end summary shows both players' new ratings, alice's
+    up and bob's down; Rematch seats both in one new match; the leaderboard lists both, and the
+    page shows the player's own rating. (The two-person Jaipur test plays a match to its end.)"""
     rng = random.Random(35)
     alice = _page(browser, site, "alice")
     alice.click("[data-game=jaipur] [data-action=rated]")
@@ -820,13 +821,19 @@ def test_two_browsers_play_rated_see_their_new_ratings_and_rematch(site: str, br
         page.inner_text("#where").split(",")[0].split(" · ")[1] for page in (alice, bob)
     }
 
-    assert _play_at_random_to_the_end([alice, bob], rng) < MOVE_LIMIT
+    assert _play_at_random([alice, bob], rng, moves=4) >= 4
+    bob.click("[data-action=resign]")
+    bob.click("[data-action=resign-no]")
+    bob.click("[data-action=resign]")
+    assert not bob.locator(".outcome *").count()
+    bob.click("[data-action=resign-yes]")
     for page in (alice, bob):
         page.wait_for_selector("[data-ratings] table", timeout=30_000)
+        assert not page.locator("[data-action=resign]").count()
         rows = page.locator("[data-ratings] tbody tr").all_inner_texts()
         assert len(rows) == 2 and {row.split()[0] for row in rows} == {"alice", "bob"}, rows
-        changes = page.locator("[data-change]").all_inner_texts()
-        assert all(change[0] in "+\N{MINUS SIGN}" for change in changes), changes
+        change = {row.split()[0]: row.split()[-1] for row in rows}
+        assert change["alice"][0] == "+" and change["bob"][0] == "\N{MINUS SIGN}", rows
     _shot(alice, "jaipur-rated-summary")
 
     for page in (alice, bob):

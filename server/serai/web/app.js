@@ -93,10 +93,11 @@ function table(matchId, spectate) {
   const lastMove = el("div", { class: "last-move", "aria-live": "polite" });
   const zones = el("div", { class: "zones" });
   const moves = el("section", { class: "moves", "aria-label": "your move" });
+  const resignBar = el("div", { class: "resign", hidden: true });
   const outcome = el("div", {});
   const rules = el("div", {});
   const log = el("div", { class: "log", role: "log", "aria-label": "moves so far", tabindex: "0" });
-  main.replaceChildren(head, seatsLine, clockLine, joinBar, outcome, lastMove, moves, zones, rules,
+  main.replaceChildren(head, seatsLine, clockLine, joinBar, outcome, lastMove, moves, resignBar, zones, rules,
     el("h2", {}, "Moves"), log);
 
   let lastEventId = "";
@@ -234,6 +235,30 @@ function table(matchId, spectate) {
     } else if (snapshot.presentation) drawZones(snapshot.presentation, viewer, names);
     outcome.replaceChildren(...(snapshot.outcome ? [drawSummary(names)] : []));
     drawMoves();
+    drawResign(match);
+  }
+
+  // A seat may give up a running match: asked twice (a misplaced click costs the match), and
+  // without a browser dialog, which a background tab may never show.
+  function drawResign(match) {
+    const can = mine && !snapshot.outcome && match.status === "MATCH_STATUS_RUNNING";
+    if (!can) { resignBar.hidden = true; resignBar.replaceChildren(); return; }
+    if (!resignBar.hidden) return;  // keep a question already asked
+    const ask = () => resignBar.replaceChildren(
+      el("span", {}, "Give up this match? "),
+      el("button", { "data-action": "resign-yes", onclick: resign }, "Yes, resign"), " ",
+      el("button", { "data-action": "resign-no", onclick: offer }, "No, play on"));
+    const offer = () => resignBar.replaceChildren(
+      el("button", { "data-action": "resign", onclick: ask }, "Resign…"));
+    resignBar.hidden = false;
+    offer();
+  }
+
+  async function resign() {
+    resignBar.replaceChildren(el("span", {}, "Resigning…"));
+    try {
+      await call("Resign", { matchId, seatToken: token });
+    } catch (err) { say(describe(err)); resignBar.hidden = true; if (snapshot) drawResign(snapshot.match); }
   }
 
   function drawJoin(match) {
