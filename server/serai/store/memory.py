@@ -36,6 +36,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    FeedRead,
     LogEntry,
     MatchIdTaken,
     MatchRecord,
@@ -424,15 +425,22 @@ class MemoryFeed:
         return ""
 
     async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> dict[str, list[StoredEvent]]:
+        self,
+        shard: str,
+        after: Mapping[str, str],
+        *,
+        block_ms: int,
+        count: int,
+        versions: Mapping[str, int] | None = None,
+    ) -> FeedRead:
         store = self._store
         deadline = time.monotonic() + max(1, block_ms) / 1000
         while True:
             found = {m: store._events_after(m, a, count) for m, a in after.items()}
             left = deadline - time.monotonic()
             if any(found.values()) or left <= 0:
-                return {m: events for m, events in found.items() if events}
+                events = {m: events for m, events in found.items() if events}
+                return FeedRead(events, self._records(after, versions))
             self._waiting = waiter = asyncio.get_running_loop().create_future()
             try:
                 await store._wait(waiter, left)
@@ -440,7 +448,22 @@ class MemoryFeed:
                 self._waiting = None
             if self._woken:  # answered as a read that timed out
                 self._woken = False
-                return {}
+                return FeedRead({}, self._records(after, versions))
+
+    def _records(
+        self, after: Mapping[str, str], versions: Mapping[str, int] | None
+    ) -> dict[str, MatchRecord | Unchanged]:
+        """The records of the matches whose last event is no longer ``after``'s."""
+        if versions is None:
+            return {}
+        records: dict[str, MatchRecord | Unchanged] = {}
+        for match_id, event_id in after.items():
+            match = self._store._live(match_id)
+            if match is None or match.record.last_event_id == event_id:
+                continue
+            same = match.record.version == versions.get(match_id)
+            records[match_id] = UNCHANGED if same else match.record
+        return records
 
     async def wake(self, shard: str) -> bool:
         waiter = self._waiting
