@@ -595,6 +595,35 @@ def test_the_event_feed_reads_the_records_of_matches_that_moved(open_store: Open
     scenario(open_store, test)
 
 
+def test_the_event_feed_finds_the_news_of_one_match_among_many(open_store: OpenStore) -> None:
+    """1,100 followed matches (the Redis store asks which streams have news 500 at a time):
+    only the ones that moved come back, each with its record."""
+
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            ids = [f"many-{i}" for i in range(1100)]
+            lasts = await asyncio.gather(
+                *(store.create(record(m), [NewEvent("created")]) for m in ids)
+            )
+            after = dict(zip(ids, lasts, strict=True))
+            for moved in ("many-0", "many-1050"):
+                await store.commit(moved, 0, Commit(events=[NewEvent("started")]))
+            got = await feed.read(
+                feed.shard_of(ids[0]),
+                after,
+                block_ms=1000,
+                count=10,
+                versions=dict.fromkeys(ids, 0),
+            )
+            assert sorted(got.events) == sorted(got.records) == ["many-0", "many-1050"]
+            assert all(isinstance(r, MatchRecord) and r.version == 1 for r in got.records.values())
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
 def test_waking_the_feed_ends_its_waiting_read(open_store: OpenStore) -> None:
     async def test(store: Store) -> None:
         feed = store.event_feed()

@@ -250,16 +250,6 @@ class WatchHub:
                 followed.full = followed.full or len(events) >= _READ_COUNT
                 followed.active = now
                 self._kick(followed)
-            for match_id, fed in got.records.items():
-                followed = shard.matches.get(match_id)
-                if (
-                    followed is not None
-                    and isinstance(fed, MatchRecord)
-                    and not followed.full
-                    and event_id_after(fed.last_event_id, followed.cursor)
-                ):  # its stream lacks events its record has (archived): read them directly
-                    followed.fed, followed.recheck = fed, True
-                    self._kick(followed)
             if got.events and len(after) > 2000:
                 # Each shared read names every followed stream: with many, let a few more
                 # events gather than re-read them all after each (at most 50 ms later).
@@ -283,7 +273,7 @@ class WatchHub:
             began = time.monotonic()
             try:
                 # a recheck: only a load, unless the match has more to read
-                if not events and not await self._has_more(followed, fed):
+                if not events and not await self._has_more(followed):
                     if finished_at(followed.entry, followed.cursor):
                         self._end_all(followed, None, drop_queued=False)
                         return
@@ -368,14 +358,10 @@ class WatchHub:
             followed.recheck = True
             self._kick(followed)
 
-    async def _has_more(self, followed: FollowedMatch, fed: Entry | MatchRecord | None) -> bool:
-        """Load a quiet match (its clock enforced, its expiry found), or take the record the
-        shared read brought: whether it has events after the hub's cursor, the shared read's
-        having missed them (archived first)."""
-        if fed is not None:
-            entry = await self._entry_fed(fed, None)
-        else:
-            entry = await self.clocks.current(followed.match_id)
+    async def _has_more(self, followed: FollowedMatch) -> bool:
+        """Load a quiet match (its clock enforced, its expiry found): whether it has events
+        after the hub's cursor, the shared read's having missed them (archived first)."""
+        entry = await self.clocks.current(followed.match_id)
         followed.entry = entry
         return event_id_after(entry.record.last_event_id, followed.cursor)
 

@@ -440,7 +440,7 @@ class MemoryFeed:
             left = deadline - time.monotonic()
             if any(found.values()) or left <= 0:
                 events = {m: events for m, events in found.items() if events}
-                return FeedRead(events, self._records(after, versions))
+                return FeedRead(events, self._records(events, versions))
             self._waiting = waiter = asyncio.get_running_loop().create_future()
             try:
                 await store._wait(waiter, left)
@@ -448,21 +448,20 @@ class MemoryFeed:
                 self._waiting = None
             if self._woken:  # answered as a read that timed out
                 self._woken = False
-                return FeedRead({}, self._records(after, versions))
+                return FeedRead({})
 
     def _records(
-        self, after: Mapping[str, str], versions: Mapping[str, int] | None
+        self, events: Mapping[str, Sequence[StoredEvent]], versions: Mapping[str, int] | None
     ) -> dict[str, MatchRecord | Unchanged]:
-        """The records of the matches whose last event is no longer ``after``'s."""
+        """The records of the matches with ``events`` (read at the same moment)."""
         if versions is None:
             return {}
         records: dict[str, MatchRecord | Unchanged] = {}
-        for match_id, event_id in after.items():
+        for match_id in events:
             match = self._store._live(match_id)
-            if match is None or match.record.last_event_id == event_id:
-                continue
-            same = match.record.version == versions.get(match_id)
-            records[match_id] = UNCHANGED if same else match.record
+            if match is not None:
+                same = match.record.version == versions.get(match_id)
+                records[match_id] = UNCHANGED if same else match.record
         return records
 
     async def wake(self, shard: str) -> bool:

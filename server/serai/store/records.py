@@ -119,11 +119,11 @@ class StoredEvent:
 @dataclass(frozen=True)
 class FeedRead:
     """What one :meth:`serai.store.EventFeed.read` found: ``events``, the new events of each
-    match that has some; ``records`` (when asked for), the record of each match whose last
-    event is no longer the one the read started after, read at once with its events (so they
-    end at its version, unless ``count`` cut them): :data:`UNCHANGED` where it is at the
-    version the reader holds. A record whose events are not there were archived first. A store
-    that cannot read records with the events leaves ``records`` empty (the reader loads)."""
+    match that has some; ``records`` (when asked for), the record of such a match read at once
+    with its events (so they end at its version, unless ``count`` cut them): :data:`UNCHANGED`
+    where it is at the version the reader holds. A match with events and no record is for the
+    reader to load (a store that cannot read records with the events, a Redis Cluster, has
+    none; a match whose last events were archived as they were read has only the first)."""
 
     events: Mapping[str, Sequence[StoredEvent]]
     records: Mapping[str, MatchRecord | Unchanged] = field(default_factory=dict)
