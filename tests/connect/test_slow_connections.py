@@ -2,7 +2,8 @@
 headers must arrive within --header-seconds and one address holds at most
 --max-connections-per-peer connections; on the gRPC port a connection must finish its HTTP/2
 handshake within --header-seconds, is closed after --grpc-idle-seconds without calls, at most
---max-connections are open, and one address's past --max-connections-per-peer are ended. Real ``serai serve`` processes and real sockets from the test."""
+--max-connections are open, and one address's past --max-connections-per-peer are ended. Real
+``serai serve`` processes and real sockets from the test."""
 
 from __future__ import annotations
 

@@ -57,7 +57,9 @@ def test_a_match_lost_by_the_store_answers_data_loss_not_check_the_id(redis_url)
         try:
             matches = Matches(store, tiny_registry())
             record = await matches.create("tiny", seats=2)
-            with_request = await matches.create("tiny", seats=2, request_id="r-1-a-random-one-of-16")
+            with_request = await matches.create(
+                "tiny", seats=2, request_id="r-1-a-random-one-of-16"
+            )
             assert issued(record.match_id) and issued(with_request.match_id)
             return record.match_id
         finally:
