@@ -436,10 +436,10 @@ def _connection_limits(group: Any) -> None:
         group,
         "--max-connections-per-peer",
         "most connections one client address (the host; an IPv6 /64 as one) may hold open to "
-        "the HTTP port; more are closed as they open; 0: no limit. On the gRPC port, an "
-        "address is held to --max-watches-per-peer streams and its idle connections close "
-        "after --grpc-idle-seconds. Behind a proxy every client shares its address: raise it or "
-        "set 0 there",
+        "each port of this process: on the HTTP port more are closed as they open, on the gRPC "
+        "port within a second (grpc counts none per address: serai looks at its sockets, on "
+        "Linux); 0: no limit. With --workers, each worker counts its own. Behind a proxy every "
+        "client shares its address: raise it or set 0 there",
         kind=values.at_least(0, int),
     )
     _setting(

@@ -1,8 +1,9 @@
 """Connections that hold a port without using it (issue 32, item 8): on the HTTP port a request's
 headers must arrive within --header-seconds and one address holds at most
 --max-connections-per-peer connections; on the gRPC port a connection must finish its HTTP/2
-handshake within --header-seconds, is closed after --grpc-idle-seconds without calls, and at most
---max-connections are open. Real ``serai serve`` processes and real sockets from the test."""
+handshake within --header-seconds, is closed after --grpc-idle-seconds without calls, at most
+--max-connections are open, and one address's past --max-connections-per-peer are ended. Real
+``serai serve`` processes and real sockets from the test."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import contextlib
 import socket
 import time
 from collections.abc import Iterator
+
+from waiting import wait_until
 
 PREFACE = (
     b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
@@ -74,12 +77,29 @@ def test_http_connections_that_send_no_headers_are_closed(start_serve, redis_url
     assert answered(server.http_address).startswith(b"HTTP/1.1 200")
 
 
-def test_http_connections_per_address_are_capped(start_serve, redis_url):
-    """With 3 allowed per address: a 4th connection from 127.0.0.1 is closed as it opens, while
-    127.0.0.2 is served; once one of the three closes, 127.0.0.1 is served again."""
+def test_connections_per_address_are_capped_on_both_ports(start_serve, redis_url):
+    """With 3 allowed per address: a 4th HTTP connection from 127.0.0.1 is closed as it opens,
+    while 127.0.0.2 is served; once one of the three closes, 127.0.0.1 is served again. On the
+    gRPC port, of 5 connections from 127.0.0.1 two are ended (grpc core counts none per
+    address: before, all 5 stayed), and 127.0.0.2's is kept."""
     server = start_serve(
         "--redis-url", redis_url, "--max-connections-per-peer", "3", "--header-seconds", "600"
     )
+    with (
+        connections(server.address, 5) as held,
+        connections(server.address, 1, source="127.0.0.2") as (other,),
+    ):
+        for sock in (*held, other):
+            sock.sendall(PREFACE)
+        ended: set[socket.socket] = set()
+
+        def two_ended() -> bool:
+            ended.update(sock for sock in held if sock not in ended and closed_within(sock, 0.05))
+            return len(ended) >= 2
+
+        wait_until(two_ended, "two of five gRPC connections from one address ended", 60)
+        kept = [sock for sock in held if sock not in ended]
+        assert not any(closed_within(sock, 1) for sock in (*kept, other)), "ended too many"
     with connections(server.http_address, 3) as held:
         with connections(server.http_address, 1) as (extra,):
             assert closed_within(extra, 60), "a 4th connection from one address was kept"

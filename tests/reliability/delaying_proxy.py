@@ -7,6 +7,9 @@ order, so a round trip through the proxy costs ``2 * delay`` more and pipelining
 
     async with DelayingProxy("127.0.0.1", redis_port, delay=0.1) as proxy:
         store = RedisStore.from_url(f"redis://127.0.0.1:{proxy.port}/0")
+
+``record=True`` keeps every byte sent towards Redis, per connection, for :meth:`count_sent`
+(how many times a command or a script's SHA-1 was sent).
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ class DelayingProxy:
     """Listens on 127.0.0.1:<free port> (``port``) and forwards to ``host:port``, each way
     ``delay`` seconds later."""
 
-    def __init__(self, host: str, port: int, *, delay: float) -> None:
+    def __init__(self, host: str, port: int, *, delay: float, record: bool = False) -> None:
         self.target = (host, port)
         self.delay = delay
+        self.record = record
+        self.upstream: list[bytearray] = []  # with ``record``: each connection's bytes to Redis
         self.port = 0
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -47,6 +52,10 @@ class DelayingProxy:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
+    def count_sent(self, needle: bytes) -> int:
+        """How many times ``needle`` was sent towards Redis (with ``record``)."""
+        return sum(sent.count(needle) for sent in self.upstream)
+
     async def _serve(
         self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter
     ) -> None:
@@ -56,13 +65,18 @@ class DelayingProxy:
             client_out.close()
             return
         self._writers.update((client_out, server_out))
-        for reader, writer in ((client_in, server_out), (server_in, client_out)):
-            task = asyncio.get_running_loop().create_task(self._pump(reader, writer))
+        sent = bytearray() if self.record else None
+        if sent is not None:
+            self.upstream.append(sent)
+        for reader, writer, kept in ((client_in, server_out, sent), (server_in, client_out, None)):
+            task = asyncio.get_running_loop().create_task(self._pump(reader, writer, kept))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Copy one direction: each chunk written ``delay`` after it was read."""
+    async def _pump(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, kept: bytearray | None
+    ) -> None:
+        """Copy one direction: each chunk written ``delay`` after it was read (and kept)."""
         loop = asyncio.get_running_loop()
         due: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
@@ -82,6 +96,8 @@ class DelayingProxy:
         try:
             while True:
                 chunk = await reader.read(65536)
+                if kept is not None:
+                    kept += chunk
                 due.put_nowait((loop.time() + self.delay, chunk))
                 if not chunk:
                     break

@@ -14,6 +14,7 @@ from typing import Any
 from delaying_proxy import DelayingProxy
 from serai.matches import Matches
 from serai.store.redis import RedisStore
+from serai.store.redis.scripts import LOAD_SCRIPT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from tiny_game import tiny_registry
@@ -106,3 +107,70 @@ def test_watchers_keep_up_with_a_slow_redis(redis_server, redis_url):
     lags = sorted(found["lags"])
     assert len(lags) >= MATCHES * 8 * 3
     assert lags[-1] < MOST_LAG, f"slowest deliveries: {[round(x, 2) for x in lags[-5:]]}"
+
+
+async def _commands_per_delivery(redis_port: int) -> dict[str, int]:
+    """Watchers of a few matches on a replica behind a recording proxy, every watcher caught up,
+    then the matches played out through another replica (a move every few round trips): how
+    many moves were delivered and what the watching replica sent Redis meanwhile."""
+    async with (
+        DelayingProxy("127.0.0.1", redis_port, delay=0.02, record=True) as proxy,
+        DelayingProxy("127.0.0.1", redis_port, delay=0.02) as play_proxy,
+    ):
+        play_store = RedisStore.from_url(f"redis://127.0.0.1:{play_proxy.port}/0")
+        watch_store = RedisStore.from_url(f"redis://127.0.0.1:{proxy.port}/0")
+        players = Matches(play_store, tiny_registry())
+        watchers = Matches(watch_store, tiny_registry(), watch_block_ms=1000)
+        hub = watchers.use_watch_hub(watch_store.event_feed())
+        sent: dict[Any, float] = {}
+        try:
+            started = []
+            for _ in range(4):
+                record = await players.create("tiny", seats=2, options={"hand": 4, "plays": 4})
+                tokens = [(await players.join(record.match_id, s)).token for s in range(2)]
+                started.append((record.match_id, tokens))
+            caught_up = asyncio.Semaphore(0)
+
+            async def watch(match_id: str, token: str) -> int:
+                moves, first = 0, True
+                async for batch in watchers.watch(match_id, token):
+                    if first:
+                        caught_up.release()
+                        first = False
+                    moves += sum(e.kind == "move" for e in batch.events)
+                return moves
+
+            watches = [
+                asyncio.create_task(watch(match_id, token))
+                for match_id, tokens in started
+                for token in (*tokens, "")
+            ]
+            for _ in watches:
+                await asyncio.wait_for(caught_up.acquire(), 60)
+            loads = proxy.count_sent(LOAD_SCRIPT.sha.encode())
+            direct_reads = proxy.count_sent(b":archive")  # a direct read asks for the archive too
+            await asyncio.gather(*(_play(players, m, t, sent) for m, t in started))
+            delivered = sum(await asyncio.wait_for(asyncio.gather(*watches), 60))
+            return {
+                "moves": len(sent),
+                "delivered": delivered,
+                "loads": proxy.count_sent(LOAD_SCRIPT.sha.encode()) - loads,
+                "direct reads": proxy.count_sent(b":archive") - direct_reads,
+            }
+        finally:
+            await hub.close()
+            await play_store.close()
+            await watch_store.close()
+
+
+def test_a_delivery_needs_no_load_and_no_read_of_its_own(redis_server):
+    """The hub's shared read brings each moved match's record with its new events (one script,
+    right behind the blocking XREAD): a delivery costs that round trip alone, no load of the
+    match and no direct read of its events, so a slow link to Redis costs each move one round
+    trip between commit and watcher (the commit's and the shared read's halves)."""
+    found = asyncio.run(_commands_per_delivery(redis_server.port))
+    assert found["moves"] >= 4 * 8 and found["delivered"] == 3 * found["moves"]
+    # Before: a load for each batch of each match (and a direct read when it had moved on);
+    # now a direct read for a match whose last events were archived before the shared read
+    # came (the Redis store folds a finished match), at most.
+    assert found["loads"] == 0 and found["direct reads"] <= 4, found

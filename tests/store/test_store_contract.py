@@ -577,14 +577,77 @@ def test_the_event_feed_reads_many_matches_and_waits_for_news(open_store: OpenSt
             shard = feed.shard_of("f-1")
             assert feed.shard_of("f-2") == shard
             got = await feed.read(shard, {"f-1": "", "f-2": ""}, block_ms=1000, count=10)
-            assert {m: [e.event_id for e in events] for m, events in got.items()} == {
+            assert {m: [e.event_id for e in events] for m, events in got.events.items()} == {
                 m: [first] for m, first in firsts.items()
             }
+            assert got.records == {}  # not asked for
             waiting = asyncio.ensure_future(feed.read(shard, firsts, block_ms=20_000, count=10))
             await asyncio.sleep(0)
             await store.commit("f-2", 0, Commit(events=[NewEvent("started")]))
-            news = await asyncio.wait_for(waiting, 15)
+            news = (await asyncio.wait_for(waiting, 15)).events
             assert list(news) == ["f-2"] and [e.kind for e in news["f-2"]] == ["started"]
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
+def test_the_event_feed_reads_the_records_of_matches_that_moved(open_store: OpenStore) -> None:
+    """With the reader's versions, a feed read also answers the record of each match whose last
+    event moved on since the read's start, at least as new as the events it read (UNCHANGED at
+    the reader's version): the watch hub delivers with it, no load of its own."""
+
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            firsts = {m: await store.create(record(m), [NewEvent("created")]) for m in "rst"}
+            shard = feed.shard_of("r")
+            waiting = asyncio.ensure_future(
+                feed.read(
+                    shard, firsts, block_ms=20_000, count=10, versions=dict.fromkeys("rst", 0)
+                )
+            )
+            await asyncio.sleep(0)
+            done = await store.commit("s", 0, Commit(events=[NewEvent("started")]))
+            assert isinstance(done, Committed)
+            got = await asyncio.wait_for(waiting, 15)
+            assert list(got.events) == ["s"] and list(got.records) == ["s"]
+            moved = got.records["s"]
+            assert isinstance(moved, MatchRecord)
+            assert moved.version == 1 and moved.last_event_id == got.events["s"][-1].event_id
+            again = await feed.read(
+                shard, {"s": "", "t": firsts["t"]}, block_ms=1000, count=10, versions={"s": 1}
+            )
+            assert list(again.events) == ["s"] and again.records == {"s": UNCHANGED}
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
+def test_the_event_feed_finds_the_news_of_one_match_among_many(open_store: OpenStore) -> None:
+    """1,100 followed matches (the Redis store asks which streams have news 500 at a time):
+    only the ones that moved come back, each with its record."""
+
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            ids = [f"many-{i}" for i in range(1100)]
+            lasts = await asyncio.gather(
+                *(store.create(record(m), [NewEvent("created")]) for m in ids)
+            )
+            after = dict(zip(ids, lasts, strict=True))
+            for moved in ("many-0", "many-1050"):
+                await store.commit(moved, 0, Commit(events=[NewEvent("started")]))
+            got = await feed.read(
+                feed.shard_of(ids[0]),
+                after,
+                block_ms=1000,
+                count=10,
+                versions=dict.fromkeys(ids, 0),
+            )
+            assert sorted(got.events) == sorted(got.records) == ["many-0", "many-1050"]
+            assert all(isinstance(r, MatchRecord) and r.version == 1 for r in got.records.values())
         finally:
             await feed.close()
 
@@ -602,7 +665,7 @@ def test_waking_the_feed_ends_its_waiting_read(open_store: OpenStore) -> None:
                 feed.read(shard, {"w-1": last}, block_ms=20_000, count=10)
             )
             await eventually(lambda: feed.wake(shard), "a waiting read to wake", 10)
-            assert await asyncio.wait_for(waiting, 15) == {}
+            assert (await asyncio.wait_for(waiting, 15)).events == {}
         finally:
             await feed.close()
 

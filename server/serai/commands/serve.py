@@ -391,6 +391,7 @@ async def _servers(
         handshake_seconds=settings.header_seconds,
         idle_seconds=settings.grpc_idle_seconds,
         max_connections=settings.max_connections,
+        max_connections_per_peer=settings.max_connections_per_peer,
     )
     servers = _Servers(grpc_server, reuse_port=reuse_port)
     wanted = settings.http_port is not None or settings.queue_bot_after > 0

@@ -21,7 +21,15 @@ from serai.archive import Archive
 from serai.game import Game, GameError, GameInfo
 from serai.matches import requests
 from serai.matches.cache import Cache, Entry
-from serai.matches.errors import GameNotFound, MatchError, MatchExpired, MatchNotFound, StaleVersion
+from serai.matches.errors import (
+    GameNotFound,
+    MatchError,
+    MatchExpired,
+    MatchLost,
+    MatchNotFound,
+    StaleVersion,
+)
+from serai.matches.match_ids import issued
 from serai.matches.requests import quoted
 from serai.metrics import CAS_RETRIES
 from serai.registry import Registry
@@ -118,6 +126,12 @@ class Entries:
             raise MatchExpired(
                 f"match {match_id} expired after {idle}idle seconds (nobody moved): it is gone; "
                 "create a new match"
+            )
+        if issued(match_id):
+            raise MatchLost(
+                f"match {match_id} was made by this service, but its store no longer has it: "
+                "lost in a store failover or restart (the moves Redis had not yet copied to a "
+                "replica are lost with it; see deploy/README.md, durability); create a new match"
             )
         raise MatchNotFound(
             f"no match {quoted(match_id)}: check the id (CreateMatch and ListMatches give them)"

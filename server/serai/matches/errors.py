@@ -23,6 +23,12 @@ class MatchExpired(MatchNotFound):
     """The match existed, but nobody changed it for the idle limit, so the store dropped it."""
 
 
+class MatchLost(MatchNotFound):
+    """The store no longer has a match the server issued (its id carries the check of
+    :mod:`serai.matches.match_ids`), and it neither expired nor went to the archive: lost in a
+    store failover or restart."""
+
+
 class MoveNotFound(MatchError):
     """A move id that is not in the current list of legal moves."""
 

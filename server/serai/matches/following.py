@@ -16,7 +16,7 @@ from serai.game import Seat
 from serai.matches.cache import Entry
 from serai.matches.values import WatchBatch
 from serai.matches.watching import EventReads, label_of
-from serai.store import StoredEvent
+from serai.store import MatchRecord, StoredEvent
 
 
 class End:
@@ -63,6 +63,9 @@ class FollowedMatch:
         self.recheck = False
         # A load newer than the events read: delivered once the shared read brings them.
         self.ahead: Entry | None = None
+        # The match as the shared read found it just after the events in ``inbox`` (the entry
+        # itself when unchanged): what they are delivered with, no load needed.
+        self.fed: Entry | MatchRecord | None = None
         self.task: asyncio.Task[None] | None = None
         self.active = time.monotonic()
 

@@ -7,13 +7,14 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
 
 - one reader task per shard of the :class:`EventFeed` (a Redis node), doing one blocking read
   of every followed match's events at once;
-- a match is followed from its first watcher to its last; each new batch of its events is
-  completed up to one load of the match (:func:`read_to_entry`: the batch's snapshot is the
-  match at its last event), and each seat's snapshot is built once for all who share it
-  (spectators share one). A load newer than the events waits for the shared read to bring the
-  rest, never chases the match with more loads: on a slow link to Redis a delivery costs the
-  shared read and a load, whatever the match's pace; new events' reads never queue behind
-  catch-ups or the rechecks of quiet matches (a load each);
+- a match is followed from its first watcher to its last; the shared read brings each moved
+  match's record with its new events (:class:`serai.store.FeedRead`: one round trip, no load
+  of its own), the batch's snapshot is the match at its last event (:func:`read_to_entry`),
+  and each seat's snapshot is built once for all who share it (spectators share one). Where
+  the feed brings no record (a Redis Cluster), a batch is completed up to one load; a load
+  newer than the events waits for the shared read to bring the rest, never chases the match
+  with more loads; new events' reads never queue behind catch-ups or the rechecks of quiet
+  matches (a load each);
 - a watcher first catches up from its ``after_event_id`` with direct, bounded reads, then
   joins the feed at the event it reached: no gap, nothing twice;
 - each watcher's queue holds at most ``queue_batches`` batches: one that falls further behind
@@ -49,7 +50,13 @@ from serai.matches.watching import (
     label_of,
     read_to_entry,
 )
-from serai.store import EventFeed, StoredEvent, StoreError, event_id_after
+from serai.store import (
+    EventFeed,
+    MatchRecord,
+    StoredEvent,
+    StoreError,
+    event_id_after,
+)
 
 log = structlog.get_logger("serai.matches")
 
@@ -57,6 +64,7 @@ _READ_COUNT = 500  # events per match per shared read
 _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least (expiry)
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
+_FED_ROUND_TRIP = 0.25  # seconds: what the nudge takes a round trip to be, with no load timed
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 _DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
 # not hold up new events (on a slow link, 8 reads at once are 8 a round trip, for every match)
@@ -210,10 +218,11 @@ class WatchHub:
         """The shard's reader: one shared read after another while it follows any match."""
         while shard.matches and not self.closing:
             after = {match_id: m.cursor for match_id, m in shard.matches.items()}
+            versions = {match_id: m.entry.record.version for match_id, m in shard.matches.items()}
             shard.stale = False
             try:
                 got = await self.feed.read(
-                    shard.name, after, block_ms=self.block_ms, count=_READ_COUNT
+                    shard.name, after, block_ms=self.block_ms, count=_READ_COUNT, versions=versions
                 )
             except asyncio.CancelledError:
                 raise
@@ -225,7 +234,7 @@ class WatchHub:
                 await asyncio.sleep(_RETRY_SECONDS)
                 continue
             now = time.monotonic()
-            for match_id, events in got.items():
+            for match_id, events in got.events.items():
                 followed = shard.matches.get(match_id)
                 if followed is None or not events:
                     continue
@@ -233,12 +242,15 @@ class WatchHub:
                 new = [e for e in events if event_id_after(e.event_id, cursor)]
                 if not new:
                     continue
+                fed = got.records.get(match_id)
+                if fed is not None:  # read just after these events: no load to deliver them
+                    followed.fed = fed if isinstance(fed, MatchRecord) else followed.entry
                 followed.inbox.extend(new)
                 followed.cursor = new[-1].event_id
                 followed.full = followed.full or len(events) >= _READ_COUNT
                 followed.active = now
                 self._kick(followed)
-            if got and len(after) > 2000:
+            if got.events and len(after) > 2000:
                 # Each shared read names every followed stream: with many, let a few more
                 # events gather than re-read them all after each (at most 50 ms later).
                 await asyncio.sleep(min(0.05, len(after) / 500_000))
@@ -256,6 +268,7 @@ class WatchHub:
             read_first, followed.full = followed.full or not events, False
             nudged, followed.recheck = followed.recheck, False
             ahead, followed.ahead = followed.ahead, None
+            fed, followed.fed = followed.fed, None
             start = followed.cursor  # the newest event read for it, in ``events`` or before
             began = time.monotonic()
             try:
@@ -265,6 +278,9 @@ class WatchHub:
                         self._end_all(followed, None, drop_queued=False)
                         return
                     continue
+                entry = followed.entry if not events else None if read_first else ahead
+                if events and not read_first and fed is not None:
+                    entry = await self._entry_fed(fed, ahead)
                 caught = await read_to_entry(
                     self.delivery_reads if events else self.reads,
                     self.clocks,
@@ -272,7 +288,7 @@ class WatchHub:
                     followed.label,
                     events,
                     start,
-                    (ahead if not read_first else None) if events else followed.entry,
+                    entry,
                     read_first=read_first,
                     read_newer=nudged or not events,
                 )
@@ -283,8 +299,21 @@ class WatchHub:
                 log.exception("watch hub could not deliver", match_id=followed.match_id)
                 self._end_all(followed, None)
                 return
-            if self._delivered(followed, caught, time.monotonic() - began):
+            # the shared read in flight brings the rest: a direct read only if it has not
+            # within about a round trip (a load's time, or a guess where none was made)
+            took = time.monotonic() - began if fed is None else _FED_ROUND_TRIP
+            if self._delivered(followed, caught, took):
                 return
+
+    async def _entry_fed(self, fed: Entry | MatchRecord, ahead: Entry | None) -> Entry:
+        """The entry of a record the shared read brought (its clock enforced if it ran out, as
+        a load's would be), or ``ahead`` when that is newer."""
+        entry = fed if isinstance(fed, Entry) else self.clocks.entries.remember(fed)
+        if ahead is not None and ahead.record.version > entry.record.version:
+            return ahead
+        if self.clocks.overdue(entry):
+            entry = await self.clocks.enforce(entry)
+        return entry
 
     def _waiting_for_feed(self, followed: FollowedMatch) -> bool:
         """Whether the match waits for the shared read to bring its events up to the entry

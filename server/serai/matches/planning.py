@@ -95,7 +95,8 @@ def _chosen_move(
     if expected_version and expected_version != record.version:
         raise StaleVersion(
             f"the move was chosen at version {expected_version}, but match {match_id} is at "
-            f"version {record.version}: fetch the match again and choose again"
+            f"version {record.version}{lost_since(record, expected_version)}: fetch the match "
+            "again and choose again"
         )
     # A move id names a version: listed at another one, it is stale (ABORTED) whoever's turn it
     # is now, and the id is checked before any game code runs.
@@ -127,9 +128,21 @@ def move_index(record: MatchRecord, move_id: str) -> int:
     if int(version_text) != record.version:
         raise StaleVersion(
             f"move id {move_id} was listed at version {version_text}, but match "
-            f"{record.match_id} is at version {record.version}: list the legal moves again"
+            f"{record.match_id} is at version {record.version}"
+            f"{lost_since(record, int(version_text))}: list the legal moves again"
         )
     return int(index_text)
+
+
+def lost_since(record: MatchRecord, version: int) -> str:
+    """What to add when a client names a version the match has not reached: the server gave it
+    (only it makes versions), so the store lost the moves after the record's version."""
+    if version <= record.version:
+        return ""
+    return (
+        f", behind the version {version} the server gave you: the store lost the moves after "
+        f"version {record.version} (a store failover; see deploy/README.md, durability)"
+    )
 
 
 def plan_forfeit(record: MatchRecord, losers: tuple[Seat, ...], *, timed_out: bool) -> Commit:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 
+from serai.matches.match_ids import checked
+
 
 def _key(purpose: bytes, match_id: str, request_id: str) -> bytes:
     """32 bytes only a join's request id gives (with its match: one id, unrelated keys)."""
@@ -44,12 +46,13 @@ def unseal(sealed: str, match_id: str, request_id: str) -> str:
 
 
 def created_match_id(client_id: str, request_id: str, tenant: str = "") -> str:
-    """32 hex characters: a hash, so no one without the request id can know it beforehand.
-    Another tenant's create with the same client_id and request_id makes a match of its own (a
-    newline cannot be in a client_id: the two never meet)."""
+    """32 hex characters: a hash (28), so no one without the request id can know it beforehand,
+    and the check of issued ids (:mod:`serai.matches.match_ids`). Another tenant's create with
+    the same client_id and request_id makes a match of its own (a newline cannot be in a
+    client_id: the two never meet)."""
     owner = f"{tenant}\n{client_id}" if tenant else client_id
     digest = hashlib.sha256(b"serai create\n%s\n%s" % (owner.encode(), request_id.encode()))
-    return digest.hexdigest()[:32]
+    return checked(digest.hexdigest()[:28])
 
 
 def rematch_request_id(purpose: str, match_id: str, secret: str) -> str:

@@ -29,6 +29,7 @@ from serai.matches.errors import (
     StaleVersion,
 )
 from serai.matches.limits import NO_LIMITS, Limits
+from serai.matches.match_ids import new_match_id
 from serai.matches.request_ids import created_match_id, join_id_of, seal
 from serai.matches.requests import quoted
 from serai.matches.values import Joined
@@ -94,9 +95,7 @@ class Seating:
         match the first one made, as it is now, instead of making a second one."""
         self._check_create(client_id, move_seconds, seed, request_id)
         requests.check_clock_extras(bank_seconds, move_seconds, spectator_delay_moves)
-        match_id = (
-            created_match_id(client_id, request_id, tenant) if request_id else secrets.token_hex(8)
-        )
+        match_id = created_match_id(client_id, request_id, tenant) if request_id else new_match_id()
         plugin, players, resolved = self._game_as_asked(game, seats, options)
         seed_chosen = seed is not None
         seed, state, encoded = self._first_deal(game, plugin, players, resolved, seed)

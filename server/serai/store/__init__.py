@@ -49,6 +49,7 @@ from serai.store.records import (
     Conflict,
     Duplicate,
     Ended,
+    FeedRead,
     LogEntry,
     MatchIdTaken,
     MatchRecord,
@@ -75,16 +76,26 @@ class EventFeed(Protocol):
 
         feed = store.event_feed()
         got = await feed.read(feed.shard_of(m), {m: "0-0"}, block_ms=1000, count=500)
+        got.events[m]   # its events; got.records: the records that moved (with versions=)
     """
 
     def shard_of(self, match_id: str) -> str:
         """The shard whose reader follows the match."""
 
     async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> Mapping[str, Sequence[StoredEvent]]:
+        self,
+        shard: str,
+        after: Mapping[str, str],
+        *,
+        block_ms: int,
+        count: int,
+        versions: Mapping[str, int] | None = None,
+    ) -> FeedRead:
         """The events after each match's id in ``after`` (match id -> event id), waiting up to
-        ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match."""
+        ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match.
+        With ``versions`` (match id -> the version the reader holds), also the records of the
+        matches that moved on, in the same round trip (see :class:`FeedRead`): a delivery
+        needs no load of its own."""
 
     async def wake(self, shard: str) -> bool:
         """End the shard's waiting read now (it answers as if it timed out); whether one was."""
@@ -365,6 +376,7 @@ __all__ = [
     "Duplicate",
     "Ended",
     "EventFeed",
+    "FeedRead",
     "LogEntry",
     "MatchIdTaken",
     "MatchRecord",

@@ -36,6 +36,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    FeedRead,
     LogEntry,
     MatchIdTaken,
     MatchRecord,
@@ -431,15 +432,22 @@ class MemoryFeed:
         return ""
 
     async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> dict[str, list[StoredEvent]]:
+        self,
+        shard: str,
+        after: Mapping[str, str],
+        *,
+        block_ms: int,
+        count: int,
+        versions: Mapping[str, int] | None = None,
+    ) -> FeedRead:
         store = self._store
         deadline = time.monotonic() + max(1, block_ms) / 1000
         while True:
             found = {m: store._events_after(m, a, count) for m, a in after.items()}
             left = deadline - time.monotonic()
             if any(found.values()) or left <= 0:
-                return {m: events for m, events in found.items() if events}
+                events = {m: events for m, events in found.items() if events}
+                return FeedRead(events, self._records(events, versions))
             self._waiting = waiter = asyncio.get_running_loop().create_future()
             try:
                 await store._wait(waiter, left)
@@ -447,7 +455,21 @@ class MemoryFeed:
                 self._waiting = None
             if self._woken:  # answered as a read that timed out
                 self._woken = False
-                return {}
+                return FeedRead({})
+
+    def _records(
+        self, events: Mapping[str, Sequence[StoredEvent]], versions: Mapping[str, int] | None
+    ) -> dict[str, MatchRecord | Unchanged]:
+        """The records of the matches with ``events`` (read at the same moment)."""
+        if versions is None:
+            return {}
+        records: dict[str, MatchRecord | Unchanged] = {}
+        for match_id in events:
+            match = self._store._live(match_id)
+            if match is not None:
+                same = match.record.version == versions.get(match_id)
+                records[match_id] = UNCHANGED if same else match.record
+        return records
 
     async def wake(self, shard: str) -> bool:
         waiter = self._waiting

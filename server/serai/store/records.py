@@ -117,6 +117,19 @@ class StoredEvent:
     data: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class FeedRead:
+    """What one :meth:`serai.store.EventFeed.read` found: ``events``, the new events of each
+    match that has some; ``records`` (when asked for), the record of such a match read at once
+    with its events (so they end at its version, unless ``count`` cut them): :data:`UNCHANGED`
+    where it is at the version the reader holds. A match with events and no record is for the
+    reader to load (a store that cannot read records with the events, a Redis Cluster, has
+    none; a match whose last events were archived as they were read has only the first)."""
+
+    events: Mapping[str, Sequence[StoredEvent]]
+    records: Mapping[str, MatchRecord | Unchanged] = field(default_factory=dict)
+
+
 def event_id_key(event_id: str) -> tuple[int, int]:
     """What an event id ("<ms>-<seq>", as Redis streams number their entries; "" before any)
     sorts by: ids compare as numbers, not as text ("10-0" comes after "9-1")."""

@@ -43,6 +43,12 @@ CREATE_SCRIPT = _read("create")
 # "unchanged", or the record's fields.
 LOAD_SCRIPT = _read("load")
 
+# The watch hub's records and events, read just after its shared XREAD (streams.StreamFeed).
+# KEYS: each match's record and events; ARGV: the most events per match, then each one's event
+# id read after and version held. Replies position (from 1), "unchanged", "gone" or the fields,
+# and the events, for each match with events after its id.
+FEED_RECORDS_SCRIPT = _read("feed_records")
+
 # Once a match is finished (and its last events delivered to the watchers blocked on its
 # stream), it is folded (see folding.py). FOLD_READ_SCRIPT reads what is to fold (0 if folded
 # already; sent with EVAL, in the pipeline that indexes the match); FOLD_SCRIPT writes the folded

@@ -10,21 +10,32 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
-from serai.store import StoredEvent, StoreUnavailable, event_id_key
+from serai.store import (
+    UNCHANGED,
+    FeedRead,
+    MatchRecord,
+    StoredEvent,
+    StoreUnavailable,
+    Unchanged,
+    event_id_key,
+)
 from serai.store.redis.breaker import Breaker
 from serai.store.redis.encoding import (
     DATA_SEAT_FROM_LOG,
     PACKED_MOVE,
+    pairs,
     read_varint,
+    record_from_fields,
     stored_event,
     text,
     unpack_archive,
 )
 from serai.store.redis.errors import errors
-from serai.store.redis.folding import FOLDED, unfold
+from serai.store.redis.folding import FOLDED, joined, unfold
 from serai.store.redis.keys import match_keys
+from serai.store.redis.scripts import FEED_RECORDS_SCRIPT
 
 
 class EventReads:
@@ -119,12 +130,21 @@ class StreamFeed:
         return "" if node is None else str(node.name)
 
     async def read(
-        self, shard: str, after: Mapping[str, str], *, block_ms: int, count: int
-    ) -> dict[str, list[StoredEvent]]:
-        """The events after each match's id in ``after`` (match id -> event id), waiting up to
-        ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match."""
+        self,
+        shard: str,
+        after: Mapping[str, str],
+        *,
+        block_ms: int,
+        count: int,
+        versions: Mapping[str, int] | None = None,
+    ) -> FeedRead:
+        """See :meth:`serai.store.EventFeed.read`. With ``versions``, the XREAD only waits
+        (COUNT 1): a script sent right behind it, in the same write, runs as soon as it
+        answers and reads each moved match's record and events together, so they agree and a
+        delivery costs the shared read's round trip, no load. Not on a Redis Cluster (a
+        script's keys must share a slot there): its reader loads."""
         if not after:
-            return {}
+            return FeedRead({})
         streams = {match_keys(match_id)[2]: match_id for match_id in after}
         connections = self._node(shard)
         found: dict[str, list[StoredEvent]] = {}
@@ -144,14 +164,31 @@ class StreamFeed:
                 _found(reply, streams, found)
             if not found:
                 await connections.pause(min(block_ms, CLUSTER_POLL_MS) / 1000)
-            return found
-        args: list[Any] = ["XREAD", "COUNT", count, "BLOCK", max(1, block_ms), "STREAMS"]
+            return FeedRead(found)
+        waiting = 1 if versions is not None else count
+        args: list[Any] = ["XREAD", "COUNT", waiting, "BLOCK", max(1, block_ms), "STREAMS"]
         args += streams
         args += [after[match_id] or "0-0" for match_id in streams.values()]
+        if versions is None:
+            async with errors():
+                reply = await connections.command(args)
+            _found(reply, streams, found)
+            return FeedRead(found)
+        ids = list(after)
+        script: list[Any] = ["EVALSHA", FEED_RECORDS_SCRIPT.sha, 2 * len(ids)]
+        for match_id in ids:
+            keys = match_keys(match_id)
+            script += [keys[0], keys[2]]
+        script.append(count)
+        for match_id in ids:
+            script += [after[match_id], versions.get(match_id, "")]
         async with errors():
-            reply = await connections.command(args)
+            reply, news = await connections.command_and_script(args, script)
+        # A stream the XREAD saw news on but the script found empty was folded between the two
+        # (a finished match's last events, archived): its first event, with no record, has the
+        # reader read the rest directly.
         _found(reply, streams, found)
-        return found
+        return _news(news, ids, found)
 
     async def wake(self, shard: str) -> bool:
         """End the node's waiting read now (it answers as if it timed out); whether one was."""
@@ -199,6 +236,21 @@ def _found(reply: Any, streams: Mapping[str, str], found: dict[str, list[StoredE
             ]
 
 
+def _news(reply: Any, ids: Sequence[str], waited: Mapping[str, list[StoredEvent]]) -> FeedRead:
+    """FEED_RECORDS_SCRIPT's reply as a FeedRead (None, when Redis did not know the script
+    yet: none), with the events the waiting XREAD brought of matches it has none of."""
+    events: dict[str, Sequence[StoredEvent]] = dict(waited)
+    records: dict[str, MatchRecord | Unchanged] = {}
+    for i in range(0, len(reply or ()), 3):
+        match_id, fields, entries = ids[int(reply[i]) - 1], reply[i + 1], reply[i + 2]
+        if fields == b"unchanged":
+            records[match_id] = UNCHANGED
+        elif fields != b"gone":
+            records[match_id] = record_from_fields(match_id, joined(pairs(fields)))
+        events[match_id] = [_event(text(event_id), flat) for event_id, flat in entries]
+    return FeedRead(events, records)
+
+
 def _event(event_id: str, flat: Sequence[bytes] | Mapping[bytes, bytes]) -> StoredEvent:
     if isinstance(flat, Mapping):
         data = dict(flat)
@@ -232,6 +284,29 @@ class _NodeConnections:
         except BaseException:
             # A read cut short (an error, a cancelled task) leaves a reply in flight: never reuse
             # the connection.
+            await self._drop_reader()
+            raise
+        finally:
+            self._waiting = False
+
+    async def command_and_script(
+        self, args: Sequence[Any], script: Sequence[Any]
+    ) -> tuple[Any, Any]:
+        """:meth:`command`'s reply and, sent in the same write, an EVALSHA's (``script``: its
+        arguments; None when Redis did not know the script, which is loaded for next time)."""
+        reader = await self._reader_connection()
+        self._waiting = True
+        try:
+            await reader.send_packed_command(reader.pack_commands([args, script]))
+            reply = await reader.read_response()
+            try:
+                ran = await reader.read_response()
+            except NoScriptError:
+                await reader.send_command("SCRIPT", "LOAD", FEED_RECORDS_SCRIPT.text)
+                await reader.read_response()
+                ran = None
+            return reply, ran
+        except BaseException:
             await self._drop_reader()
             raise
         finally:
@@ -280,6 +355,9 @@ class _NodeConnections:
             await reader.connect()
             await reader.send_command("CLIENT", "ID")
             self._reader_id = int(await reader.read_response())
+            # known before the first read that sends it (a new connection: maybe a new Redis)
+            await reader.send_command("SCRIPT", "LOAD", FEED_RECORDS_SCRIPT.text)
+            await reader.read_response()
             self._reader = reader
         return self._reader
 

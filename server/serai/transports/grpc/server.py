@@ -27,6 +27,7 @@ from serai.rpc.auth import Authenticator
 from serai.rpc.handlers import MatchHandlers
 from serai.rpc.limits import RateLimiter
 from serai.runtime import Runtime
+from serai.transports.grpc.connections import PeerConnectionGuard
 from serai.transports.grpc.reflection import DocumentedReflection, documented_files
 from serai.transports.grpc.request_log import GrpcRequestLog, trace_queued_cancellations
 from serai.transports.grpc.servicer import MatchService
@@ -138,8 +139,11 @@ class SeraiServer:
         checker: Any,
         runtime: Runtime | None = None,
         request_log: GrpcRequestLog | None = None,
+        max_connections_per_peer: int = 0,
     ) -> None:
         self.matches = matches
+        self.max_connections_per_peer = max_connections_per_peer
+        self._guard: PeerConnectionGuard | None = None
         self.request_log = request_log  # its cut_short counts the calls clients gave up on
         self.grpc = server
         self.health = checker
@@ -170,6 +174,9 @@ class SeraiServer:
         if not self.port:
             raise OSError(f"cannot listen on {host}:{port}")
         await self.grpc.start()
+        if self.max_connections_per_peer > 0:
+            self._guard = PeerConnectionGuard(self.port, self.max_connections_per_peer)
+            self._guard.start()
         if self._own_runtime is not None:
             self._own_runtime.start()
         return self.port
@@ -179,6 +186,8 @@ class SeraiServer:
         runtime given to :func:`build_server` is closed by its owner, once this has begun)."""
         stopping = asyncio.ensure_future(self.grpc.stop(grace))
         await asyncio.sleep(0)  # grpc.aio refuses new calls from its first step on
+        if self._guard is not None:
+            await self._guard.stop()
         await self.health.enter_graceful_shutdown()
         if self._own_runtime is not None:
             # Watches end only now: a client that calls again once its Watch ended is told
@@ -204,6 +213,7 @@ async def build_server(
     handshake_seconds: float = 10.0,
     idle_seconds: float = 300.0,
     max_connections: int = 0,
+    max_connections_per_peer: int = 0,
 ) -> SeraiServer:
     """The server for ``matches``, not yet listening; see :class:`SeraiServer`.
 
@@ -220,9 +230,9 @@ async def build_server(
     ``handshake_seconds``: a new connection that has not sent its HTTP/2 preface and settings
     by then is closed; ``idle_seconds``: one with no call for that long is closed (GOAWAY: a
     client reconnects at its next call); ``max_connections``: connections beyond are closed as
-    they open (0: no limit). grpc core counts no connections per address: per address, the
-    streams are limited (Watch and Play, see serai.matches.watching), and an idle connection
-    lasts ``idle_seconds``.
+    they open (0: no limit); ``max_connections_per_peer``: one client address's connections
+    past it are ended within a second (grpc core counts none per address: see
+    :class:`serai.transports.grpc.connections.PeerConnectionGuard`; 0: no limit).
     """
     options: list[tuple[str, Any]] = [
         ("grpc.max_receive_message_length", max_message_bytes),
@@ -260,7 +270,7 @@ async def build_server(
         ),
         wrapping,
     )
-    return SeraiServer(matches, server, checker, runtime, logged)
+    return SeraiServer(matches, server, checker, runtime, logged, max_connections_per_peer)
 
 
 _Wrap = Callable[[str, grpc.RpcMethodHandler], grpc.RpcMethodHandler]
