@@ -17,9 +17,9 @@ harvested, a new field and, most, a field taken from another seat; less the card
 seat's largest field grows past everyone else's while the plague is still in this pass's deck
 (locusts destroy the largest fields on the table); a speculation card and a pass at fixed
 worths. The search never trades (:class:`NileEvaluation` says why). Played alone, this ranking
-wins about 0.69 of its matches against the ``simple`` bot (1,200 matches, seeds 5000-6199,
-2026-12-05), where planting the most cards with the old ranking won 0.48: the locusts and the
-takeovers were what it lacked, and the search inherits them through its rollouts and its width.
+wins 0.68 of its matches against the ``simple`` bot (812 of 1,200, seeds 5000-6199,
+2026-12-05), the ranking before it 0.53 (630): the locusts and the takeovers were what it
+lacked, and the search inherits them through its rollouts and its width.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def scorer(state: NileState, seat: int) -> Callable[[NileMove], float]:
             score += PLANTED * weight[crop] * (min(held + count, harvests) - min(held, harvests))
             if not held:
                 score += NEW_FIELD
-            taken = max((fields[crop] for fields in others), default=0)
+            taken = max((theirs[crop] for theirs in others), default=0)
             score += TAKEOVER * min(taken, harvests)
             largest = max(largest, held + count)
         if locusts and largest >= others_largest:
