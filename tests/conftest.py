@@ -72,17 +72,6 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (the README's test command): two workers a core. The suite waits on the servers,
-    browsers and subprocesses it starts about half of the time (a run on 2 cores used 630 CPU
-    seconds in 640 s), so one worker a core leaves half of the machine idle."""
-    return (
-        2 * len(os.sched_getaffinity(0))
-        if hasattr(os, "sched_getaffinity")
-        else 2 * (os.cpu_count() or 1)
-    )
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
