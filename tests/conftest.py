@@ -72,6 +72,17 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the README's test command): two workers a core. The suite waits on the servers,
+    browsers and subprocesses it starts a quarter of the time: on a quiet 2-core machine, clean
+    clone, same head, 2 workers took 428 s (630 CPU seconds), 4 workers 358 s (588)."""
+    return (
+        2 * len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else 2 * (os.cpu_count() or 1)
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
