@@ -14,6 +14,7 @@ from connect_helpers import CallFailed, json_call
 from prometheus_client.parser import text_string_to_metric_families
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
+from waiting import wait_until
 
 
 def scrape(address: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -97,9 +98,14 @@ def test_workers_add_up(start_serve, redis_url):
     server = start_serve("--redis-url", redis_url, "--http-port", "0", "--workers", "2")
     calls: Counter[tuple[str, str]] = Counter()
     play(server.address, 8, calls)
-    lines = [line for line in server.log().splitlines() if '"request"' in line]
-    assert any('"worker": 0' in line for line in lines)  # both served some of the calls
-    assert any('"worker": 1' in line for line in lines)
+
+    def served_by(worker: int) -> bool:
+        # Read again until each worker's request lines are out (a busy worker writes them late).
+        lines = [line for line in server.log().splitlines() if '"request"' in line]
+        return any(f'"worker": {worker}' in line for line in lines)
+
+    wait_until(lambda: served_by(0), "worker 0 logged a request")  # both served some calls
+    wait_until(lambda: served_by(1), "worker 1 logged a request")
     for _ in range(4):  # new connections: the kernel spreads them over the workers
         check(server.http_address, calls, 8)
 
