@@ -3,7 +3,8 @@ and while no PONG comes, the store's calls fail at once (StoreUnavailable) inste
 out a timeout; health (grpc.health.v1, ``/readyz``) reads the same state: one source of truth.
 
 The probe pings every ``interval`` seconds while Redis answers, and gives a ping ``2 * interval``
-to answer: a Redis hung (stopped, partitioned, stalled) is marked down within ``3 * interval``; a
+to answer, twice in a row before calling Redis down (one late reply on a busy machine is not an
+outage): a Redis hung (stopped, partitioned, stalled) is marked down within ``5 * interval``; a
 refused connection (Redis killed) as soon as a call fails on it, as a call's failure wakes the
 probe. While down it pings again every ``interval / 5``, so the store is back within about that of
 Redis answering. A stall of this process's own event loop (the ping's reply waiting behind our
@@ -35,6 +36,8 @@ DEFAULT_PROBE_INTERVAL = 0.5
 # A deadline that fired this much later than due (as a share of the ping's wait) says our own
 # loop was busy, not that Redis was silent.
 _LATE_SHARE = 0.25
+# Pings in a row that get no reply in time before Redis counts as down.
+_MISSES_DOWN = 2
 
 log = structlog.get_logger("serai.store")
 
@@ -92,6 +95,7 @@ class Breaker:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        missed = 0  # pings in a row with no reply in time
         while True:
             wait = 2 * self.interval
             deadline = loop.time() + wait
@@ -103,10 +107,14 @@ class Breaker:
             except TimeoutError:
                 if loop.time() - deadline > _LATE_SHARE * wait:
                     continue  # our loop was late, not Redis: ask again
-                self._set(False, f"no reply within {wait:g} s")
+                missed += 1
+                if self.up and missed < _MISSES_DOWN:
+                    continue  # ask again at once
+                self._set(False, f"no reply within {wait:g} s, {missed} times in a row")
             except Exception as error:  # whatever the client raises: refused, reset, OOM...
                 self._set(False, str(error) or type(error).__name__)
             else:
+                missed = 0
                 self._set(True, "")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
