@@ -28,7 +28,9 @@ Scenario = Callable[[Matches, WatchHub, RedisStore], Awaitable[Any]]
 
 def _run(redis_url: str, scenario: Scenario, **options: Any) -> Any:
     async def main() -> Any:
-        store = open_store(redis_url)
+        # Long timeouts: these scenarios are about what each watcher receives; on a loaded
+        # machine, thousands of deliveries can hold the loop past the 2 s connect default.
+        store = open_store(redis_url, timeout=30, connect_timeout=30)
         matches = Matches(store, tiny_registry(), watch_block_ms=500, **options)
         hub = matches.use_watch_hub(store.event_feed())
         try:
@@ -117,9 +119,12 @@ def test_two_thousand_watchers_on_two_connections(redis_url):
             for match_id, tokens in started
             for i in range(per_match)
         ]
-        while len(first_batches) < len(tasks):
+        while len(first_batches) < len(tasks) or not all(s.is_set() for s in first_batches):
+            # a watch that ended before its first batch says why here, instead of a long hang
+            for task in tasks:
+                if task.done():
+                    raise AssertionError(f"a watch ended before its first batch: {task.result()}")
             await asyncio.sleep(0.01)
-        await asyncio.gather(*(seen.wait() for seen in first_batches))
         while hub.followed < matches_count:  # every watcher has joined the shared feed
             await asyncio.sleep(0.01)
         open_watches = matches.watching
@@ -168,7 +173,9 @@ def test_polling_watch_snapshot_is_the_match_at_its_last_event(redis_url):
     once ended at event 100 with the match's newest snapshot."""
 
     async def main() -> Any:
-        store = open_store(redis_url)
+        # Long timeouts: these scenarios are about what each watcher receives; on a loaded
+        # machine, thousands of deliveries can hold the loop past the 2 s connect default.
+        store = open_store(redis_url, timeout=30, connect_timeout=30)
         matches = Matches(store, tiny_registry(), watch_block_ms=200)
         try:
             match_id, tokens = await _started(matches, "jaipur")
