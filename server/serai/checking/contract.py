@@ -10,6 +10,7 @@ from typing import Any
 from serai.checking.position import (
     AnyGame,
     Position,
+    as_text,
     attempt,
     payload,
     presented,
@@ -114,14 +115,14 @@ def _check_present(report: Report, position: Position, tried: dict[int, list[Any
         break
     for observer in observers:
         again = presented(game, sent[observer])
-        ok = again == shown[observer] and not again.startswith("raised ")
+        ok = again == shown[observer] and not isinstance(again, str)
         if not report.record("contract.present", ok, position.where(observer)):
             report.explain(
                 "contract.present",
                 f"{who(observer)}'s view: {again}"
-                if again.startswith("raised ")
+                if isinstance(again, str)
                 else f"{who(observer)}'s view bytes present differently when asked again:\n"
-                + text_diff(shown[observer], again),
+                + text_diff(as_text(shown[observer]), as_text(again)),
             )
     for seat, moves in listed.items():
         for move, first in zip(moves, walked[seat], strict=True):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf import text_format
+from google.protobuf.message import Message
 
 from serai.game import Game, IllegalMove, Seat
 from serai.presentation import presentation
@@ -55,13 +56,19 @@ def view_bytes(game: AnyGame, state: Any, observer: Observer) -> bytes:
     return game.view_bytes(game.view(state, observer))
 
 
-def presented(game: AnyGame, view: bytes) -> str:
-    """What a client asking for the presentation of the view ``view`` reads, as protobuf text
-    (or "raised " and the exception the game's ``present`` raised)."""
+def presented(game: AnyGame, view: bytes) -> Message | str:
+    """What a client asking for the presentation of the view ``view`` reads (or "raised " and
+    the exception the game's ``present`` raised). Messages compare in a fraction of protobuf
+    text's time; :func:`as_text` renders one for a finding."""
     try:
-        return text_format.MessageToString(presentation(game, view))
+        return presentation(game, view)
     except Exception as error:  # a crash in present is a finding, reported as the answer
         return f"raised {type(error).__name__}: {error}"
+
+
+def as_text(shown: Message | str) -> str:
+    """A :func:`presented` answer as protobuf text, for a person reading a finding."""
+    return shown if isinstance(shown, str) else text_format.MessageToString(shown)
 
 
 def steps(game: AnyGame, move: Any) -> tuple[str, ...] | str:

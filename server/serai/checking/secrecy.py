@@ -25,6 +25,7 @@ from serai.checking.position import (
     AnyGame,
     Observer,
     Position,
+    as_text,
     attempt,
     payload,
     presented,
@@ -135,7 +136,7 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
         report.explain(
             "secrecy.presentation",
             f"{who(observer)} cannot tell these worlds apart, its presentation can:\n"
-            + text_diff(shown, shown_there),
+            + text_diff(as_text(shown), as_text(shown_there)),
         )
     if observer is None:
         return
