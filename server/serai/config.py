@@ -358,8 +358,8 @@ def _redis_tuning(group: Any) -> None:
     _setting(
         group,
         "--redis-probe-seconds",
-        "how often this process pings Redis; a ping refused, or not answered within "
-        "twice this, marks the store down: health says NOT_SERVING (grpc.health.v1, /readyz) "
+        "how often this process pings Redis; a ping refused, or two in a row not answered "
+        "within twice this, mark the store down: health says NOT_SERVING (grpc.health.v1, /readyz) "
         "and calls answer UNAVAILABLE at once, until a ping (every fifth of this meanwhile) is "
         "answered",
         kind=values.at_least(0.05, float),
