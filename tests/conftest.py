@@ -89,6 +89,21 @@ def pytest_configure(config: pytest.Config) -> None:
         'store(kind): the store start_service uses: "redis" (the default, the test Redis) or '
         '"memory" (serai.store.memory, no redis-server)',
     )
+    if sys.dont_write_bytecode and not hasattr(config, "workerinput"):
+        _compile_once()
+
+
+def _compile_once() -> None:
+    """The suite starts some 300 Python processes (``serai serve``, ``keys``, bots, the test
+    workers). Where PYTHONDONTWRITEBYTECODE is set (as in some container images), each would
+    compile serai's ~190 modules again: 0.3 s of CPU a ``serve`` start (1.2 -> 0.9 s measured).
+    The controller compiles them once before any worker starts (compileall writes .pyc files
+    whatever the setting); every process then reads them."""
+    import compileall
+
+    skipped = re.compile(r"node_modules")
+    for folder in ("server", "clients", "plugins", "tests"):
+        compileall.compile_dir(ROOT / folder, quiet=2, rx=skipped)
 
 
 @pytest.fixture(autouse=True)
