@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from serai.cli import main
+from serai.cli import COMMANDS, build_parser, main
 
 
 def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -14,6 +18,38 @@ def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]
         main(["--version"])
     assert exited.value.code == 0
     assert capsys.readouterr().out.startswith("serai 0.")
+
+
+def test_each_command_module_adds_the_commands_the_table_routes_to_it() -> None:
+    """`serai COMMAND` imports only COMMANDS[COMMAND]: the table must name what each module adds."""
+    for module in set(COMMANDS.values()):
+        parser = argparse.ArgumentParser()
+        importlib.import_module(module).add_parser(parser.add_subparsers())
+        added = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+        assert added == {name for name, home in COMMANDS.items() if home == module}, module
+    assert set(build_parser().parse_args(["games"]).__dict__) >= {"run"}
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """`serai keys --help` in a fresh process loads neither the server nor the SDK's commands,
+    and still says its help; `serai --help` lists every command."""
+    script = (
+        "import sys; from serai.cli import main\n"
+        "try: main(['keys', '--help'])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('serai.commands', 'serai_client'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "create" in done.stdout and "revoke" in done.stdout, done.stdout
+    loaded = done.stdout.splitlines()[-1]
+    assert "serai.commands.keys" in loaded, loaded
+    assert "serai.commands.serve" not in loaded and "serai_client" not in loaded, loaded
+    listing = subprocess.run(
+        [sys.executable, "-m", "serai.cli", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert all(name in listing.stdout for name in COMMANDS), listing.stdout
 
 
 def test_games_says_2_players_not_2_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,31 +8,38 @@ import importlib.metadata
 import re
 import sys
 
-# Each entry names a module offering add_parser(subparsers); see serai.commands.
-COMMAND_MODULES = (
-    "serai.commands.games",
-    "serai.commands.serve",
-    "serai.commands.replay",
-    "serai.commands.transcript",
-    "serai.commands.check",
-    "serai.commands.keys",
-    "serai.commands.archive",
-    "serai.commands.new_game",
-    "serai.commands.webhooks",
-    "serai_client.commands.play",
-    "serai_client.commands.bot",
-    "serai_client.commands.arena",
-)
+# Each command and the module whose add_parser(subparsers) adds it (see serai.commands). A run
+# imports only its command's module: `serai keys` need not load what `serai serve` does
+# (tests/test_cli_words.py checks that each module adds exactly the commands listed here).
+COMMANDS = {
+    "games": "serai.commands.games",
+    "serve": "serai.commands.serve",
+    "replay": "serai.commands.replay",
+    "export": "serai.commands.transcript",
+    "verify": "serai.commands.transcript",
+    "check": "serai.commands.check",
+    "keys": "serai.commands.keys",
+    "archive": "serai.commands.archive",
+    "new-game": "serai.commands.new_game",
+    "webhooks": "serai.commands.webhooks",
+    "play": "serai_client.commands.play",
+    "bot": "serai_client.commands.bot",
+    "arena": "serai_client.commands.arena",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; given the command line ``argv``, of its command only when
+    it names one (the other commands' modules are not imported)."""
     parser = argparse.ArgumentParser(
         prog="serai",
         description="serai: a game server for turn-based card games with hidden information.",
     )
     parser.add_argument("--version", action="version", version=f"serai {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
+    chosen = argv[0] if argv else None
+    modules = [COMMANDS[chosen]] if chosen in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
@@ -72,7 +79,9 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
