@@ -16,6 +16,7 @@ from serai_client.aio import AsyncSeraiClient
 from serai_client.client import SeraiClient
 from serai_client.errors import (
     CancelledError,
+    DataLossError,
     DeadlineExceededError,
     IllegalMoveError,
     InternalError,
@@ -41,6 +42,7 @@ from serai_client.types import (
 __all__ = [
     "AsyncSeraiClient",
     "CancelledError",
+    "DataLossError",
     "DeadlineExceededError",
     "Decoder",
     "Event",

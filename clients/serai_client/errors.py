@@ -77,6 +77,14 @@ class UnavailableError(SeraiError):
     code = grpc.StatusCode.UNAVAILABLE
 
 
+class DataLossError(SeraiError):
+    """DATA_LOSS: a match (or its latest moves) this server issued is gone from its store, lost
+    in a store failover or restart (see deploy/README.md's durability section); not a mistyped
+    id. Retrying will not bring it back: start a new match, or resume from the version named."""
+
+    code = grpc.StatusCode.DATA_LOSS
+
+
 class DeadlineExceededError(SeraiError):
     """DEADLINE_EXCEEDED: the call took longer than its timeout."""
 
@@ -106,6 +114,7 @@ _BY_CODE: dict[grpc.StatusCode, type[SeraiError]] = {
         StaleVersionError,
         ResourceExhaustedError,
         UnavailableError,
+        DataLossError,
         DeadlineExceededError,
         CancelledError,
     )

@@ -16,6 +16,7 @@ from serai.api import match_service_pb2 as pb
 from serai.matches.limits import Limits
 from serai_client import (
     AsyncSeraiClient,
+    DataLossError,
     IllegalMoveError,
     NotFoundError,
     PermissionDeniedError,
@@ -182,6 +183,25 @@ def test_a_stale_version_raises_without_a_choice_function_and_is_retried_with_on
     assert result.attempts == 2
     assert asked == [moves.version]
     assert result.label == moves.moves[-1].label
+
+
+def test_a_match_the_store_lost_is_data_loss_not_not_found(start_service):
+    """A match the server made whose keys are gone (a store failover lost them) raises
+    DataLossError, which a client can tell from NotFoundError (a mistyped id)."""
+    import redis
+
+    server = start_service(cache_size=0)  # no copy kept in the server: the store answers
+    with SeraiClient(server.address, timeout=10) as sdk:
+        match_id = sdk.create_match("jaipur", seed=3).match_id
+        store = redis.Redis.from_url(server.redis_url)
+        try:
+            store.delete(*store.scan_iter(match=f"serai:{{{match_id}}}:*"))
+            store.zrem("serai:index:all", match_id)  # lost with it: not an expired match
+        finally:
+            store.close()
+        with pytest.raises(DataLossError) as lost:
+            sdk.get_match(match_id)
+        assert "lost" in str(lost.value) and not isinstance(lost.value, NotFoundError)
 
 
 def test_each_failure_is_its_own_exception_with_the_servers_message(client):
