@@ -369,29 +369,48 @@ class ServeProcess:
         return int(process.returncode)
 
 
-@pytest.fixture
-def start_serve(tmp_path: Path) -> Iterator[Callable[..., ServeProcess]]:
-    """Start ``serai serve --port 0 --log-format json --chosen-seeds allow ARGS`` subprocesses; all
-    stopped afterwards.
+class ServeStarter:
+    """Starts ``serai serve --port 0 --log-format json --chosen-seeds allow ARGS`` subprocesses,
+    their logs in ``folder``; :meth:`stop_all` stops them.
 
     ``command`` replaces ``[python, -m, serai.cli]`` (e.g. a script that injects test games);
     ``chosen_seeds`` None leaves --chosen-seeds to the server's default.
     """
-    started: list[ServeProcess] = []
 
-    def start(
-        *args: str, command: Sequence[str] | None = None, chosen_seeds: str | None = "allow"
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started: list[ServeProcess] = []
+
+    def __call__(
+        self, *args: str, command: Sequence[str] | None = None, chosen_seeds: str | None = "allow"
     ) -> ServeProcess:
         base = list(command) if command else [sys.executable, "-m", "serai.cli"]
         seeds = ["--chosen-seeds", chosen_seeds] if chosen_seeds else []
         full = [*base, "serve", "--port", "0", "--log-format", "json", *seeds, *args]
-        process = ServeProcess(full, tmp_path / f"serve-{len(started)}.log")
-        started.append(process)
+        process = ServeProcess(full, self.folder / f"serve-{len(self.started)}.log")
+        self.started.append(process)
         return process.start()
 
-    yield start
-    for process in reversed(started):
-        process.stop()
+    def stop_all(self) -> None:
+        for process in reversed(self.started):
+            process.stop()
+
+
+@pytest.fixture
+def start_serve(tmp_path: Path) -> Iterator[ServeStarter]:
+    """Start ``serai serve`` subprocesses for this test (see :class:`ServeStarter`)."""
+    starter = ServeStarter(tmp_path)
+    yield starter
+    starter.stop_all()
+
+
+@pytest.fixture(scope="module")
+def start_module_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeStarter]:
+    """:func:`start_serve` for a module's tests to share: a server started once, stopped after
+    the module's last test (where every test of a module wants the same settings)."""
+    starter = ServeStarter(tmp_path_factory.mktemp("serve"))
+    yield starter
+    starter.stop_all()
 
 
 # --- PostgreSQL, and an archive of each kind (tests/archive) --------------------------------------

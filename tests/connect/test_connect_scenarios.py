@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -31,26 +31,28 @@ CHEAP_CODES = {
 }
 MAX_MESSAGE_BYTES = 64 * 1024  # above the largest answer (a Jaipur ListLegalMoves with steps)
 
-# The same server settings for every transport's run, so that their transcripts compare.
-_native_transcripts: dict[str, list[Any]] = {}
+
+@pytest.fixture(scope="module")
+def serve(start_module_serve: Callable[..., Any], redis_server: Any) -> Any:
+    """One server for the module: every transport's run on the same settings, so that their
+    transcripts compare (each run makes its own match, with its own request ids)."""
+    return start_module_serve(
+        "--redis-url", redis_server.url, "--max-message-bytes", str(MAX_MESSAGE_BYTES)
+    )
 
 
-@pytest.fixture
-def serve(start_serve: Callable[..., Any], redis_url: str) -> Any:
-    return start_serve("--redis-url", redis_url, "--max-message-bytes", str(MAX_MESSAGE_BYTES))
+_runs: dict[str, Scenario] = {}
 
 
-@pytest.fixture
-def transports(serve: Any) -> Iterator[Callable[[str], Transport]]:
-    opened: list[Transport] = []
-
-    def open_transport(name: str) -> Transport:
-        opened.append(Transport(name, serve.address, serve.http_address))
-        return opened[-1]
-
-    yield open_transport
-    for transport in opened:
-        transport.close()
+def played(name: str, serve: Any) -> Scenario:
+    """The scenario played once over the transport ``name`` (both tests read the same run)."""
+    if name not in _runs:
+        transport = Transport(name, serve.address, serve.http_address)
+        try:
+            _runs[name] = play_scenario(transport)
+        finally:
+            transport.close()
+    return _runs[name]
 
 
 class Scenario:
@@ -241,16 +243,10 @@ def errors_while_running(run: Scenario, match_id: str, tokens: list[str]) -> Non
 
 
 @pytest.mark.parametrize("name", TRANSPORTS)
-def test_the_scenario_gives_the_same_answers_on_every_transport(
-    name: str, transports: Callable[[str], Transport]
-) -> None:
-    run = play_scenario(transports(name))
+def test_the_scenario_gives_the_same_answers_on_every_transport(name: str, serve: Any) -> None:
+    run = played(name, serve)
     assert run.codes == CHEAP_CODES
-    if "native" not in _native_transcripts:
-        _native_transcripts["native"] = (
-            run.transcript if name == "native" else play_scenario(transports("native")).transcript
-        )
-    expected = _native_transcripts["native"]
+    expected = played("native", serve).transcript
     assert len(run.transcript) == len(expected)
     for step, (got, want) in enumerate(zip(run.transcript, expected, strict=True)):
         assert got == want, f"step {step} differs on {name}"
@@ -258,11 +254,11 @@ def test_the_scenario_gives_the_same_answers_on_every_transport(
 
 @pytest.mark.parametrize("name", TRANSPORTS)
 def test_no_seat_receives_the_other_seats_hidden_cards_on_any_transport(
-    name: str, transports: Callable[[str], Transport]
+    name: str, serve: Any
 ) -> None:
     """Every view a seat received (answers, move snapshots, Watch events) leaves the other
     seat's hand and bonus tokens out; a spectator sees no hand at all."""
-    run = play_scenario(transports(name))
+    run = played(name, serve)
     checked = 0
     for seat, messages in run.received.items():
         assert messages
