@@ -22,9 +22,10 @@ from serai_jaipur import jaipur_pb2  # noqa: F401  (JSON payloads name its messa
 ORIGIN = "https://play.example"
 
 
-@pytest.fixture
-def serve(start_serve: Callable[..., Any], redis_url: str) -> Any:
-    return start_serve("--redis-url", redis_url, "--http-allow-origin", ORIGIN)
+@pytest.fixture(scope="module")
+def serve(start_module_serve: Callable[..., Any], redis_server: Any) -> Any:
+    """One server for the module's tests (each makes its own matches)."""
+    return start_module_serve("--redis-url", redis_server.url, "--http-allow-origin", ORIGIN)
 
 
 @pytest.fixture
@@ -257,8 +258,11 @@ def test_health_and_request_lines_over_http(serve: Any) -> None:
     assert requests[-1]["match_id"] == "absent" and "latency_ms" in requests[-1]
 
 
-def test_sigterm_ends_http_watches_and_exits_cleanly(serve: Any) -> None:
+def test_sigterm_ends_http_watches_and_exits_cleanly(
+    start_serve: Callable[..., Any], redis_url: str
+) -> None:
     """SIGTERM ends an open Watch over HTTP (OK: resume later) and the process exits 0."""
+    serve = start_serve("--redis-url", redis_url)  # its own: this test stops it
     match_id, _tokens = _running_match(serve.http_address)
     stream = json_watch(serve.http_address, {"matchId": match_id})
     next(stream)  # the stream is open and has sent what there is
