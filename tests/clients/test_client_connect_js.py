@@ -1,4 +1,4 @@
-"""The Connect client in JavaScript (clients/connect-ts) plays a whole Jaipur match over the HTTP
+"""The Connect client in JavaScript (clients/connect-js) plays a whole Jaipur match over the HTTP
 port of a real serai serve: what a web or Node app gets without native gRPC."""
 
 from __future__ import annotations
@@ -16,27 +16,27 @@ import pytest
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
 
-CONNECT_TS_DIR = Path(__file__).resolve().parents[2] / "clients" / "connect-ts"
+CONNECT_JS_DIR = Path(__file__).resolve().parents[2] / "clients" / "connect-js"
 
 NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
 
 
 def install_connect_client() -> None:
-    """``npm ci`` in clients/connect-ts unless .ci/run (or a person) already did."""
+    """``npm ci`` in clients/connect-js unless .ci/run (or a person) already did."""
     # Test workers (pytest-xdist) may get here at once: one runs npm ci, the others wait.
-    folder = os.open(CONNECT_TS_DIR, os.O_RDONLY)
+    folder = os.open(CONNECT_JS_DIR, os.O_RDONLY)
     try:
         fcntl.flock(folder, fcntl.LOCK_EX)
-        if (CONNECT_TS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
+        if (CONNECT_JS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
             return
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=CONNECT_TS_DIR,
+            cwd=CONNECT_JS_DIR,
             capture_output=True,
             text=True,
             timeout=300,
         )
-        assert done.returncode == 0, f"npm ci failed in clients/connect-ts:\n{done.stderr}"
+        assert done.returncode == 0, f"npm ci failed in clients/connect-js:\n{done.stderr}"
     finally:
         os.close(folder)  # and with it the lock
 
@@ -50,7 +50,7 @@ def test_the_connect_client_plays_a_whole_jaipur_match_over_http(
     serve = start_serve("--redis-url", redis_url)
     node = subprocess.run(
         ["node", "play.js", "--server", f"http://{serve.http_address}", "--seed", "3", *encoding],
-        cwd=CONNECT_TS_DIR,
+        cwd=CONNECT_JS_DIR,
         capture_output=True,
         text=True,
         timeout=120,
@@ -83,7 +83,7 @@ def test_the_connect_client_sends_the_api_key_a_server_requires(
     def play(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             ["node", "play.js", "--server", f"http://{serve.http_address}", "--seed", "3", *args],
-            cwd=CONNECT_TS_DIR,
+            cwd=CONNECT_JS_DIR,
             capture_output=True,
             text=True,
             timeout=120,
