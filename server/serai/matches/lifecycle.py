@@ -4,7 +4,7 @@ tests and the benchmarks call for everything about matches, made of one room per
 The rooms, each a module of this package: :mod:`.requests` (the shape of what a client sends),
 :mod:`.access` (token to seat), :mod:`.events` (the event vocabulary), :mod:`.planning` (a move
 or forfeit as a commit, without I/O), :mod:`.entries` (the cache and the store kept consistent),
-:mod:`.clocks` (turn clocks and the sweeper), :mod:`.seating` (create, join), :mod:`.play`
+:mod:`.clocks` (turn clocks and the sweeper), :mod:`.seating` (create, join), :mod:`.moves`
 (submit, resign), :mod:`.reading` (list, get, legal moves), :mod:`.watching` (watch) and
 :mod:`.replay` (rebuild from the log), :mod:`.fairness` (committed deals) and :mod:`.transcripts`
 (what ``serai verify`` checks), :mod:`.archiving` (finished matches handed to the archive).
@@ -36,7 +36,7 @@ from serai.matches.entries import Entries
 from serai.matches.errors import MatchNotRunning, Unauthenticated
 from serai.matches.hub import WatchHub
 from serai.matches.limits import NO_LIMITS, Limits
-from serai.matches.play import Play
+from serai.matches.moves import Moves
 from serai.matches.reading import Reading
 from serai.matches.request_ids import rematch_request_id
 from serai.matches.seating import Seating
@@ -103,10 +103,10 @@ class Matches:
             allow_chosen_seeds=allow_chosen_seeds,
             limits=limits,
         )
-        self._play = play = Play(entries, clocks)
+        self._moves = moves = Moves(entries, clocks)
         # The hot path is called straight, without a frame of the facade's own; the method
         # below says what it does and takes the same arguments.
-        self.submit = play.submit  # type: ignore[method-assign]
+        self.submit = moves.submit  # type: ignore[method-assign]
         self._reading = Reading(store, clocks, archive)
         self._polling = Polling(store, clocks, block_ms=watch_block_ms)
         self._watch_block_ms = watch_block_ms
@@ -308,8 +308,8 @@ class Matches:
         request_id: str = "",
         tenant: str | None = None,
     ) -> Submitted:
-        """Play a move by id or as a typed payload; see :mod:`serai.matches.play`."""
-        return await self._play.submit(
+        """Play a move by id or as a typed payload; see :mod:`serai.matches.moves`."""
+        return await self._moves.submit(
             match_id,
             token,
             move_id=move_id,
@@ -320,8 +320,8 @@ class Matches:
         )
 
     async def resign(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
-        """The seat leaves and loses; see :meth:`serai.matches.play.Play.resign`."""
-        return await self._play.resign(match_id, token, tenant)
+        """The seat leaves and loses; see :meth:`serai.matches.moves.Moves.resign`."""
+        return await self._moves.resign(match_id, token, tenant)
 
     async def inspect(self, match_id: str) -> Entry:
         """The match as stored, its state decoded, hidden parts and all: for the operator's
@@ -330,12 +330,12 @@ class Matches:
 
     async def end(self, match_id: str) -> Snapshot:
         """An operator ends a running match, no one winning, or cancels an open one; see
-        :meth:`.play.Play.end`."""
-        return await self._play.end(match_id)
+        :meth:`.moves.Moves.end`."""
+        return await self._moves.end(match_id)
 
     async def cancel(self, match_id: str, token: str, tenant: str | None = None) -> Snapshot:
-        """A seat cancels its match before it starts; see :meth:`.play.Play.cancel`."""
-        return await self._play.cancel(match_id, token, tenant)
+        """A seat cancels its match before it starts; see :meth:`.moves.Moves.cancel`."""
+        return await self._moves.cancel(match_id, token, tenant)
 
     # clocks
 

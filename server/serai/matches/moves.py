@@ -1,6 +1,6 @@
 """The running phase of a match: moves, resignations, and the answer to a repeated move.
 
-The hot path is :meth:`Play.submit`: the decoded state of each match is cached in-process by
+The hot path is :meth:`Moves.submit`: the decoded state of each match is cached in-process by
 version, the move is checked and applied in Python, and one store commit (one Redis round trip)
 writes it if the version is unchanged. When another replica moved first, the commit answers with
 the fresh record; the move is tried again on it, and answers StaleVersion when it is no longer
@@ -23,7 +23,7 @@ from serai.matches.values import PackedMove, Snapshot, Submitted
 from serai.store import Answer, Commit, Committed, StoredEvent
 
 
-class Play:
+class Moves:
     """SubmitMove, Resign, and the ends from outside the moves (an operator's, a seat's cancel)."""
 
     def __init__(self, entries: Entries, clocks: Clocks) -> None:
@@ -112,8 +112,8 @@ class _Move(Change[Submitted]):
         "event_ids",
         "expected_version",
         "move_id",
+        "moves",
         "payload",
-        "play",
         "request_id",
         "seat",
         "token",
@@ -121,14 +121,14 @@ class _Move(Change[Submitted]):
 
     def __init__(
         self,
-        play: Play,
+        moves: Moves,
         token: str,
         move_id: str,
         payload: PackedMove | None,
         expected_version: int,
         request_id: str,
     ) -> None:
-        self.play = play
+        self.moves = moves
         self.token = token
         self.move_id = move_id
         self.payload = payload
@@ -149,7 +149,7 @@ class _Move(Change[Submitted]):
             self.payload,
             self.expected_version,
             self.request_id,
-            self.play.clocks,
+            self.moves.clocks,
         )
 
     def written(self, result: Committed) -> None:
@@ -178,9 +178,9 @@ class _Move(Change[Submitted]):
         seat, request_id = self.seat, self.request_id
         match_id = entry.record.match_id
         if request_id and seat is not None:  # a retry of a move that did apply?
-            first = await self.play.entries.store.request_answer(match_id, seat, request_id)
+            first = await self.moves.entries.store.request_answer(match_id, seat, request_id)
             if first is not None:
-                return await self.play.replayed(entry, seat, first)
+                return await self.moves.replayed(entry, seat, first)
         if lost_race_at and planning.no_longer_legal(error):
             raise StaleVersion(
                 f"another move reached match {match_id} first (it is at version "
@@ -191,11 +191,11 @@ class _Move(Change[Submitted]):
 
     async def repeated(self, entry: Entry, first: Answer) -> Submitted:
         assert self.seat is not None  # the commit was planned for it
-        return await self.play.replayed(entry, self.seat, first)
+        return await self.moves.replayed(entry, self.seat, first)
 
     def exhausted(self, entry: Entry) -> Submitted:
         raise StaleVersion(
-            f"match {entry.record.match_id} changed {self.play.entries.max_retries} times while "
+            f"match {entry.record.match_id} changed {self.moves.entries.max_retries} times while "
             "this move was tried: fetch it again and resubmit"
         )
 
@@ -203,10 +203,10 @@ class _Move(Change[Submitted]):
 class _Resign(Change[Snapshot]):
     """A Resign through the compare-and-set loop."""
 
-    __slots__ = ("play", "seat", "token")
+    __slots__ = ("moves", "seat", "token")
 
-    def __init__(self, play: Play, token: str) -> None:
-        self.play = play
+    def __init__(self, moves: Moves, token: str) -> None:
+        self.moves = moves
         self.token = token
         self.seat: Seat = 0
 
@@ -223,7 +223,7 @@ class _Resign(Change[Snapshot]):
         return snapshot(entry, self.seat)
 
     async def settled(self, entry: Entry) -> Snapshot:
-        await self.play.entries.index_again(entry.record)
+        await self.moves.entries.index_again(entry.record)
         return snapshot(entry, self.seat)
 
     def exhausted(self, entry: Entry) -> Snapshot:
@@ -235,10 +235,10 @@ class _Resign(Change[Snapshot]):
 class _End(Change[Snapshot]):
     """An operator's end of a running (or open) match through the compare-and-set loop."""
 
-    __slots__ = ("play",)
+    __slots__ = ("moves",)
 
-    def __init__(self, play: Play) -> None:
-        self.play = play
+    def __init__(self, moves: Moves) -> None:
+        self.moves = moves
 
     def plan(self, entry: Entry) -> tuple[Commit, Any] | None:
         record = entry.record
