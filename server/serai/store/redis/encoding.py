@@ -16,6 +16,7 @@ b'\\x02r\\x0c\\x00'
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -250,6 +251,10 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
     return json.dumps(rows, separators=(",", ":"))
 
 
+# The seats change only at a join, a resignation, a reclaim or a clock's draw, and every read of
+# a match (the watch hub's of each commit, a load) parses them: the recent ones are kept (the
+# records are frozen, so one tuple may serve every reader).
+@functools.lru_cache(maxsize=4096)
 def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
     return tuple(
         SeatRecord(

@@ -309,7 +309,14 @@ class RedisStore(EventReads, Indexes, Expiry, Community):
             return UNCHANGED
         return record_from_fields(match_id, joined(pairs(reply)))
 
-    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
+    async def commit(
+        self,
+        match_id: str,
+        expected_version: int,
+        commit: Commit,
+        *,
+        listed: MatchRecord | None = None,
+    ) -> CommitResult:
         fields: dict[str, bytes | str] = {}
         if commit.state is not None:
             fields["state"] = commit.state
@@ -339,8 +346,21 @@ class RedisStore(EventReads, Indexes, Expiry, Community):
             args += [name, value]
         args += [pack_log(entry) for entry in commit.log]
         args += event_args(commit.events)
-        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+        keys: list[str] = list(match_keys(match_id)[:4])
+        status = commit.status
+        index_after: MatchRecord | None = None  # indexed by index() once the commit is written
+        if listed is not None and status is not None:
+            # In the same script where one Redis holds every key (as create() lists a new match)
+            if self._shared is not None and status != "finished":
+                index_keys, index_args = index_step(listed, status)
+                keys += index_keys
+                args += index_args
+            else:
+                index_after = listed
+        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, keys, args)
         tag = reply[0]
+        if tag == b"ok" and index_after is not None and status is not None:
+            await self.index(index_after, index_after.status, status)
         wait = self.replica_wait
         if tag == b"ok" and wait is not None and confirmed < wait.replicas:
             what = "the change (a move, a seat taken, a resignation)"
