@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import redis
-from serai.store import Commit, LogEntry, NewEvent, event_id_after
+from serai.store import Commit, LogEntry, MatchRecord, NewEvent, event_id_after
 from serai.store.redis import scripts
-from serai.store.redis.encoding import KIND_CODES
+from serai.store.redis.encoding import KIND_CODES, record_fields, record_from_fields
 from serai.store.redis.keys import match_keys
 from serai.store.redis.store import RedisStore
 from store_records import running_record
@@ -148,3 +148,32 @@ def test_indexing_in_one_step_leaves_the_indexes_the_pipeline_leaves(redis_url):
 
     assert asyncio.run(indexes(True)) == asyncio.run(indexes(False))
     assert asyncio.run(indexes(True))["running"]
+
+
+def test_a_record_read_from_its_fields_is_the_record_its_constructor_makes():
+    """record_from_fields sets the record's instance dict directly (the frozen dataclass's
+    __init__ costs half a read): every field is set, each as MatchRecord(...) would."""
+    made = replace(
+        running_record("m-fields"),
+        options={"rounds": 3},
+        outcome={"ranks": [0, 1]},
+        last_event_id="5-0",
+        client_id="bot",
+        move_seconds=30,
+        timeout_policy="default_move",
+        deadline_ms=123,
+        bank_seconds=60,
+        seed_chosen=True,
+        server_seed=b"\x01",
+        tenant="t",
+        spectator_delay_moves=2,
+    )
+    stored = {
+        name: value.encode() if isinstance(value, str) else value
+        for name, value in record_fields(made).items()
+    }
+    stored["last_event"] = b"5-0"
+    read = record_from_fields("m-fields", stored)
+    assert vars(read) == vars(made)
+    assert set(vars(read)) == {field.name for field in fields(MatchRecord)}
+    assert read == made
