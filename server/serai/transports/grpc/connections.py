@@ -78,7 +78,8 @@ class PeerConnectionGuard:
         """Count the port's connections by address and end those past the limit: how many."""
         by_peer: dict[str, list[tuple[int, tuple[str, int]]]] = defaultdict(list)
         for fd, peer in _connections(self.port):
-            by_peer[quota_key_of(f"ipv6:[{peer[0]}]:{peer[1]}")].append((fd, peer))
+            host = peer[0].partition("%")[0]  # a link-local address's zone is no part of it
+            by_peer[quota_key_of(f"ipv6:[{host}]:{peer[1]}")].append((fd, peer))
         ended = 0
         for held in by_peer.values():
             if len(held) > self.per_peer:
