@@ -2,7 +2,8 @@
 
 A change that moves a match between statuses is written in two steps: the match (one script),
 then the indexes (ListMatches' sets, a client's unfinished matches, the clocks the sweeper reads)
-and, for a finished match, its folding. When the first call fails between the two, the client
+and, for a finished match, its folding (where one Redis holds every key, a create and a start
+are one script each). When the first call fails between the two, the client
 retries (with the same request id, where the call has one) and gets the first answer back; that
 retry also indexes the match again (indexing is idempotent), so nothing is left half-written.
 """
@@ -80,10 +81,31 @@ def test_a_retried_create_lists_the_match_its_first_call_did_not_index(redis_url
     run(redis_url, registry.load(), scenario)
 
 
-def test_a_retried_join_indexes_the_match_its_first_call_started(redis_url):
-    """The last seat's join starts the match: the running index, and the clocks' index."""
+def test_the_start_on_one_redis_is_listed_by_its_own_commit(redis_url):
+    """Where one Redis holds every key the last seat's join (the start) lists the match as
+    running in its commit script: no index() call to fail between the two."""
 
     async def scenario(store: IndexFailsWhenArmed, matches: Matches) -> None:
+        record = await matches.create("jaipur", move_seconds=60)
+        await matches.join(record.match_id)
+        store.armed = True
+        await matches.join(record.match_id)
+        assert store.armed  # index() was not called
+        running = await store.list_matches("running", None, 10)
+        assert [m.match_id for m in running] == [record.match_id]
+        assert await store.list_matches("open", None, 10) == []
+        clocked, _next = await store.deadlines(10)
+        assert [m for m, _deadline in clocked] == [record.match_id]
+
+    run(redis_url, registry.load(), scenario)
+
+
+def test_a_retried_join_indexes_the_match_its_first_call_started(redis_url):
+    """The last seat's join starts the match: the running index, and the clocks' index; where
+    the keys may lie apart (a cluster), by index() after the commit."""
+
+    async def scenario(store: IndexFailsWhenArmed, matches: Matches) -> None:
+        store._shared = None  # as on a cluster
         record = await matches.create("jaipur", move_seconds=60)
         await matches.join(record.match_id, request_id="first-0123456789abc")
         store.armed = True

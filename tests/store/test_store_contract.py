@@ -170,6 +170,38 @@ def test_a_listed_create_is_indexed_as_index_would_and_a_taken_id_lists_nothing(
     scenario(open_store, test)
 
 
+def test_a_listed_commit_is_indexed_as_index_would_and_a_lost_one_lists_nothing(
+    open_store: OpenStore,
+) -> None:
+    """``commit(listed=record)`` (the start: one step on Redis) moves the match between the
+    status indexes as index() would once the commit is written; a commit that loses its
+    compare-and-set changes no listing; the match stays among its client's unfinished ones."""
+
+    async def test(store: Store) -> None:
+        tenant, client, match_id = new_id(), new_id(), new_id()
+        made = record(
+            match_id, status="open", created_ms=5, client_id=client, tenant=tenant, version=1
+        )
+        await store.create(made, [NewEvent("created")], listed=True)
+        start = Commit(status="running", events=[NewEvent("started")])
+        lost = await store.commit(match_id, 7, start, listed=made)
+        assert isinstance(lost, Conflict)
+        assert [r.match_id for r in await store.list_matches("open", None, 10, tenant=tenant)] == [
+            match_id
+        ]
+        won = await store.commit(match_id, 1, start, listed=made)
+        assert isinstance(won, Committed)
+        for status, game in (("running", None), ("running", "tiny"), (None, None)):
+            listed = await store.list_matches(status, game, 10, tenant=tenant)
+            assert [(r.match_id, r.status) for r in listed] == [(match_id, "running")]
+        assert await store.list_matches("open", None, 10, tenant=tenant) == []
+        assert await store.list_matches("open", "tiny", 10, tenant=tenant) == []
+        assert await store.claim_open_slot(client, match_id, 7, 1) is None  # counted already
+        assert await store.claim_open_slot(client, new_id(), 7, 1) == 1
+
+    scenario(open_store, test)
+
+
 def test_a_commit_applies_only_at_the_version_read(open_store: OpenStore) -> None:
     """The winner moves the version on; the loser gets the current record, not applied; a commit
     to an unknown match gets no record."""

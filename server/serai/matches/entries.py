@@ -102,7 +102,12 @@ class Entries:
         return self.remember(record)
 
     def remember(self, record: MatchRecord, *, archived: bool = False) -> Entry:
-        """Decode the record's state and cache the entry (``archived``: read from the archive)."""
+        """Decode the record's state and cache the entry (``archived``: read from the archive).
+        A record the cache holds already (the watch hub's read of a commit this process made)
+        keeps its entry: no decoding, and the views and bytes computed at it stay."""
+        known = self.cache.get(record.match_id)
+        if known is not None and known.archived == archived and known.record == record:
+            return known
         game = self.game(record.game)
         entry = Entry(record, game, game.decode_state(record.state), archived=archived)
         self.cache.put(entry)
@@ -178,13 +183,16 @@ class Entries:
             if planned is None:
                 return await change.settled(entry)
             commit, state = planned
-            result = await self.store.commit(match_id, entry.record.version, commit)
+            before = entry.record.status
+            # A move to another unfinished status (the start) is indexed by the commit itself
+            # (one round trip); the end once written (the store folds the match then).
+            listed = entry.record if commit.status not in (None, "finished", before) else None
+            result = await self.store.commit(match_id, entry.record.version, commit, listed=listed)
             if isinstance(result, Committed):
-                before = entry.record.status
                 change.written(result)
                 entry = Entry(record_after(entry.record, commit, result), entry.game, state)
                 self.cache.put(entry)
-                if entry.record.status != before:
+                if entry.record.status != before and listed is None:
                     await self.store.index(entry.record, before, entry.record.status)
                 if self.follow is not None:
                     await self.follow(entry.record)

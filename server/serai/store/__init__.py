@@ -166,8 +166,21 @@ class Store(Protocol):
         """The match, or None if unknown; :data:`UNCHANGED` when the stored version is
         ``unless_version`` (the caller's copy is current, so the state is not sent again)."""
 
-    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
-        """Apply ``commit`` if the stored version is ``expected_version``; see :class:`Commit`."""
+    async def commit(
+        self,
+        match_id: str,
+        expected_version: int,
+        commit: Commit,
+        *,
+        listed: MatchRecord | None = None,
+    ) -> CommitResult:
+        """Apply ``commit`` if the stored version is ``expected_version``; see :class:`Commit`.
+
+        ``listed``: the match's record before a commit that moves it to another unfinished
+        status (the start); once committed, the match is indexed as :meth:`index` (``listed``,
+        its status, the commit's status) does, in the same step where the store can (one round
+        trip, not two). Nothing is indexed when the commit is not written.
+        """
 
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:
         """The remembered answer to one of the seat's recent request ids, if any."""

@@ -159,7 +159,14 @@ class MemoryStore(MemoryCommunity):
             return UNCHANGED
         return match.record
 
-    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
+    async def commit(
+        self,
+        match_id: str,
+        expected_version: int,
+        commit: Commit,
+        *,
+        listed: MatchRecord | None = None,
+    ) -> CommitResult:
         match = self._live(match_id)
         if match is not None and commit.request_id:
             first = _answer_to(match, commit.request_seat, commit.request_id)
@@ -197,6 +204,8 @@ class MemoryStore(MemoryCommunity):
             match.expires_ms = 0  # kept for ever, for replay
         elif commit.idle_ms > 0:
             match.expires_ms = self._clock_ms() + commit.idle_ms
+        if listed is not None and commit.status is not None:
+            await self.index(listed, listed.status, commit.status)
         return Committed(version, tuple(ids))
 
     async def request_answer(self, match_id: str, seat: int, request_id: str) -> Answer | None:

@@ -16,6 +16,7 @@ b'\\x02r\\x0c\\x00'
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -250,6 +251,10 @@ def dump_seats(seats: Sequence[SeatRecord]) -> str:
     return json.dumps(rows, separators=(",", ":"))
 
 
+# The seats change only at a join, a resignation, a reclaim or a clock's draw, and every read of
+# a match (the watch hub's of each commit, a load) parses them: the recent ones are kept (the
+# records are frozen, so one tuple may serve every reader).
+@functools.lru_cache(maxsize=4096)
 def load_seats(raw: bytes) -> tuple[SeatRecord, ...]:
     return tuple(
         SeatRecord(
@@ -337,13 +342,17 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
     status = text(get("status"))
     if status not in STATUSES:
         raise StoreError(f"match {match_id} has an unknown status {status!r}")
-    return MatchRecord(
+    # Made as MatchRecord(...) would, but set as its instance dict: the frozen dataclass's
+    # __init__ sets each of its 20 fields through object.__setattr__, half the cost of a read
+    # (every read of a match parses one: the watch hub's of each commit, a load, a conflict).
+    record = object.__new__(MatchRecord)
+    vars(record).update(
         match_id=match_id,
         game=text(get("game")),
         options=json.loads(get("options")),
         seed=int(get("seed")),
         created_ms=int(get("created")),
-        status=status,  # type: ignore[arg-type]
+        status=status,
         version=int(get("version")),
         seats=load_seats(get("seats")),
         state=fields.get("state") or b"",
@@ -359,9 +368,12 @@ def record_from_fields(match_id: str, fields: Mapping[str, bytes | None]) -> Mat
         tenant=text(fields.get("tenant") or b""),
         spectator_delay_moves=int(fields.get("spec_delay") or 0),
     )
+    return record
 
 
 def _policy(raw: bytes | None) -> TimeoutPolicy:
     """The stored timeout policy; "lose" for none (records made before policies) or one unknown."""
-    named = text(raw or b"")
-    return next((policy for policy in TIMEOUT_POLICIES if policy == named), "lose")
+    return _POLICIES.get(text(raw or b""), "lose")
+
+
+_POLICIES: dict[str, TimeoutPolicy] = {policy: policy for policy in TIMEOUT_POLICIES}

@@ -309,38 +309,30 @@ class RedisStore(EventReads, Indexes, Expiry, Community):
             return UNCHANGED
         return record_from_fields(match_id, joined(pairs(reply)))
 
-    async def commit(self, match_id: str, expected_version: int, commit: Commit) -> CommitResult:
-        fields: dict[str, bytes | str] = {}
-        if commit.state is not None:
-            fields["state"] = commit.state
-        if commit.status is not None:
-            fields["status"] = commit.status
-        if commit.seats is not None:
-            fields["seats"] = dump_seats(commit.seats)
-        if commit.outcome is not None:
-            fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
-        if commit.deadline_ms is not None:
-            fields["deadline"] = str(commit.deadline_ms)
-        if commit.seed is not None:
-            fields["seed"] = str(commit.seed)
-        args: list[Any] = [
-            expected_version,
-            commit.request_id,
-            commit.answer,
-            len(fields),
-            len(commit.log),
-            len(commit.events),
-            commit.request_seat,
-            REQUEST_WINDOW,
-            commit.idle_ms,
-            "1" if commit.status == "finished" else "0",
-        ]
-        for name, value in fields.items():
-            args += [name, value]
-        args += [pack_log(entry) for entry in commit.log]
-        args += event_args(commit.events)
-        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, match_keys(match_id)[:4], args)
+    async def commit(
+        self,
+        match_id: str,
+        expected_version: int,
+        commit: Commit,
+        *,
+        listed: MatchRecord | None = None,
+    ) -> CommitResult:
+        args = commit_args(expected_version, commit)
+        keys: list[str] = list(match_keys(match_id)[:4])
+        status = commit.status
+        index_after: MatchRecord | None = None  # indexed by index() once the commit is written
+        if listed is not None and status is not None:
+            # In the same script where one Redis holds every key (as create() lists a new match)
+            if self._shared is not None and status != "finished":
+                index_keys, index_args = index_step(listed, status)
+                keys += index_keys
+                args += index_args
+            else:
+                index_after = listed
+        reply, confirmed = await self._run_replicated(COMMIT_SCRIPT, keys, args)
         tag = reply[0]
+        if tag == b"ok" and index_after is not None and status is not None:
+            await self.index(index_after, index_after.status, status)
         wait = self.replica_wait
         if tag == b"ok" and wait is not None and confirmed < wait.replicas:
             what = "the change (a move, a seat taken, a resignation)"
@@ -379,3 +371,37 @@ class RedisStore(EventReads, Indexes, Expiry, Community):
         if not raw and archive is not None and archive[:1] == FOLDED:
             raw = unfold(archive).log
         return [unpack_log(entry) for entry in raw]
+
+
+def commit_args(expected_version: int, commit: Commit) -> list[Any]:
+    """commit.lua's arguments (after its keys) for ``commit``, up to and with its events."""
+    fields: dict[str, bytes | str] = {}
+    if commit.state is not None:
+        fields["state"] = commit.state
+    if commit.status is not None:
+        fields["status"] = commit.status
+    if commit.seats is not None:
+        fields["seats"] = dump_seats(commit.seats)
+    if commit.outcome is not None:
+        fields["outcome"] = json.dumps(commit.outcome, separators=(",", ":"))
+    if commit.deadline_ms is not None:
+        fields["deadline"] = str(commit.deadline_ms)
+    if commit.seed is not None:
+        fields["seed"] = str(commit.seed)
+    args: list[Any] = [
+        expected_version,
+        commit.request_id,
+        commit.answer,
+        len(fields),
+        len(commit.log),
+        len(commit.events),
+        commit.request_seat,
+        REQUEST_WINDOW,
+        commit.idle_ms,
+        "1" if commit.status == "finished" else "0",
+    ]
+    for name, value in fields.items():
+        args += [name, value]
+    args += [pack_log(entry) for entry in commit.log]
+    args += event_args(commit.events)
+    return args

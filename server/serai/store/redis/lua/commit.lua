@@ -4,6 +4,7 @@ local expected, rid, answer = ARGV[1], ARGV[2], ARGV[3]
 local nf, nl, ne = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local seat, window = ARGV[7], tonumber(ARGV[8])
 local idle, finishing = tonumber(ARGV[9]), ARGV[10]
+local match_keys = {meta, log, events, requests}  -- any keys after them are index keys
 if rid ~= '' then
   local prefix = rid .. '\n'
   for slot = 0, window - 1 do
@@ -52,7 +53,7 @@ if rid ~= '' then
   redis.call('HSET', requests, slot, rid .. '\n' .. version .. '\n' .. last .. '\n' .. answer)
 end
 if finishing == '1' then
-  for _, key in ipairs(KEYS) do redis.call('PERSIST', key) end
+  for _, key in ipairs(match_keys) do redis.call('PERSIST', key) end
 elseif idle > 0 then
   -- The keys live idle + idle/64 from when their time was last set, which is set again only once
   -- less than idle is left: never before idle after the last commit, and one PTTL a commit
@@ -61,13 +62,20 @@ elseif idle > 0 then
   local left = redis.call('PTTL', meta)
   if left < idle then
     local life = idle + math.floor(idle / 64)
-    for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, life) end
+    for _, key in ipairs(match_keys) do redis.call('PEXPIRE', key, life) end
   else
     if created_log then redis.call('PEXPIRE', log, left) end
     if first_request and redis.call('PTTL', requests) < 0 then
       redis.call('PEXPIRE', requests, left)
     end
   end
+end
+-- Indexed at once when asked (index.lua's work, the same keys after the match's four): the match
+-- id, its score and how many keys it leaves follow the events.
+if #KEYS > 4 then
+  local member, score, leaves = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  for k = 5, 4 + leaves do redis.call('ZREM', KEYS[k], member) end
+  for k = 5 + leaves, #KEYS do redis.call('ZADD', KEYS[k], score, member) end
 end
 local reply = {'ok', version}
 for _, id in ipairs(ids) do reply[#reply + 1] = id end
