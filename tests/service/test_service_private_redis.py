@@ -128,8 +128,10 @@ def test_each_start_draws_a_new_password(tmp_path: Path) -> None:
 
 
 def test_a_private_redis_loading_its_data_is_waited_for(tmp_path: Path) -> None:
-    fake = slow_redis_server(tmp_path / "slow-redis-server", loading_seconds=1.5)
-    with EmbeddedRedis(tmp_path / "data", binary=str(fake), startup_timeout=0.5) as loading:
+    # Loading outlasts the start-up timeout; the timeout still leaves the stand-in (a Python
+    # script) time to start answering on a loaded machine (0.5 s did not, once).
+    fake = slow_redis_server(tmp_path / "slow-redis-server", loading_seconds=3.5)
+    with EmbeddedRedis(tmp_path / "data", binary=str(fake), startup_timeout=2.5) as loading:
         assert loading.unix_socket is not None
         assert ping("", 0, unix_socket=loading.unix_socket, password=_password(loading))
 
