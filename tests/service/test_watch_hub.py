@@ -18,10 +18,13 @@ from serai.api import match_service_pb2 as pb
 from serai.matches import LimitExceeded, Matches, WatchBatch, WatchBehind
 from serai.matches.hub import WatchHub
 from serai.matches.limits import Limits
+from serai.store.memory import MemoryStore
+from serai.store.redis.keys import match_keys
 from serai.store.redis.store import RedisStore, open_store
 from serai.store.redis.streams import CLIENT_NAME
 from service_helpers import create, join_all, status_of
 from tiny_game import tiny_registry
+from waiting import eventually
 
 Scenario = Callable[[Matches, WatchHub, RedisStore], Awaitable[Any]]
 
@@ -94,9 +97,10 @@ def _hub_connections(redis_url: str) -> tuple[int, int]:
     return sum(1 for c in listed if c.get("name") == CLIENT_NAME), len(listed)
 
 
-def test_two_thousand_watchers_on_two_connections(redis_url):
-    """2,000 watchers of 100 matches, on one process: the hub reads through two connections
-    (a reader and its waker), and each watcher gets every event of its match once, in order."""
+def test_two_thousand_watchers_on_three_connections(redis_url):
+    """2,000 watchers of 100 matches, on one process: the hub reads through three connections
+    (a reader, its waker and the listener to pushed commits), and each watcher gets every
+    event of its match once, in order."""
     matches_count, per_match = 100, 20
 
     async def scenario(matches: Matches, hub: WatchHub, store: RedisStore) -> Any:
@@ -132,7 +136,7 @@ def test_two_thousand_watchers_on_two_connections(redis_url):
     open_watches, during, started, results, expected = _run(redis_url, scenario)
     assert open_watches == matches_count * per_match
     hub_connections, every_connection = during
-    assert hub_connections == 2
+    assert hub_connections == 3
     assert every_connection < 100  # nothing like a connection per watcher
     for index, got in enumerate(results):
         match_id = started[index // per_match][0]
@@ -319,3 +323,82 @@ def test_a_watch_ended_behind_is_aborted_and_the_sdk_resumes_it():
 
     assert rpc_error(WatchBehind("behind")).code == Code.ABORTED
     assert grpc.StatusCode.ABORTED in RESUMABLE_CODES
+
+
+class _HeldFeed:
+    """A hub's feed whose shared reads' answers can be held back (:meth:`hold`) from the hub:
+    what it delivers meanwhile came some other way."""
+
+    def __init__(self, feed: Any) -> None:
+        self._feed = feed
+        self.released = asyncio.Event()
+        self.released.set()
+        self.answered = 0  # the shared reads' answers handed to the hub
+
+    def hold(self) -> None:
+        self.released.clear()
+
+    async def read(self, *args: Any, **kwargs: Any) -> Any:
+        got = await self._feed.read(*args, **kwargs)
+        await self.released.wait()
+        self.answered += 1
+        return got
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._feed, name)
+
+
+async def _listened(store: Any, feed: _HeldFeed, match_id: str) -> bool:
+    """Whether the store pushes the match's commits to a listener now (Redis: subscribed)."""
+    if not isinstance(store, RedisStore):
+        return match_id in feed._feed._listening
+    channel = match_keys(match_id)[2]
+    return dict(await store._redis.pubsub_numsub(channel)).get(channel.encode(), 0) > 0
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_move_reaches_watchers_while_the_shared_read_is_held(kind, request):
+    """The store pushes each commit of a followed match to the hub (the record with its
+    events), so a move reaches its watchers without waiting for the shared read to answer:
+    half a round trip after the commit, where the next shared read can be one more round trip
+    away. The shared read stays the lossless path: every event once, in order, after."""
+
+    async def main() -> Any:
+        if kind == "memory":
+            shared = MemoryStore()
+            stores: list[Any] = [shared, shared]
+        else:
+            url = request.getfixturevalue("redis_url")
+            stores = [open_store(url), open_store(url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        feed = _HeldFeed(stores[1].event_feed())
+        hub = watchers.use_watch_hub(feed)  # type: ignore[arg-type]
+        try:
+            match_id, tokens = await _started(players)
+            got: list[WatchBatch] = []
+
+            async def watch() -> None:
+                async for batch in watchers.watch(match_id, "", peer=""):
+                    got.append(batch)
+
+            watching = asyncio.create_task(watch())
+            await eventually(lambda: got and hub.followed == 1, "the watcher followed", 30)
+            await eventually(lambda: _listened(stores[1], feed, match_id), "a listener", 30)
+            feed.hold()
+            answered = feed.answered
+            seen = len(_ids(got))
+            await _move(players, match_id, tokens)
+            await eventually(lambda: len(_ids(got)) > seen, "the move delivered", 30)
+            assert feed.answered == answered  # no shared read's answer brought it
+            feed.released.set()
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(watching, 60)
+            return got, await _all_events(stores[0], match_id)
+        finally:
+            await hub.close()
+            for store in {id(s): s for s in stores}.values():
+                await store.close()
+
+    got, expected = asyncio.run(main())
+    assert _ids(got) == expected and got[-1].events[-1].kind == "finished"

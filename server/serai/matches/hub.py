@@ -7,6 +7,12 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
 
 - one reader task per shard of the :class:`EventFeed` (a Redis node), doing one blocking read
   of every followed match's events at once;
+- where the feed can push (not a Redis Cluster), a second task per shard takes each commit
+  of the followed matches as the store pushes it (:class:`serai.store.FeedPush`, the record
+  with the events): a delivery half a round trip after the commit, where the shared read,
+  one in flight and sent again only after its answer, can be up to a round trip later. A
+  push that does not follow the hub's cursor (one was missed) is left to the shared read,
+  the lossless path; whichever brings an event first delivers it, once;
 - a match is followed from its first watcher to its last; the shared read brings each moved
   match's record with its new events (:class:`serai.store.FeedRead`: one round trip, no load
   of its own), the batch's snapshot is the match at its last event (:func:`read_to_entry`),
@@ -52,6 +58,7 @@ from serai.matches.watching import (
 )
 from serai.store import (
     EventFeed,
+    FeedPush,
     MatchRecord,
     StoredEvent,
     StoreError,
@@ -174,6 +181,7 @@ class WatchHub:
                 shard = self._shards[shard_name] = Shard(shard_name)
             shard.matches[match_id] = followed
             self._start_reading(shard)
+            self._start_listening(shard)
         followed.watchers.add(watcher)
         if self._janitor is None and not self.closing:
             self._janitor = asyncio.get_running_loop().create_task(self._look_at_quiet())
@@ -187,6 +195,7 @@ class WatchHub:
         shard = self._shards.get(followed.shard)
         if shard is not None:
             shard.matches.pop(followed.match_id, None)
+            self._start_listening(shard)
         if followed.task is not None and followed.task is not asyncio.current_task():
             followed.task.cancel()
 
@@ -213,6 +222,61 @@ class WatchHub:
             except StoreError:
                 return  # the reader meets the same trouble and reports it
             await asyncio.sleep(0.005)
+
+    def _start_listening(self, shard: Shard) -> None:
+        """Have the feed push the commits of the shard's followed matches (and no others)."""
+        if self.closing or not self.feed.pushes:
+            return
+        loop = asyncio.get_running_loop()
+        if shard.listening is None or shard.listening.done():
+            shard.listening = loop.create_task(self._listen(shard))
+        if shard.matches and (shard.pushes is None or shard.pushes.done()):
+            shard.pushes = loop.create_task(self._take_pushes(shard))
+
+    async def _listen(self, shard: Shard) -> None:
+        """Bring the feed's listening up to the shard's matches, one change at a time (a
+        burst of new watchers gathers into one)."""
+        await asyncio.sleep(0)
+        while not self.closing:
+            add = shard.matches.keys() - shard.listened
+            drop = shard.listened - shard.matches.keys()
+            if not add and not drop:
+                return
+            try:
+                await self.feed.listen(shard.name, add, drop)
+            except StoreError:  # the shared read meets the same trouble and reports it
+                return
+            shard.listened = (shard.listened | add) - drop
+
+    async def _take_pushes(self, shard: Shard) -> None:
+        """The shard's pushed commits, handed to their matches while it follows any."""
+        while shard.matches and not self.closing:
+            try:
+                pushes = await self.feed.pushed(shard.name, timeout_ms=self.block_ms)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the shared read reports it: pushes are a shortcut
+                if not isinstance(error, StoreError):
+                    log.exception("watch hub pushes failed", shard=shard.name)
+                await asyncio.sleep(_RETRY_SECONDS)
+                continue
+            for push in pushes:
+                self._take(shard, push)
+
+    def _take(self, shard: Shard, push: FeedPush) -> None:
+        """A pushed commit: its events delivered with its record, unless it does not follow
+        the match's cursor (the shared read brings what was missed) or was read already."""
+        followed = shard.matches.get(push.match_id)
+        if followed is None or event_id_after(push.after_event_id, followed.cursor):
+            return
+        new = [e for e in push.events if event_id_after(e.event_id, followed.cursor)]
+        if not new:
+            return
+        followed.fed = push.record
+        followed.inbox.extend(new)
+        followed.cursor = new[-1].event_id
+        followed.active = time.monotonic()
+        self._kick(followed)
 
     async def _read(self, shard: Shard) -> None:
         """The shard's reader: one shared read after another while it follows any match."""
@@ -412,6 +476,7 @@ class WatchHub:
             shard = self._shards.get(followed.shard)
             if shard is not None:
                 shard.matches.pop(followed.match_id, None)
+                self._start_listening(shard)
 
     async def _look_at_quiet(self) -> None:
         """Load quiet matches now and then: one that expired, or whose last events were
@@ -438,6 +503,8 @@ class WatchHub:
         tasks = [t for t in (self._janitor,) if t is not None]
         tasks += [s.task for s in self._shards.values() if s.task is not None]
         tasks += [s.waking for s in self._shards.values() if s.waking is not None]
+        tasks += [s.listening for s in self._shards.values() if s.listening is not None]
+        tasks += [s.pushes for s in self._shards.values() if s.pushes is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
