@@ -2,7 +2,8 @@
 once and in order, slow watchers ended and resumed, replicas, watch limits, and batch snapshots
 that are never newer than their batch's last event.
 
-In-process :class:`serai.matches.Matches` with the process hub, over the tests' real Redis.
+In-process :class:`serai.matches.Matches` with the process hub, over the tests' real Redis (and
+the in-memory store, where the pushed commits are tested on both).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 import redis
 from serai.api import match_service_pb2 as pb
 from serai.matches import LimitExceeded, Matches, WatchBatch, WatchBehind
+from serai.matches import hub as hub_module
 from serai.matches.hub import WatchHub
 from serai.matches.limits import Limits
 from serai.store.memory import MemoryStore
@@ -357,11 +359,12 @@ async def _listened(store: Any, feed: _HeldFeed, match_id: str) -> bool:
 
 
 @pytest.mark.parametrize("kind", ["memory", "redis"])
-def test_a_move_reaches_watchers_while_the_shared_read_is_held(kind, request):
+def test_a_move_reaches_watchers_while_the_shared_read_is_held(kind, request, monkeypatch):
     """The store pushes each commit of a followed match to the hub (the record with its
     events), so a move reaches its watchers without waiting for the shared read to answer:
     half a round trip after the commit, where the next shared read can be one more round trip
     away. The shared read stays the lossless path: every event once, in order, after."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
 
     async def main() -> Any:
         if kind == "memory":
@@ -402,3 +405,77 @@ def test_a_move_reaches_watchers_while_the_shared_read_is_held(kind, request):
 
     got, expected = asyncio.run(main())
     assert _ids(got) == expected and got[-1].events[-1].kind == "finished"
+
+
+class _LossyFeed(_HeldFeed):
+    """A feed that loses every other pushed commit (as a dropped connection would)."""
+
+    came = 0  # pushes that came, lost or not
+
+    async def pushed(self, shard: str, *, timeout_ms: int) -> Any:
+        kept = []
+        for push in await self._feed.pushed(shard, timeout_ms=timeout_ms):
+            self.came += 1
+            if self.came % 2:
+                kept.append(push)
+        return kept
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_lost_push_is_made_up_by_the_shared_read(kind, request, monkeypatch):
+    """Pub/sub is at most once: with every other commit's push lost, a push after a lost one
+    does not follow the hub's cursor and is left to the shared read (held back here, so only
+    the first move is delivered meanwhile), and each watcher still gets every event once, in
+    order."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
+
+    async def main() -> Any:
+        if kind == "memory":
+            stores: list[Any] = [MemoryStore()] * 2
+        else:
+            url = request.getfixturevalue("redis_url")
+            stores = [open_store(url), open_store(url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        feed = _LossyFeed(stores[1].event_feed())
+        hub = watchers.use_watch_hub(feed)  # type: ignore[arg-type]
+        try:
+            match_id, tokens = await _started(players)
+            got: list[list[WatchBatch]] = [[], [], []]
+
+            async def watch(token: str, batches: list[WatchBatch]) -> None:
+                async for batch in watchers.watch(match_id, token, peer=""):
+                    batches.append(batch)
+
+            watching = [
+                asyncio.create_task(watch(token, batches))
+                for token, batches in zip((*tokens, ""), got, strict=True)
+            ]
+            await eventually(lambda: all(got) and hub.followed == 1, "the watchers followed", 30)
+            await eventually(lambda: _listened(stores[1], feed, match_id), "a listener", 30)
+            feed.hold()
+            for _ in range(4):
+                await _move(players, match_id, tokens)
+            await eventually(lambda: feed.came == 4, "every move pushed", 30)
+
+            def moves() -> list[int]:
+                return [sum(e.kind == "move" for b in mine for e in b.events) for mine in got]
+
+            def settled() -> bool:  # the hub has handed on what it took
+                followed = hub._matches[match_id]
+                return not followed.inbox and (followed.task is None or followed.task.done())
+
+            await eventually(lambda: min(moves()) >= 1 and settled(), "the first move", 30)
+            moves_meanwhile = moves()
+            feed.released.set()
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(asyncio.gather(*watching), 60)
+            return got, await _all_events(stores[0], match_id), moves_meanwhile
+        finally:
+            await hub.close()
+            for store in {id(s): s for s in stores}.values():
+                await store.close()
+
+    got, expected, moves_meanwhile = asyncio.run(main())
+    assert moves_meanwhile == [1, 1, 1]  # the first push; the third does not follow the second
+    assert all(_ids(batches) == expected for batches in got)

@@ -223,20 +223,22 @@ class StreamFeed:
         """See :meth:`serai.store.EventFeed.listen`."""
         if self._cluster:
             return
-        listener = self._listeners.get(shard)
-        if listener is None:
-            listener = self._listeners[shard] = _Listener(*self._node(shard).make)
         async with errors():
-            await listener.listen(add, drop)
+            await self._listener(shard).listen(add, drop)
 
     async def pushed(self, shard: str, *, timeout_ms: int) -> list[FeedPush]:
         """See :meth:`serai.store.EventFeed.pushed`."""
-        listener = self._listeners.get(shard)
-        if listener is None:
+        if self._cluster:
             await asyncio.sleep(timeout_ms / 1000)
             return []
         async with errors():
-            return await listener.pushed(timeout_ms / 1000)
+            return await self._listener(shard).pushed(timeout_ms / 1000)
+
+    def _listener(self, shard: str) -> _Listener:
+        listener = self._listeners.get(shard)
+        if listener is None:
+            listener = self._listeners[shard] = _Listener(*self._node(shard).make)
+        return listener
 
     @property
     def open_connections(self) -> int:
@@ -329,13 +331,14 @@ class _Listener:
             await self._pubsub.unsubscribe(*dropped)
 
     async def pushed(self, timeout: float) -> list[FeedPush]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         if not self._listening.is_set():  # PubSub reads nothing before its first SUBSCRIBE
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._listening.wait(), timeout)
-            return []
+            if not self._listening.is_set():
+                return []
         pushes: list[FeedPush] = []
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
         # None: nothing came in time, or a (un)subscription's confirmation (ignored), so wait
         # on until the deadline; then take what else came already, up to 100.
         while len(pushes) < 100:
