@@ -479,3 +479,47 @@ def test_a_lost_push_is_made_up_by_the_shared_read(kind, request, monkeypatch):
     got, expected, moves_meanwhile = asyncio.run(main())
     assert moves_meanwhile == [1, 1, 1]  # the first push; the third does not follow the second
     assert all(_ids(batches) == expected for batches in got)
+
+
+def test_a_watcher_that_caught_up_as_the_match_ended_reads_its_last_events(redis_url, monkeypatch):
+    """A watcher whose catch-up read came just before the match's last move, and which looks
+    for the hub's follow of the match just after the hub delivered that move and stopped
+    following it: the match's stream is archived by then (the shared read would never bring
+    the last events), so it reads them itself rather than following the match again (which
+    left it waiting for a recheck, 5 s)."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
+
+    async def main() -> Any:
+        stores = [open_store(redis_url), open_store(redis_url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        hub = watchers.use_watch_hub(stores[1].event_feed())
+        try:
+            match_id, tokens = await _started(players)
+            first = asyncio.create_task(_collect(watchers, match_id))
+            await eventually(lambda: hub.followed == 1, "the first watcher followed", 30)
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(first, 60)  # the hub delivered the end and let the match go
+            events = await stores[0].read_events(match_id, "", count=1000)
+            last_version = events[-1].version
+            reads = hub.reads
+            truncated = []
+
+            class ReadBeforeTheEnd:  # the late watcher's first read, as if sent before the end
+                async def read_events(self, m: str, after: str, **options: Any) -> Any:
+                    found = await reads.read_events(m, after, **options)
+                    if not truncated:
+                        truncated.append(True)
+                        return [e for e in found if e.version < last_version]
+                    return found
+
+            hub.reads = ReadBeforeTheEnd()  # type: ignore[assignment]
+            late = await asyncio.wait_for(_collect(watchers, match_id), 30)
+            return late, [e.event_id for e in events], truncated
+        finally:
+            await hub.close()
+            for store in stores:
+                await store.close()
+
+    late, every, truncated = asyncio.run(main())
+    assert truncated and _ids(late) == every and late[-1].events[-1].kind == "finished"

@@ -71,6 +71,7 @@ _READ_COUNT = 500  # events per match per shared read
 _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least (expiry)
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
+_ENDED_KEPT = 10_000  # matches followed to their end that the hub remembers (see _ended_after)
 _FED_ROUND_TRIP = 0.25  # seconds: what the nudge takes a round trip to be, with no load timed
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 _DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
@@ -108,6 +109,9 @@ class WatchHub:
         self.closing = False
         self._matches: dict[str, FollowedMatch] = {}
         self._shards: dict[str, Shard] = {}
+        # The last event of each match the hub followed to its end, the latest few: a watcher
+        # that caught up to before it as it ended reads on instead of following it again.
+        self._ended: dict[str, str] = {}
         self._janitor: asyncio.Task[None] | None = None
 
     @property
@@ -123,6 +127,7 @@ class WatchHub:
         label = label_of(entry.game)
         caught = Caught([], [], after_event_id, entry)
         read_first = True
+        load: bool = False  # the next read is completed with a new load, not caught.entry
         while True:  # catch up with direct reads until the shared feed has nothing newer
             caught = await read_to_entry(
                 self.reads,
@@ -131,7 +136,7 @@ class WatchHub:
                 label,
                 caught.rest,
                 caught.position,
-                caught.entry,
+                None if load else caught.entry,
                 read_first=read_first,
             )
             if caught.events:
@@ -141,10 +146,15 @@ class WatchHub:
             if self.closing or (finished_at(caught.entry, caught.position) and not caught.rest):
                 return
             followed = self._matches.get(match_id)
+            load = False
             if not caught.rest and (
                 followed is None or not event_id_after(followed.cursor, caught.position)
             ):
-                break
+                if followed is not None or not self._ended_after(match_id, caught.position):
+                    break
+                # The hub just delivered the match's last events and stopped following it, and
+                # its stream may be archived already: the shared read would never bring them.
+                load = True
             read_first = not caught.rest
         watcher = Watcher(seat, caught.position)
         followed = self._follow(match_id, watcher, caught.position, caught.entry)
@@ -471,12 +481,22 @@ class WatchHub:
         for watcher in list(followed.watchers):
             watcher.end(End(error), drop_queued=drop_queued)
         followed.watchers.clear()
+        if error is None and finished_at(followed.entry, followed.cursor):
+            self._ended[followed.match_id] = followed.cursor
+            while len(self._ended) > _ENDED_KEPT:
+                del self._ended[next(iter(self._ended))]
         if self._matches.get(followed.match_id) is followed:
             del self._matches[followed.match_id]
             shard = self._shards.get(followed.shard)
             if shard is not None:
                 shard.matches.pop(followed.match_id, None)
                 self._start_listening(shard)
+
+    def _ended_after(self, match_id: str, position: str) -> bool:
+        """Whether the hub saw the match end after ``position``: a watcher that caught up to
+        there just before must read the rest itself."""
+        last = self._ended.get(match_id)
+        return last is not None and event_id_after(last, position)
 
     async def _look_at_quiet(self) -> None:
         """Load quiet matches now and then: one that expired, or whose last events were
