@@ -39,10 +39,11 @@ def test_the_scripts_are_the_bytes_every_replica_names_them_by():
         "fold": scripts.FOLD_SCRIPT.sha,
         "claim": scripts.CLAIM_SCRIPT.sha,
     } == {
-        # changed on purpose twice (issue 33: a move with time to spare sets no expiry again;
-        # the start's commit lists the match itself); replicas of every version may run at
-        # once, each loading its own by NOSCRIPT
-        "commit": "1602d8ff7bcce99248b7f38b3fbbbea0b55d020c",
+        # changed on purpose three times (issue 33: a move with time to spare sets no expiry
+        # again; the start's commit lists the match itself; issue 32: a commit of a watched match
+        # is published to the hubs listening); replicas of every version may run at once, each
+        # loading its own by NOSCRIPT (an older replica's commits are not pushed: hubs read them)
+        "commit": "2e28745e213f7bc2676652737eba03e95aaf64ce",
         # and once more (issue 33: a create lists its match in the same script on one Redis)
         "create": "1258c89c5a182827cc27aefe2211acf6e5c58667",
         "load": "0a5adb30176ed7a1e64907dd1eeee9f64d8ad592",

@@ -2,7 +2,8 @@
 once and in order, slow watchers ended and resumed, replicas, watch limits, and batch snapshots
 that are never newer than their batch's last event.
 
-In-process :class:`serai.matches.Matches` with the process hub, over the tests' real Redis.
+In-process :class:`serai.matches.Matches` with the process hub, over the tests' real Redis (and
+the in-memory store, where the pushed commits are tested on both).
 """
 
 from __future__ import annotations
@@ -16,12 +17,16 @@ import pytest
 import redis
 from serai.api import match_service_pb2 as pb
 from serai.matches import LimitExceeded, Matches, WatchBatch, WatchBehind
+from serai.matches import hub as hub_module
 from serai.matches.hub import WatchHub
 from serai.matches.limits import Limits
+from serai.store.memory import MemoryStore
+from serai.store.redis.keys import match_keys
 from serai.store.redis.store import RedisStore, open_store
 from serai.store.redis.streams import CLIENT_NAME
 from service_helpers import create, join_all, status_of
 from tiny_game import tiny_registry
+from waiting import eventually
 
 Scenario = Callable[[Matches, WatchHub, RedisStore], Awaitable[Any]]
 
@@ -96,9 +101,10 @@ def _hub_connections(redis_url: str) -> tuple[int, int]:
     return sum(1 for c in listed if c.get("name") == CLIENT_NAME), len(listed)
 
 
-def test_two_thousand_watchers_on_two_connections(redis_url):
-    """2,000 watchers of 100 matches, on one process: the hub reads through two connections
-    (a reader and its waker), and each watcher gets every event of its match once, in order."""
+def test_two_thousand_watchers_on_three_connections(redis_url):
+    """2,000 watchers of 100 matches, on one process: the hub reads through three connections
+    (a reader, its waker and the listener to pushed commits), and each watcher gets every
+    event of its match once, in order."""
     matches_count, per_match = 100, 20
 
     async def scenario(matches: Matches, hub: WatchHub, store: RedisStore) -> Any:
@@ -137,7 +143,7 @@ def test_two_thousand_watchers_on_two_connections(redis_url):
     open_watches, during, started, results, expected = _run(redis_url, scenario)
     assert open_watches == matches_count * per_match
     hub_connections, every_connection = during
-    assert hub_connections == 2
+    assert hub_connections == 3
     assert every_connection < 100  # nothing like a connection per watcher
     for index, got in enumerate(results):
         match_id = started[index // per_match][0]
@@ -326,3 +332,201 @@ def test_a_watch_ended_behind_is_aborted_and_the_sdk_resumes_it():
 
     assert rpc_error(WatchBehind("behind")).code == Code.ABORTED
     assert grpc.StatusCode.ABORTED in RESUMABLE_CODES
+
+
+class _HeldFeed:
+    """A hub's feed whose shared reads' answers can be held back (:meth:`hold`) from the hub:
+    what it delivers meanwhile came some other way."""
+
+    def __init__(self, feed: Any) -> None:
+        self._feed = feed
+        self.released = asyncio.Event()
+        self.released.set()
+        self.answered = 0  # the shared reads' answers handed to the hub
+
+    def hold(self) -> None:
+        self.released.clear()
+
+    async def read(self, *args: Any, **kwargs: Any) -> Any:
+        got = await self._feed.read(*args, **kwargs)
+        await self.released.wait()
+        self.answered += 1
+        return got
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._feed, name)
+
+
+async def _listened(store: Any, feed: _HeldFeed, match_id: str) -> bool:
+    """Whether the store pushes the match's commits to a listener now (Redis: subscribed)."""
+    if not isinstance(store, RedisStore):
+        return match_id in feed._feed._listening
+    channel = match_keys(match_id)[2]
+    return dict(await store._redis.pubsub_numsub(channel)).get(channel.encode(), 0) > 0
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_move_reaches_watchers_while_the_shared_read_is_held(kind, request, monkeypatch):
+    """The store pushes each commit of a followed match to the hub (the record with its
+    events), so a move reaches its watchers without waiting for the shared read to answer:
+    half a round trip after the commit, where the next shared read can be one more round trip
+    away. The shared read stays the lossless path: every event once, in order, after."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
+
+    async def main() -> Any:
+        if kind == "memory":
+            shared = MemoryStore()
+            stores: list[Any] = [shared, shared]
+        else:
+            url = request.getfixturevalue("redis_url")
+            stores = [open_store(url), open_store(url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        feed = _HeldFeed(stores[1].event_feed())
+        hub = watchers.use_watch_hub(feed)  # type: ignore[arg-type]
+        try:
+            match_id, tokens = await _started(players)
+            got: list[WatchBatch] = []
+
+            async def watch() -> None:
+                async for batch in watchers.watch(match_id, "", peer=""):
+                    got.append(batch)
+
+            watching = asyncio.create_task(watch())
+            await eventually(lambda: got and hub.followed == 1, "the watcher followed", 30)
+            await eventually(lambda: _listened(stores[1], feed, match_id), "a listener", 30)
+            feed.hold()
+            answered = feed.answered
+            seen = len(_ids(got))
+            await _move(players, match_id, tokens)
+            await eventually(lambda: len(_ids(got)) > seen, "the move delivered", 30)
+            assert feed.answered == answered  # no shared read's answer brought it
+            feed.released.set()
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(watching, 60)
+            return got, await _all_events(stores[0], match_id)
+        finally:
+            await hub.close()
+            for store in {id(s): s for s in stores}.values():
+                await store.close()
+
+    got, expected = asyncio.run(main())
+    assert _ids(got) == expected and got[-1].events[-1].kind == "finished"
+
+
+class _LossyFeed(_HeldFeed):
+    """A feed that loses every other pushed commit (as a dropped connection would)."""
+
+    came = 0  # pushes that came, lost or not
+
+    async def pushed(self, shard: str, *, timeout_ms: int) -> Any:
+        kept = []
+        for push in await self._feed.pushed(shard, timeout_ms=timeout_ms):
+            self.came += 1
+            if self.came % 2:
+                kept.append(push)
+        return kept
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_lost_push_is_made_up_by_the_shared_read(kind, request, monkeypatch):
+    """Pub/sub is at most once: with every other commit's push lost, a push after a lost one
+    does not follow the hub's cursor and is left to the shared read (held back here, so only
+    the first move is delivered meanwhile), and each watcher still gets every event once, in
+    order."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
+
+    async def main() -> Any:
+        if kind == "memory":
+            stores: list[Any] = [MemoryStore()] * 2
+        else:
+            url = request.getfixturevalue("redis_url")
+            stores = [open_store(url), open_store(url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        feed = _LossyFeed(stores[1].event_feed())
+        hub = watchers.use_watch_hub(feed)  # type: ignore[arg-type]
+        try:
+            match_id, tokens = await _started(players)
+            got: list[list[WatchBatch]] = [[], [], []]
+
+            async def watch(token: str, batches: list[WatchBatch]) -> None:
+                async for batch in watchers.watch(match_id, token, peer=""):
+                    batches.append(batch)
+
+            watching = [
+                asyncio.create_task(watch(token, batches))
+                for token, batches in zip((*tokens, ""), got, strict=True)
+            ]
+            await eventually(lambda: all(got) and hub.followed == 1, "the watchers followed", 30)
+            await eventually(lambda: _listened(stores[1], feed, match_id), "a listener", 30)
+            feed.hold()
+            for _ in range(4):
+                await _move(players, match_id, tokens)
+            await eventually(lambda: feed.came == 4, "every move pushed", 30)
+
+            def moves() -> list[int]:
+                return [sum(e.kind == "move" for b in mine for e in b.events) for mine in got]
+
+            def settled() -> bool:  # the hub has handed on what it took
+                followed = hub._matches[match_id]
+                return not followed.inbox and (followed.task is None or followed.task.done())
+
+            await eventually(lambda: min(moves()) >= 1 and settled(), "the first move", 30)
+            moves_meanwhile = moves()
+            feed.released.set()
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(asyncio.gather(*watching), 60)
+            return got, await _all_events(stores[0], match_id), moves_meanwhile
+        finally:
+            await hub.close()
+            for store in {id(s): s for s in stores}.values():
+                await store.close()
+
+    got, expected, moves_meanwhile = asyncio.run(main())
+    assert moves_meanwhile == [1, 1, 1]  # the first push; the third does not follow the second
+    assert all(_ids(batches) == expected for batches in got)
+
+
+def test_a_watcher_that_caught_up_as_the_match_ended_reads_its_last_events(redis_url, monkeypatch):
+    """A watcher whose catch-up read came just before the match's last move, and which looks
+    for the hub's follow of the match just after the hub delivered that move and stopped
+    following it: the match's stream is archived by then (the shared read would never bring
+    the last events), so it reads them itself rather than following the match again (which
+    left it waiting for a recheck, 5 s)."""
+    monkeypatch.setattr(hub_module, "_RECHECK_SECONDS", 600.0)  # no recheck delivers here
+
+    async def main() -> Any:
+        stores = [open_store(redis_url), open_store(redis_url)]
+        players = Matches(stores[0], tiny_registry())
+        watchers = Matches(stores[1], tiny_registry(), watch_block_ms=500)
+        hub = watchers.use_watch_hub(stores[1].event_feed())
+        try:
+            match_id, tokens = await _started(players)
+            first = asyncio.create_task(_collect(watchers, match_id))
+            await eventually(lambda: hub.followed == 1, "the first watcher followed", 30)
+            await _play_out(players, match_id, tokens)
+            await asyncio.wait_for(first, 60)  # the hub delivered the end and let the match go
+            events = await stores[0].read_events(match_id, "", count=1000)
+            last_version = events[-1].version
+            reads = hub.reads
+            truncated = []
+
+            class ReadBeforeTheEnd:  # the late watcher's first read, as if sent before the end
+                async def read_events(self, m: str, after: str, **options: Any) -> Any:
+                    found = await reads.read_events(m, after, **options)
+                    if not truncated:
+                        truncated.append(True)
+                        return [e for e in found if e.version < last_version]
+                    return found
+
+            hub.reads = ReadBeforeTheEnd()  # type: ignore[assignment]
+            late = await asyncio.wait_for(_collect(watchers, match_id), 30)
+            return late, [e.event_id for e in events], truncated
+        finally:
+            await hub.close()
+            for store in stores:
+                await store.close()
+
+    late, every, truncated = asyncio.run(main())
+    assert truncated and _ids(late) == every and late[-1].events[-1].kind == "finished"

@@ -25,6 +25,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    FeedPush,
     LogEntry,
     MatchIdTaken,
     MatchRecord,
@@ -680,6 +681,67 @@ def test_the_event_feed_finds_the_news_of_one_match_among_many(open_store: OpenS
             )
             assert sorted(got.events) == sorted(got.records) == ["many-0", "many-1050"]
             assert all(isinstance(r, MatchRecord) and r.version == 1 for r in got.records.values())
+        finally:
+            await feed.close()
+
+    scenario(open_store, test)
+
+
+def test_the_event_feed_is_pushed_the_commits_of_the_matches_it_listens_to(
+    open_store: OpenStore,
+) -> None:
+    """A listening feed is handed each commit with events of its matches, in order: the events,
+    the last event before them and the record just after them (the watch hub delivers with it,
+    no read of its own); nothing of the matches it does not listen to, or no longer."""
+
+    async def test(store: Store) -> None:
+        feed = store.event_feed()
+        try:
+            firsts = {m: await store.create(record(m), [NewEvent("created")]) for m in "lmn"}
+            shard = feed.shard_of("l")
+            if not feed.pushes:
+                return
+            await feed.listen(shard, add=["l", "m"])
+            await feed.listen(shard, drop=["m"])
+            # A listen takes effect in its own time (a SUBSCRIBE on its way): commit to each
+            # match, an event each, until a push comes.
+            commits: list[Committed] = []
+            pushes: list[FeedPush] = []
+            deadline = time.monotonic() + 10
+            while not pushes and time.monotonic() < deadline:
+                version = len(commits)
+                for match_id in "lmn":
+                    started = Commit(events=[NewEvent("started", {"n": 1})])
+                    done = await store.commit(match_id, version, started)
+                    assert isinstance(done, Committed)
+                    if match_id == "l":
+                        commits.append(done)
+                pushes = await feed.pushed(shard, timeout_ms=200)
+            assert [p.match_id for p in pushes] == ["l"]
+            (push,) = pushes
+            assert [e.event_id for e in push.events] == list(commits[-1].event_ids)
+            assert [(e.kind, e.version, e.data) for e in push.events] == [
+                ("started", len(commits), {"n": 1})
+            ]
+            assert push.record == await store.load("l")
+            assert push.after_event_id == (
+                firsts["l"] if len(commits) == 1 else commits[-2].event_ids[-1]
+            )
+            # Two commits in a row: two pushes, in order, each after the one before.
+            for _ in range(2):
+                version = len(commits)
+                done = await store.commit("l", version, Commit(events=[NewEvent("started")]))
+                assert isinstance(done, Committed)
+                commits.append(done)
+            got: list[FeedPush] = []
+            while len(got) < 2:
+                more = await feed.pushed(shard, timeout_ms=10_000)
+                assert more, "two commits, fewer pushes"
+                got += more
+            assert [p.events[-1].event_id for p in got] == [c.event_ids[-1] for c in commits[-2:]]
+            assert got[1].after_event_id == got[0].events[-1].event_id
+            assert [p.record.version for p in got] == [len(commits) - 1, len(commits)]
+            assert await feed.pushed(shard, timeout_ms=50) == []
         finally:
             await feed.close()
 

@@ -77,6 +77,9 @@ class Shard:
         self.task: asyncio.Task[None] | None = None
         self.stale = False  # a match was added since the waiting read began
         self.waking: asyncio.Task[None] | None = None
+        self.listened: set[str] = set()  # the matches whose commits the feed pushes
+        self.listening: asyncio.Task[None] | None = None  # brings ``listened`` up to date
+        self.pushes: asyncio.Task[None] | None = None  # takes the pushed commits
 
 
 class BoundedReads:

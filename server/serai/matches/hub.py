@@ -7,6 +7,12 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
 
 - one reader task per shard of the :class:`EventFeed` (a Redis node), doing one blocking read
   of every followed match's events at once;
+- where the feed can push (not a Redis Cluster), a second task per shard takes each commit
+  of the followed matches as the store pushes it (:class:`serai.store.FeedPush`, the record
+  with the events): a delivery half a round trip after the commit, where the shared read,
+  one in flight and sent again only after its answer, can be up to a round trip later. A
+  push that does not follow the hub's cursor (one was missed) is left to the shared read,
+  the lossless path; whichever brings an event first delivers it, once;
 - a match is followed from its first watcher to its last; the shared read brings each moved
   match's record with its new events (:class:`serai.store.FeedRead`: one round trip, no load
   of its own), the batch's snapshot is the match at its last event (:func:`read_to_entry`),
@@ -52,6 +58,7 @@ from serai.matches.watching import (
 )
 from serai.store import (
     EventFeed,
+    FeedPush,
     MatchRecord,
     StoredEvent,
     StoreError,
@@ -64,6 +71,7 @@ _READ_COUNT = 500  # events per match per shared read
 _RECHECK_SECONDS = 5.0  # a quiet match is loaded again this often at the least (expiry)
 _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many matches
 _RETRY_SECONDS = 0.5  # after a failed shared read
+_ENDED_KEPT = 10_000  # matches followed to their end that the hub remembers (see _ended_after)
 _FED_ROUND_TRIP = 0.25  # seconds: what the nudge takes a round trip to be, with no load timed
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 _DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
@@ -101,6 +109,9 @@ class WatchHub:
         self.closing = False
         self._matches: dict[str, FollowedMatch] = {}
         self._shards: dict[str, Shard] = {}
+        # The last event of each match the hub followed to its end, the latest few: a watcher
+        # that caught up to before it as it ended reads on instead of following it again.
+        self._ended: dict[str, str] = {}
         self._janitor: asyncio.Task[None] | None = None
 
     @property
@@ -116,6 +127,7 @@ class WatchHub:
         label = label_of(entry.game)
         caught = Caught([], [], after_event_id, entry)
         read_first = True
+        load: bool = False  # the next read is completed with a new load, not caught.entry
         while True:  # catch up with direct reads until the shared feed has nothing newer
             caught = await read_to_entry(
                 self.reads,
@@ -124,7 +136,7 @@ class WatchHub:
                 label,
                 caught.rest,
                 caught.position,
-                caught.entry,
+                None if load else caught.entry,
                 read_first=read_first,
             )
             if caught.events:
@@ -134,10 +146,15 @@ class WatchHub:
             if self.closing or (finished_at(caught.entry, caught.position) and not caught.rest):
                 return
             followed = self._matches.get(match_id)
+            load = False
             if not caught.rest and (
                 followed is None or not event_id_after(followed.cursor, caught.position)
             ):
-                break
+                if followed is not None or not self._ended_after(match_id, caught.position):
+                    break
+                # The hub just delivered the match's last events and stopped following it, and
+                # its stream may be archived already: the shared read would never bring them.
+                load = True
             read_first = not caught.rest
         watcher = Watcher(seat, caught.position)
         followed = self._follow(match_id, watcher, caught.position, caught.entry)
@@ -174,6 +191,7 @@ class WatchHub:
                 shard = self._shards[shard_name] = Shard(shard_name)
             shard.matches[match_id] = followed
             self._start_reading(shard)
+            self._start_listening(shard)
         followed.watchers.add(watcher)
         if self._janitor is None and not self.closing:
             self._janitor = asyncio.get_running_loop().create_task(self._look_at_quiet())
@@ -187,6 +205,7 @@ class WatchHub:
         shard = self._shards.get(followed.shard)
         if shard is not None:
             shard.matches.pop(followed.match_id, None)
+            self._start_listening(shard)
         if followed.task is not None and followed.task is not asyncio.current_task():
             followed.task.cancel()
 
@@ -213,6 +232,61 @@ class WatchHub:
             except StoreError:
                 return  # the reader meets the same trouble and reports it
             await asyncio.sleep(0.005)
+
+    def _start_listening(self, shard: Shard) -> None:
+        """Have the feed push the commits of the shard's followed matches (and no others)."""
+        if self.closing or not self.feed.pushes:
+            return
+        loop = asyncio.get_running_loop()
+        if shard.listening is None or shard.listening.done():
+            shard.listening = loop.create_task(self._listen(shard))
+        if shard.matches and (shard.pushes is None or shard.pushes.done()):
+            shard.pushes = loop.create_task(self._take_pushes(shard))
+
+    async def _listen(self, shard: Shard) -> None:
+        """Bring the feed's listening up to the shard's matches, one change at a time (a
+        burst of new watchers gathers into one)."""
+        await asyncio.sleep(0)
+        while not self.closing:
+            add = shard.matches.keys() - shard.listened
+            drop = shard.listened - shard.matches.keys()
+            if not add and not drop:
+                return
+            try:
+                await self.feed.listen(shard.name, add, drop)
+            except StoreError:  # the shared read meets the same trouble and reports it
+                return
+            shard.listened = (shard.listened | add) - drop
+
+    async def _take_pushes(self, shard: Shard) -> None:
+        """The shard's pushed commits, handed to their matches while it follows any."""
+        while shard.matches and not self.closing:
+            try:
+                pushes = await self.feed.pushed(shard.name, timeout_ms=self.block_ms)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the shared read reports it: pushes are a shortcut
+                if not isinstance(error, StoreError):
+                    log.exception("watch hub pushes failed", shard=shard.name)
+                await asyncio.sleep(_RETRY_SECONDS)
+                continue
+            for push in pushes:
+                self._take(shard, push)
+
+    def _take(self, shard: Shard, push: FeedPush) -> None:
+        """A pushed commit: its events delivered with its record, unless it does not follow
+        the match's cursor (the shared read brings what was missed) or was read already."""
+        followed = shard.matches.get(push.match_id)
+        if followed is None or event_id_after(push.after_event_id, followed.cursor):
+            return
+        new = [e for e in push.events if event_id_after(e.event_id, followed.cursor)]
+        if not new:
+            return
+        followed.fed = push.record
+        followed.inbox.extend(new)
+        followed.cursor = new[-1].event_id
+        followed.active = time.monotonic()
+        self._kick(followed)
 
     async def _read(self, shard: Shard) -> None:
         """The shard's reader: one shared read after another while it follows any match."""
@@ -407,11 +481,22 @@ class WatchHub:
         for watcher in list(followed.watchers):
             watcher.end(End(error), drop_queued=drop_queued)
         followed.watchers.clear()
+        if error is None and finished_at(followed.entry, followed.cursor):
+            self._ended[followed.match_id] = followed.cursor
+            while len(self._ended) > _ENDED_KEPT:
+                del self._ended[next(iter(self._ended))]
         if self._matches.get(followed.match_id) is followed:
             del self._matches[followed.match_id]
             shard = self._shards.get(followed.shard)
             if shard is not None:
                 shard.matches.pop(followed.match_id, None)
+                self._start_listening(shard)
+
+    def _ended_after(self, match_id: str, position: str) -> bool:
+        """Whether the hub saw the match end after ``position``: a watcher that caught up to
+        there just before must read the rest itself."""
+        last = self._ended.get(match_id)
+        return last is not None and event_id_after(last, position)
 
     async def _look_at_quiet(self) -> None:
         """Load quiet matches now and then: one that expired, or whose last events were
@@ -438,6 +523,8 @@ class WatchHub:
         tasks = [t for t in (self._janitor,) if t is not None]
         tasks += [s.task for s in self._shards.values() if s.task is not None]
         tasks += [s.waking for s in self._shards.values() if s.waking is not None]
+        tasks += [s.listening for s in self._shards.values() if s.listening is not None]
+        tasks += [s.pushes for s in self._shards.values() if s.pushes is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

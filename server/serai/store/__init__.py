@@ -22,7 +22,7 @@ lost a race can retry on fresh state without another read. Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from serai.store.api_keys import ApiKeyStore
@@ -49,6 +49,7 @@ from serai.store.records import (
     Conflict,
     Duplicate,
     Ended,
+    FeedPush,
     FeedRead,
     LogEntry,
     MatchIdTaken,
@@ -71,7 +72,8 @@ from serai.store.webhooks import WebhookOutbox
 class EventFeed(Protocol):
     """Many matches' events read at once, for a process's watch hub
     (:class:`serai.matches.hub.WatchHub`): one reader per shard (a Redis node; "" where one
-    store holds every match), whose waiting read :meth:`wake` can end early. From
+    store holds every match), whose waiting read :meth:`wake` can end early, and where the
+    store can, each commit of the matches it listens to pushed as it happens. From
     :meth:`Store.event_feed`. Example::
 
         feed = store.event_feed()
@@ -99,6 +101,23 @@ class EventFeed(Protocol):
 
     async def wake(self, shard: str) -> bool:
         """End the shard's waiting read now (it answers as if it timed out); whether one was."""
+
+    @property
+    def pushes(self) -> bool:
+        """Whether :meth:`listen` has commits pushed to :meth:`pushed` (not on a Redis Cluster,
+        whose nodes would each get every push: there the feed is read alone)."""
+
+    async def listen(
+        self, shard: str, add: Collection[str] = (), drop: Collection[str] = ()
+    ) -> None:
+        """Have each later commit with events of the matches in ``add`` pushed to
+        :meth:`pushed`, and no more of those in ``drop``. A push can be missed (a commit ran
+        before the listen took, a connection was lost): :meth:`read` stays the lossless way,
+        and a push's ``after_event_id`` tells whether it follows what was read."""
+
+    async def pushed(self, shard: str, *, timeout_ms: int) -> list[FeedPush]:
+        """The commits pushed since the last call, in their order, waiting up to
+        ``timeout_ms`` for one (none: an empty list)."""
 
     async def close(self) -> None:
         """Release what the feed holds (its connections)."""
@@ -389,6 +408,7 @@ __all__ = [
     "Duplicate",
     "Ended",
     "EventFeed",
+    "FeedPush",
     "FeedRead",
     "LogEntry",
     "MatchIdTaken",

@@ -22,7 +22,7 @@ import contextlib
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +36,7 @@ from serai.store import (
     Committed,
     Conflict,
     Duplicate,
+    FeedPush,
     FeedRead,
     LogEntry,
     MatchIdTaken,
@@ -95,6 +96,7 @@ class MemoryStore(MemoryCommunity):
         self._players: dict[tuple[str, str], dict[str, int]] = {}
         self._last_event = (0, -1)  # (ms, seq) of the last event id given
         self._waiters: set[asyncio.Future[None]] = set()  # reads waiting for new events
+        self._feeds: set[MemoryFeed] = set()  # the feeds listening to some match
         self._api_keys = MemoryApiKeys(clock_ms)
         self._webhooks = MemoryWebhookOutbox()
         self._unarchived: dict[str, int] = {}  # finished, not archived: match id -> leased until
@@ -195,6 +197,11 @@ class MemoryStore(MemoryCommunity):
         if ids:
             changes["last_event_id"] = ids[-1]
         match.record = replace(record, **changes)
+        if ids:
+            events = match.events[-len(ids) :]
+            push = FeedPush(match_id, record.last_event_id, events, match.record)
+            for feed in self._feeds:
+                feed._push(push)
         match.log += commit.log
         if commit.request_id:
             answers = match.answers.setdefault(commit.request_seat, deque(maxlen=REQUEST_WINDOW))
@@ -436,6 +443,9 @@ class MemoryFeed:
         self._store = store
         self._waiting: asyncio.Future[None] | None = None  # the waiting read's, for wake()
         self._woken = False
+        self._listening: set[str] = set()
+        self._pushes: list[FeedPush] = []
+        self._pushed = asyncio.Event()
 
     def shard_of(self, match_id: str) -> str:
         return ""
@@ -488,7 +498,36 @@ class MemoryFeed:
         waiter.set_result(None)
         return True
 
+    @property
+    def pushes(self) -> bool:
+        return True
+
+    async def listen(
+        self, shard: str, add: Collection[str] = (), drop: Collection[str] = ()
+    ) -> None:
+        self._listening.update(add)
+        self._listening.difference_update(drop)
+        if self._listening:
+            self._store._feeds.add(self)
+        else:
+            self._store._feeds.discard(self)
+
+    async def pushed(self, shard: str, *, timeout_ms: int) -> list[FeedPush]:
+        if not self._pushes:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._pushed.wait(), timeout_ms / 1000)
+        pushes, self._pushes = self._pushes, []
+        self._pushed.clear()
+        return pushes
+
+    def _push(self, push: FeedPush) -> None:
+        """A commit of a match (the store's own call): kept for :meth:`pushed` if listened to."""
+        if push.match_id in self._listening:
+            self._pushes.append(push)
+            self._pushed.set()
+
     async def close(self) -> None:
+        self._store._feeds.discard(self)
         await self.wake("")
 
 

@@ -130,6 +130,20 @@ class FeedRead:
     records: Mapping[str, MatchRecord | Unchanged] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class FeedPush:
+    """One commit's events as the store pushed them to a feed that listens to the match
+    (:meth:`serai.store.EventFeed.listen`), with the match's record just after them: the
+    watch hub delivers them half a round trip after the commit, with no read of its own.
+    ``after_event_id`` is the match's last event before them ("" none): a reader whose cursor
+    is not there (or past it) missed something, and waits for its read instead."""
+
+    match_id: str
+    after_event_id: str
+    events: Sequence[StoredEvent]
+    record: MatchRecord
+
+
 def event_id_key(event_id: str) -> tuple[int, int]:
     """What an event id ("<ms>-<seq>", as Redis streams number their entries; "" before any)
     sorts by: ids compare as numbers, not as text ("10-0" comes after "9-1")."""

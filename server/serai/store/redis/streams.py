@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+import msgpack
+from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import ConnectionPool
 from redis.exceptions import NoScriptError, ResponseError
 
 from serai.store import (
     UNCHANGED,
+    FeedPush,
     FeedRead,
     MatchRecord,
     StoredEvent,
@@ -101,10 +105,17 @@ class StreamFeed:
     """Many matches' streams read at once, for a process's watch hub
     (:class:`serai.matches.hub.WatchHub`): one blocking XREAD per Redis node, on a connection of
     its own (outside the store's pool), and a second one per node that can end a waiting read
-    (CLIENT UNBLOCK) when the hub follows a new match. So however many watchers a process holds,
-    it watches through two connections per node: one Redis or a Sentinel group's master is one
-    node (""), a Redis Cluster groups its matches by the master owning each match's slot (a
-    match's keys share one hash tag, so one slot).
+    (CLIENT UNBLOCK) when the hub follows a new match, and a third that listens (below). So
+    however many watchers a process holds, it watches through three connections per node (two
+    on a Redis Cluster): one Redis or a Sentinel group's master is one node (""), a Redis
+    Cluster groups its matches by the master owning each match's slot (a match's keys share
+    one hash tag, so one slot).
+
+    Where it is not a Redis Cluster, the third connection listens (SUBSCRIBE) to the matches
+    the hub follows: commit.lua publishes each of their commits (its events and the
+    record after them) on the channel named as the match's events key, and :meth:`pushed`
+    hands them over as they come, half a round trip after the commit, where the next read may
+    be a round trip away. Pub/sub is at most once: the read stays the lossless path.
 
     On a Redis Cluster one XREAD may not name streams of different slots (CROSSSLOT), and each
     match has its own: there a read is one pipelined round of single-stream XREADs (no BLOCK) on
@@ -121,6 +132,7 @@ class StreamFeed:
         self._client = client
         self._cluster = isinstance(client, RedisCluster)
         self._readers: dict[str, _NodeConnections] = {}
+        self._listeners: dict[str, _Listener] = {}
 
     def shard_of(self, match_id: str) -> str:
         """The node whose reader follows the match: "" unless on a Redis Cluster."""
@@ -201,14 +213,46 @@ class StreamFeed:
             return await connections.unblock()
 
     @property
+    def pushes(self) -> bool:
+        """See :meth:`serai.store.EventFeed.pushes`: not on a Redis Cluster."""
+        return not self._cluster
+
+    async def listen(
+        self, shard: str, add: Collection[str] = (), drop: Collection[str] = ()
+    ) -> None:
+        """See :meth:`serai.store.EventFeed.listen`."""
+        if self._cluster:
+            return
+        async with errors():
+            await self._listener(shard).listen(add, drop)
+
+    async def pushed(self, shard: str, *, timeout_ms: int) -> list[FeedPush]:
+        """See :meth:`serai.store.EventFeed.pushed`."""
+        if self._cluster:
+            await asyncio.sleep(timeout_ms / 1000)
+            return []
+        async with errors():
+            return await self._listener(shard).pushed(timeout_ms / 1000)
+
+    def _listener(self, shard: str) -> _Listener:
+        listener = self._listeners.get(shard)
+        if listener is None:
+            listener = self._listeners[shard] = _Listener(*self._node(shard).make)
+        return listener
+
+    @property
     def open_connections(self) -> int:
         """How many connections the feed holds open now (for tests and benchmarks)."""
-        return sum(c.open for c in self._readers.values())
+        listening = sum(listener.open for listener in self._listeners.values())
+        return sum(c.open for c in self._readers.values()) + listening
 
     async def close(self) -> None:
         for connections in self._readers.values():
             await connections.close()
         self._readers.clear()
+        for listener in self._listeners.values():
+            await listener.close()
+        self._listeners.clear()
 
     def _node(self, shard: str) -> _NodeConnections:
         connections = self._readers.get(shard)
@@ -259,10 +303,78 @@ def _event(event_id: str, flat: Sequence[bytes] | Mapping[bytes, bytes]) -> Stor
     return stored_event(event_id, data[b"v"], data[b"k"], data[b"d"])
 
 
+class _Listener:
+    """A node's listening connection: redis-py's PubSub (which subscribes again to every
+    channel when it reconnects), on a connection of its own, outside the store's pool."""
+
+    def __init__(self, connection_class: Any, connection_kwargs: Mapping[str, Any]) -> None:
+        kwargs = {**connection_kwargs, "client_name": CLIENT_NAME}
+        pool = ConnectionPool(connection_class=connection_class, max_connections=1, **kwargs)
+        self._pubsub = PubSub(pool, ignore_subscribe_messages=True)
+        self._channels: dict[bytes, str] = {}  # events key -> match id
+        self._listening = asyncio.Event()  # subscribed to a channel at least once
+
+    @property
+    def open(self) -> int:
+        return int(self._pubsub.connection is not None)
+
+    async def listen(self, add: Collection[str], drop: Collection[str]) -> None:
+        added = {match_keys(m)[2].encode(): m for m in add}
+        dropped = [k for k in (match_keys(m)[2].encode() for m in drop) if k in self._channels]
+        self._channels.update(added)
+        for key in dropped:
+            del self._channels[key]
+        if added:
+            await self._pubsub.subscribe(*added)
+            self._listening.set()
+        if dropped:
+            await self._pubsub.unsubscribe(*dropped)
+
+    async def pushed(self, timeout: float) -> list[FeedPush]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if not self._listening.is_set():  # PubSub reads nothing before its first SUBSCRIBE
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listening.wait(), timeout)
+            if not self._listening.is_set():
+                return []
+        pushes: list[FeedPush] = []
+        # None: nothing came in time, or a (un)subscription's confirmation (ignored), so wait
+        # on until the deadline; then take what else came already, up to 100.
+        while len(pushes) < 100:
+            left = 0.0 if pushes else deadline - loop.time()
+            message = await self._pubsub.get_message(timeout=max(0.0, left))
+            if message is None:
+                if pushes or left <= 0:
+                    return pushes
+                continue
+            match_id = self._channels.get(message["channel"])
+            if message["type"] == "message" and match_id is not None:
+                pushes.append(_push(match_id, message["data"]))
+        return pushes
+
+    async def close(self) -> None:
+        await self._pubsub.aclose()
+        await self._pubsub.connection_pool.disconnect()
+
+
+def _push(match_id: str, raw: bytes) -> FeedPush:
+    """A commit as commit.lua publishes it (MessagePack): the match's last event before it, its
+    version, its events (id, kind, data, ...) and the record after it (HGETALL)."""
+    previous, version, flat, fields = msgpack.unpackb(raw, raw=True)
+    events = [
+        stored_event(text(flat[i]), version, flat[i + 1], flat[i + 2])
+        for i in range(0, len(flat), 3)
+    ]
+    record = record_from_fields(match_id, joined(pairs(fields)))
+    return FeedPush(match_id, text(previous), events, record)
+
+
 class _NodeConnections:
     """A reader connection and, made when first needed, the one that unblocks it."""
 
     def __init__(self, connection_class: Any, connection_kwargs: Mapping[str, Any]) -> None:
+        self.make = (connection_class, connection_kwargs)  # for the node's _Listener
         # Named, so that CLIENT LIST shows which connections are the hub's.
         self._make = lambda: connection_class(**{**connection_kwargs, "client_name": CLIENT_NAME})
         self._reader: Any = None
