@@ -125,7 +125,7 @@ class NileGame(Game[NileState, NileMove, NileView]):
         title="Nile",
         min_players=2,
         max_players=5,
-        version="1.4.0",
+        version="1.5.0",
         summary=(
             "Farmers on the banks of the Nile plant papyrus, wheat, lettuce, castor and flax. "
             "Each turn a flood card decides which crops every player harvests into a hidden "

@@ -65,6 +65,8 @@ def encode_state(state: NileState) -> bytes:
         data["plague_drawn_by"] = list(state.plague_drawn_by)
     if state.traded_this_turn:  # absent before a trade, as in states stored before it was kept
         data["traded_this_turn"] = True
+    if state.harvested:  # absent in states stored before it was kept
+        data["harvested"] = [list(counts) for counts in state.harvested]
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -107,6 +109,8 @@ def _decode_state(data: bytes) -> NileState:
         # Absent in states stored before the option: hand sizes were public then.
         hide_hand_sizes=raw.get("hand_sizes", "public") == "hidden",
         traded_this_turn=raw.get("traded_this_turn", False) is True,
+        # Absent in states stored before harvests were counted: not known then.
+        harvested=tuple(tuple(counts) for counts in raw.get("harvested", ())),
     )
 
 
@@ -239,6 +243,7 @@ def view_to_proto(view: NileView) -> pb.View:
                 storehouse=_crop_counts(known, view.crops) if known is not None else [],
                 traded_from_hand=view.traded_from_hand[seat],
                 traded_from_storehouse=view.traded_from_storehouse[seat],
+                harvested=_crop_counts(view.harvested[seat], view.crops) if view.harvested else [],
             )
         )
     message = pb.View(
@@ -264,6 +269,7 @@ def view_to_proto(view: NileView) -> pb.View:
         ),
         plague_drawn_by=view.plague_drawn_by,
         traded_this_turn=view.traded_this_turn,
+        harvests_kept=bool(view.harvested),
     )
     if view.seat is not None:
         message.seat = view.seat
@@ -325,4 +331,7 @@ def view_from_proto(message: Any) -> NileView:
         ),
         plague_drawn_by=tuple(message.plague_drawn_by),
         traded_this_turn=message.traded_this_turn,
+        harvested=tuple(_counts_from_proto(p.harvested, crops) for p in players)
+        if message.harvests_kept
+        else (),
     )

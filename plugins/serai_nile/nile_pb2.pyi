@@ -100,7 +100,7 @@ class Move(_message.Message):
     def __init__(self, market: _Optional[_Union[Trade, _Mapping]] = ..., offering: _Optional[_Union[Trade, _Mapping]] = ..., plant: _Optional[_Union[Plant, _Mapping]] = ..., speculate: _Optional[_Union[Speculate, _Mapping]] = ..., pass_turn: _Optional[_Union[PassTurn, _Mapping]] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "hand_size", "storehouse_size", "fields", "speculations", "storehouse_known", "storehouse", "traded_from_hand", "traded_from_storehouse")
+    __slots__ = ("seat", "hand_size", "storehouse_size", "fields", "speculations", "storehouse_known", "storehouse", "traded_from_hand", "traded_from_storehouse", "harvested")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     STOREHOUSE_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -110,6 +110,7 @@ class PlayerView(_message.Message):
     STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
     TRADED_FROM_HAND_FIELD_NUMBER: _ClassVar[int]
     TRADED_FROM_STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
+    HARVESTED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand_size: int
     storehouse_size: int
@@ -119,10 +120,11 @@ class PlayerView(_message.Message):
     storehouse: _containers.RepeatedCompositeFieldContainer[CropCount]
     traded_from_hand: int
     traded_from_storehouse: int
-    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., storehouse_size: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., speculations: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., storehouse_known: _Optional[bool] = ..., storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., traded_from_hand: _Optional[int] = ..., traded_from_storehouse: _Optional[int] = ...) -> None: ...
+    harvested: _containers.RepeatedCompositeFieldContainer[CropCount]
+    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., storehouse_size: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., speculations: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., storehouse_known: _Optional[bool] = ..., storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., traded_from_hand: _Optional[int] = ..., traded_from_storehouse: _Optional[int] = ..., harvested: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished", "discard_size", "copies_per_crop", "own_traded_from_hand", "own_traded_from_storehouse", "plague_drawn_by", "traded_this_turn")
+    __slots__ = ("seat", "players", "crops", "active_seat", "turn", "pass_number", "passes", "deck_size", "flooded", "flood_pile", "discard", "plague_in_deck", "players_view", "hand", "finished", "discard_size", "copies_per_crop", "own_traded_from_hand", "own_traded_from_storehouse", "plague_drawn_by", "traded_this_turn", "harvests_kept")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     CROPS_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +146,7 @@ class View(_message.Message):
     OWN_TRADED_FROM_STOREHOUSE_FIELD_NUMBER: _ClassVar[int]
     PLAGUE_DRAWN_BY_FIELD_NUMBER: _ClassVar[int]
     TRADED_THIS_TURN_FIELD_NUMBER: _ClassVar[int]
+    HARVESTS_KEPT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     crops: _containers.RepeatedScalarFieldContainer[Crop]
@@ -165,4 +168,5 @@ class View(_message.Message):
     own_traded_from_storehouse: _containers.RepeatedCompositeFieldContainer[CropCount]
     plague_drawn_by: _containers.RepeatedScalarFieldContainer[int]
     traded_this_turn: bool
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ..., discard_size: _Optional[int] = ..., copies_per_crop: _Optional[int] = ..., own_traded_from_hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., own_traded_from_storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., plague_drawn_by: _Optional[_Iterable[int]] = ..., traded_this_turn: _Optional[bool] = ...) -> None: ...
+    harvests_kept: bool
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., crops: _Optional[_Iterable[_Union[Crop, str]]] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., pass_number: _Optional[int] = ..., passes: _Optional[int] = ..., deck_size: _Optional[int] = ..., flooded: _Optional[_Iterable[_Union[Crop, str]]] = ..., flood_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., plague_in_deck: _Optional[bool] = ..., players_view: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., finished: _Optional[bool] = ..., discard_size: _Optional[int] = ..., copies_per_crop: _Optional[int] = ..., own_traded_from_hand: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ..., own_traded_from_storehouse: _Optional[_Iterable[_Union[CropCount, _Mapping]]] = ..., plague_drawn_by: _Optional[_Iterable[int]] = ..., traded_this_turn: _Optional[bool] = ..., harvests_kept: _Optional[bool] = ...) -> None: ...

@@ -75,6 +75,7 @@ def setup(
         speculations=((),) * players,
         copies_per_crop=copies,
         hide_hand_sizes=hide_hand_sizes,
+        harvested=(empty_counts,) * players,
     )
     table = _Table(state)
     table.note(f"{players} players, {players} passes through the deck; seat 0 begins")
@@ -319,6 +320,7 @@ class _Table:
         self.events: list[str] = []
         self.plague_drawn_by: list[int] = []
         self.traded_this_turn = state.traded_this_turn
+        self.harvested = [list(counts) for counts in state.harvested]
 
     def freeze(self) -> NileState:
         s = self.state
@@ -346,6 +348,7 @@ class _Table:
             traded_hand=tuple(multiset(cards) for cards in self.traded_hand),
             traded_storehouse=tuple(multiset(cards) for cards in self.traded_storehouse),
             traded_this_turn=self.traded_this_turn and not self.finished,
+            harvested=tuple(tuple(counts) for counts in self.harvested),
         )
 
     def note(self, event: str) -> None:
@@ -452,6 +455,8 @@ class _Table:
                 if self.fields[seat][crop]:
                     self.fields[seat][crop] -= 1
                     self.storehouses[seat][crop] += 1
+                    if self.harvested:  # not kept in states stored before it was
+                        self.harvested[seat][crop] += 1
                     self.note(f"seat {seat} harvests {crop.label}")
 
     def locusts(self, times: int) -> None:

@@ -18,6 +18,12 @@ Arena): whether views leave out how many cards the other seats hold in hand.
 two phases (trade as often as you like, then plant, speculate or pass), and the table says which
 one it is in. Public, as every trade is.
 
+``harvested`` counts, per seat and crop, every card the seat harvested into its storehouse this
+match: public (each harvest is announced at the table), and all a storehouse ever receives. A
+storehouse loses cards only to trades, whose crops are the trader's secret, so the others know a
+storehouse as these harvests less that many cards of unknown crops. Empty in states stored before
+it was kept (nothing known then).
+
 ``plague_drawn_by`` says who drew the plague of locusts in the step that led here (a seat, or
 ``FLOOD`` for the flood card), in order: public at the table, and gone from every other zone by the
 end of the step (the plague is discarded either way), so kept for the views to say it.
@@ -65,6 +71,7 @@ class NileState:
     plague_drawn_by: tuple[int, ...] = ()  # this step's: seats, or FLOOD
     hide_hand_sizes: bool = True  # option hand_sizes
     traded_this_turn: bool = False  # the active seat has traded since its turn began
+    harvested: tuple[tuple[int, ...], ...] = ()  # per seat, by crop value; () when not kept
 
     def __post_init__(self) -> None:
         # One canonical form, so that equal situations stay equal states and equal bytes.

@@ -1,17 +1,19 @@
 """What a seat may know, and a full state sampled from it for search bots.
 
-Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn,
-deck size, pass number, the active seat, each seat's storehouse size (and, with the option
-``hand_sizes`` "public", its hand size), and of the discard pile its size and the cards everyone
-saw go there (fields lost to locusts or taken over, speculation cards, the plague), and who drew
-the plague in the last step (a seat or the flood). Which cards a trade discarded is the trader's
-secret (Board Game Arena announces only "X used the market" or "X made an offering", never the
-cards): each seat sees the faces of its own, and of the others' only how many came from the hand
-and how many from the storehouse, as anyone at the table sees which pile a card leaves (serai's
-reading; Board Game Arena does not tell the split, nor show storehouse sizes), until a reshuffle
-takes them. A seat also sees its own hand and its own storehouse. Storehouses are turned over for
-scoring, so once the match is over every storehouse is public. Nothing else: no deck order, no
-seed (the seed would replay the deal), no other hand or storehouse, not even derived from them.
+Public: fields, speculation cards on the table, the flood pile and the crops flooded this turn, deck
+size, pass number, the active seat, each seat's storehouse size (and, with the option ``hand_sizes``
+"public", its hand size), and of the discard pile its size and the cards everyone saw go there
+(fields lost to locusts or taken over, speculation cards, the plague), who drew the plague in the
+last step (a seat or the flood), and every card each seat harvested into its storehouse this match
+(each harvest is announced at the table). Which cards a trade discarded is the trader's secret
+(Board Game Arena announces only "X used the market" or "X made an offering", never the cards): each
+seat sees the faces of its own, and of the others' only how many came from the hand and how many
+from the storehouse, as anyone at the table sees which pile a card leaves (serai's reading; Board
+Game Arena does not tell the split, nor show storehouse sizes), until a reshuffle takes them. A seat
+also sees its own hand and its own storehouse. Storehouses are turned over for scoring, so once the
+match is over every storehouse is public. Nothing else: no deck order, no seed (the seed would
+replay the deal), no other hand or storehouse, not even derived from them, beyond what the public
+harvests tell.
 
 Hand sizes (option ``hand_sizes``): "hidden", the default, as on Board Game Arena (its option 100,
 "Show count of cards in hand", is off by default): a view holds only its own seat's hand size.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import PLAGUE, Card, Crop, build_deck, multiset
@@ -61,6 +64,7 @@ class NileView:
     own_traded_storehouse: tuple[Card, ...]
     plague_drawn_by: tuple[int, ...]  # in the last step: seats, or FLOOD
     traded_this_turn: bool  # the active seat has traded since its turn began
+    harvested: tuple[tuple[int, ...], ...] = ()  # per seat, by crop: public; () when not kept
 
     @property
     def plague_in_deck(self) -> bool:
@@ -110,6 +114,7 @@ def make_view(state: NileState, seat: int | None) -> NileView:
         own_traded_storehouse=() if seat is None else state.traded_storehouse[seat],
         plague_drawn_by=state.plague_drawn_by,
         traded_this_turn=state.traded_this_turn,
+        harvested=state.harvested,
     )
 
 
@@ -120,10 +125,12 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
     crop cards and hands never hold the plague, so unknown storehouses, and the cards the other
     seats discarded from them in trades, are filled from the unknown crop cards first; the plague
     goes to the deck, and the rest are shuffled into the other seats' trade discards from hand,
-    the other hands and the deck. The true state is one such deal, so a deal always exists. The
-    seed is drawn from ``rng`` too: the real one is secret (it would replay the deal). Where hand
-    sizes are hidden, the cards the deck does not take go to the other seats' hands, each card to
-    one of them at random.
+    the other hands and the deck. An unknown storehouse is the seat's public harvests less as many
+    of them, at random, as its trades took (those go first to its trade discards), where the
+    unseen cards allow it, else crop cards at random. The true state is one such deal, so a deal
+    always exists. The seed is drawn from ``rng`` too: the real one is secret (it would replay the
+    deal). Where hand sizes are hidden, the cards the deck does not take go to the other seats'
+    hands, each card to one of them at random.
     """
     unknown = Counter(build_deck(view.crops, view.copies_per_crop))
     seen: Counter[Card] = Counter(view.flood_pile)
@@ -151,18 +158,38 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
             taken.append(pool.pop(next(i for i, card in enumerate(pool) if card.is_crop)))
         return taken
 
+    def take(cards: Sequence[Card]) -> bool:
+        """Take these cards out of the pool, if it holds them all."""
+        if Counter(cards) - Counter(pool):
+            return False
+        for card in cards:
+            pool.remove(card)
+        return True
+
     storehouses: list[tuple[int, ...]] = []
+    lost: dict[int, list[Card]] = {}  # per other seat: the harvested cards its trades took
     for seat in range(view.players):
         known = view.storehouses[seat]
         if known is not None:
             storehouses.append(known)
             continue
-        held = Counter(card.crops[0] for card in crop_cards(view.storehouse_sizes[seat]))
+        sample = _storehouse_sample(view, seat, pool, rng)
+        if sample is not None:
+            kept, lost[seat] = sample
+            take(kept)
+            held = Counter(card.crops[0] for card in kept)
+        else:  # harvests not kept, or the seats before took the crops it kept: any crops
+            held = Counter(card.crops[0] for card in crop_cards(view.storehouse_sizes[seat]))
         storehouses.append(tuple(held[crop] for crop in view.crops))
-    traded_storehouse = [
-        multiset(view.own_traded_storehouse if seat == view.seat else crop_cards(count))
-        for seat, count in enumerate(view.traded_from_storehouse)
-    ]
+    traded_storehouse = []
+    for seat, count in enumerate(view.traded_from_storehouse):
+        if seat == view.seat:
+            traded_storehouse.append(multiset(view.own_traded_storehouse))
+            continue
+        # The storehouse cards this seat's trades discarded since the reshuffle are among the
+        # harvested cards it no longer holds, where those are still unseen.
+        traded = [card for card in lost.get(seat, ())[:count] if take([card])]
+        traded_storehouse.append(multiset(traded + crop_cards(count - len(traded))))
     traded_hand: list[tuple[Card, ...]] = []
     for seat, count in enumerate(view.traded_from_hand):
         if seat == view.seat:
@@ -220,4 +247,29 @@ def determinize(view: NileView, rng: random.Random) -> NileState:
         plague_drawn_by=view.plague_drawn_by,
         hide_hand_sizes=bool(hidden),
         traded_this_turn=view.traded_this_turn,
+        harvested=view.harvested,
     )
+
+
+def _storehouse_sample(
+    view: NileView, seat: int, pool: list[Card], rng: random.Random
+) -> tuple[tuple[Card, ...], list[Card]] | None:
+    """Another seat's storehouse drawn from its public harvests, and the harvested cards its
+    trades took: the harvests less as many random ones as the storehouse has fewer cards (trades
+    alone take cards out, of crops only the trader saw), keeping no more of a crop than the
+    unseen ``pool`` holds. None where the view keeps no harvests or the pool cannot fill it."""
+    if not view.harvested:
+        return None
+    harvested = [Card.crop(crop) for crop in view.crops for _ in range(view.harvested[seat][crop])]
+    size = view.storehouse_sizes[seat]
+    rng.shuffle(harvested)
+    room = Counter(pool)
+    kept: list[Card] = []
+    taken: list[Card] = []
+    for card in harvested:
+        if len(kept) < size and room[card]:
+            room[card] -= 1
+            kept.append(card)
+        else:
+            taken.append(card)
+    return (multiset(kept), taken) if len(kept) == size else None

@@ -137,3 +137,69 @@ def test_determinize_samples_differently_from_different_generators():
     assert first.hands[0] == second.hands[0] == state.hands[0]
     assert (first.hands[1], first.deck) != (second.hands[1], second.deck)
     assert first.seed != state.seed
+
+
+def _announced_harvests(steps, players, crops):
+    """Per seat and crop, the harvests the public news of a playout announced."""
+    counts = [Counter() for _ in range(players)]
+    for state, _, _ in steps[1:]:
+        for event in state.events:
+            for seat in range(players):
+                for crop in crops:
+                    if event == f"seat {seat} harvests {crop.label}":
+                        counts[seat][crop] += 1
+    return [tuple(c[crop] for crop in crops) for c in counts]
+
+
+def test_the_view_counts_every_harvest_the_table_announced():
+    steps = random_playout(3, 21, random.Random(21))
+    final = steps[-1][0]
+    assert GAME.view(final, 0).harvested == tuple(_announced_harvests(steps, 3, final.crops)), (
+        "a harvest counted that was not announced, or one announced and not counted"
+    )
+    assert any(any(counts) for counts in final.harvested)
+
+
+def test_without_trades_determinize_gives_the_others_their_real_storehouses():
+    """A storehouse only grows by public harvests and shrinks by trades: with no trade, the
+    others' storehouses are known exactly, and every sampled world has them."""
+    steps = random_playout(2, 5, random.Random(5), trade_rate=0.0)
+    rng = random.Random(5)
+    for state, seat, _ in steps[:-1:4]:
+        sampled = GAME.determinize(GAME.view(state, seat), rng)
+        assert sampled.storehouses == state.storehouses
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 4), seed=seeds, sample_seed=seeds)
+def test_a_sampled_storehouse_is_what_its_seat_harvested_less_what_it_traded(
+    players, seed, sample_seed
+):
+    """With trades, another seat's sampled storehouse holds no crop beyond what it harvested,
+    and no card the viewer sees elsewhere (the view stays the same and every card is dealt once)."""
+    rng = random.Random(sample_seed)
+    for state in sample_states(players, seed, every=5):
+        for seat in range(players):
+            view = GAME.view(state, seat)
+            sampled = GAME.determinize(view, rng)
+            assert GAME.view(sampled, seat) == view
+            assert sampled.all_cards() == Counter(build_deck(state.crops))
+            for other in range(players):
+                for crop in state.crops:
+                    assert sampled.storehouses[other][crop] <= view.harvested[other][crop]
+
+
+def test_a_state_stored_before_harvests_were_counted_still_determinizes():
+    """Old stored states have no harvest counts: their views say so (harvests_kept false) and
+    determinize deals the others' storehouses from any unseen crop cards, as before."""
+    import json
+
+    state = random_playout(2, 8, random.Random(8))[40][0]
+    raw = json.loads(GAME.encode_state(state))
+    del raw["harvested"]
+    old = GAME.decode_state(json.dumps(raw).encode())
+    assert old.harvested == ()
+    view = GAME.view_from_proto(GAME.view_to_proto(GAME.view(old, 0)))
+    assert view.harvested == ()
+    sampled = GAME.determinize(view, random.Random(1))
+    assert GAME.view(sampled, 0) == GAME.view(old, 0)
