@@ -271,6 +271,15 @@ export declare type PlayerView = Message<"serai.games.nile.v1.PlayerView"> & {
    * @generated from field: uint32 traded_from_storehouse = 9;
    */
   tradedFromStorehouse: number;
+
+  /**
+   * Every card this seat harvested into its storehouse this match, by crop: public, as each
+   * harvest is announced. Its storehouse is these less storehouse_size-fewer cards that trades
+   * took, of crops nobody else saw. Empty where View.harvests_kept is false.
+   *
+   * @generated from field: repeated serai.games.nile.v1.CropCount harvested = 10;
+   */
+  harvested: CropCount[];
 };
 
 /**
@@ -414,6 +423,14 @@ export declare type View = Message<"serai.games.nile.v1.View"> & {
    * @generated from field: bool traded_this_turn = 21;
    */
   tradedThisTurn: boolean;
+
+  /**
+   * Whether the match counts each seat's harvests (PlayerView.harvested): false only for a match
+   * stored before they were counted.
+   *
+   * @generated from field: bool harvests_kept = 22;
+   */
+  harvestsKept: boolean;
 };
 
 /**
