@@ -6,6 +6,7 @@ every game by the shared harness (tests/check/test_check_games.py, `serai check`
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jaipur_builders import total_cards
@@ -18,9 +19,21 @@ seeds = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 choices = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-@settings(max_examples=1000)
+@settings(max_examples=250)
 @given(seed=seeds, choice=choices)
 def test_random_matches_keep_cards_market_and_hands_in_bounds_and_end_with_a_winner(seed, choice):
+    _check_random_match(seed, choice)
+
+
+@pytest.mark.slow
+@settings(max_examples=2500)
+@given(seed=seeds, choice=choices)
+def test_thousands_of_random_matches_keep_every_bound_and_end_with_a_winner(seed, choice):
+    """The default run's property over ten times the matches."""
+    _check_random_match(seed, choice)
+
+
+def _check_random_match(seed: int, choice: int) -> None:
     state = None
     for state, move in playout(seed, choice):
         assert total_cards(state) == 55
