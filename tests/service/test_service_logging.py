@@ -186,8 +186,10 @@ def test_a_hostile_match_id_comes_back_intact_from_valid_json(configured, match_
     assert line["match_id"] == match_id and line["seat"] == 1 and line["status"] == "OK"
 
 
-@given(match_id=st.text(min_size=1))
+@given(match_id=st.text(min_size=1, max_size=serai_logging.CLIENT_TEXT_LIMIT))
 def test_any_match_id_comes_back_intact_from_valid_json(match_id):
+    """Any text up to the limit a client's text is written whole to (longer is clipped: a
+    test of its own)."""
     stream = io.StringIO()
     serai_logging.configure("json", stream=stream)
     try:
@@ -196,6 +198,19 @@ def test_any_match_id_comes_back_intact_from_valid_json(match_id):
         structlog.reset_defaults()
     (line,) = lines_of(stream)
     assert line["match_id"] == match_id
+
+
+def test_a_match_id_past_the_limit_is_written_clipped_with_its_length():
+    stream = io.StringIO()
+    serai_logging.configure("json", stream=stream)
+    sent = "x" * 10_000
+    try:
+        run_calls(unary(seated, Request(sent)))
+    finally:
+        structlog.reset_defaults()
+    (line,) = lines_of(stream)
+    limit = serai_logging.CLIENT_TEXT_LIMIT
+    assert line["match_id"] == "x" * limit + "... (10000 characters)"
 
 
 def test_a_crash_is_an_error_line_with_the_exception_even_at_level_warning(configured):
