@@ -479,7 +479,8 @@ def test_a_friend_is_seated_from_the_shared_link(site: str, browser: Any) -> Non
     bob.fill("#join-name", "bob")
     _shot(bob, "jaipur-join-from-link")
     bob.click("[data-action=join-seat][data-seat='1']")
-    bob.wait_for_selector("[data-zone=market]")
+    bob.wait_for_selector("[data-zone=market]")  # a watcher sees the market too: wait for the seat
+    bob.wait_for_function("document.querySelector('#where').innerText.includes('you are')")
     assert "you are bob, seat 1" in bob.inner_text("#where")
     assert not bob.locator("[data-action=join-seat]").count()
 
