@@ -104,7 +104,8 @@ def _compile_once(config: pytest.Config) -> None:
 
     skipped = re.compile(r"node_modules")
     for folder in ("server", "clients", "plugins", "tests"):
-        compileall.compile_dir(ROOT / folder, quiet=2, rx=skipped, workers=0)
+        # in this process: a pool would fork pytest, which has imported grpc
+        compileall.compile_dir(ROOT / folder, quiet=2, rx=skipped)
     _rewrite_test_modules_once(config)
 
 
