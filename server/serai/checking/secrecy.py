@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from serai.checking.position import (
@@ -114,23 +115,56 @@ def check_position(
         sampled += len(found) - 1
         if len(found) > 1:
             variation.count(observer, any(game.encode_state(w) != truth for w in found[1:]), where)
+        true_world = _TrueWorld(game, state, observer)
         for world in found[1:]:
-            _compare(report, position, observer, world)
+            _compare(report, position, observer, world, true_world)
         _check_events(report, position, observer, found, tried, sample)
     return sampled
 
 
-def _compare(report: Report, position: Position, observer: Observer, world: Any) -> None:
+class _TrueWorld:
+    """What ``observer`` reads directly of the true state, computed once for all the sampled
+    worlds it is compared with."""
+
+    def __init__(self, game: AnyGame, state: Any, observer: Observer) -> None:
+        self.game, self.state, self.observer = game, state, observer
+
+    @cached_property
+    def turns(self) -> tuple[tuple[int, ...], Any]:
+        return tuple(self.game.to_act(self.state)), self.game.outcome(self.state)
+
+    @cached_property
+    def shown(self) -> Any:
+        return presented(self.game, view_bytes(self.game, self.state, self.observer))
+
+    @cached_property
+    def public(self) -> bytes:
+        return view_bytes(self.game, self.state, None)
+
+    @cached_property
+    def listing(self) -> list[tuple[str, bytes]]:
+        assert self.observer is not None
+        return _listing(self.game, self.state, self.observer)
+
+    @cached_property
+    def walks(self) -> list[tuple[str, tuple[str, ...] | str]]:
+        assert self.observer is not None
+        return _walks(self.game, self.state, self.observer)
+
+
+def _compare(
+    report: Report, position: Position, observer: Observer, world: Any, truth: _TrueWorld
+) -> None:
     """Everything ``observer`` reads directly must be equal in the true state and ``world``."""
     game, state = position.game, position.state
     where = position.where(observer)
-    turns = (tuple(game.to_act(state)), game.outcome(state))
+    turns = truth.turns
     other = (tuple(game.to_act(world)), game.outcome(world))
     if not report.record("secrecy.turn", turns == other, where):
         report.explain(
             "secrecy.turn", f"true world: to_act, outcome = {turns!r}; sampled world: {other!r}"
         )
-    shown = presented(game, view_bytes(game, state, observer))
+    shown = truth.shown
     shown_there = presented(game, view_bytes(game, world, observer))
     if not report.record("secrecy.presentation", shown == shown_there, where):
         report.explain(
@@ -140,7 +174,7 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
         )
     if observer is None:
         return
-    public = view_bytes(game, state, None)
+    public = truth.public
     public_there = view_bytes(game, world, None)
     if not report.record("secrecy.spectator", public == public_there, where):
         report.explain(
@@ -148,11 +182,11 @@ def _compare(report: Report, position: Position, observer: Observer, world: Any)
             f"{who(observer)} cannot tell these worlds apart, the spectator can:\n"
             + view_diff(game, public, public_there),
         )
-    mine = _listing(game, state, observer)
+    mine = truth.listing
     theirs = _listing(game, world, observer)
     if not report.record("secrecy.legal", mine == theirs, where):
         report.explain("secrecy.legal", _first_difference("legal move", mine, theirs))
-    walked = _walks(game, state, observer)
+    walked = truth.walks
     walked_there = _walks(game, world, observer)
     if not report.record("secrecy.steps", walked == walked_there, where):
         report.explain(
