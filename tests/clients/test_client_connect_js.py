@@ -3,9 +3,7 @@ port of a real serai serve: what a web or Node app gets without native gRPC."""
 
 from __future__ import annotations
 
-import fcntl
 import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -15,30 +13,13 @@ import grpc
 import pytest
 from serai.api import match_service_pb2 as pb
 from serai.api import match_service_pb2_grpc as pb_grpc
+from test_client_node import NO_NODE, npm_ci_once
 
 CONNECT_JS_DIR = Path(__file__).resolve().parents[2] / "clients" / "connect-js"
 
-NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
-
 
 def install_connect_client() -> None:
-    """``npm ci`` in clients/connect-js unless .ci/run (or a person) already did."""
-    # Test workers (pytest-xdist) may get here at once: one runs npm ci, the others wait.
-    folder = os.open(CONNECT_JS_DIR, os.O_RDONLY)
-    try:
-        fcntl.flock(folder, fcntl.LOCK_EX)
-        if (CONNECT_JS_DIR / "node_modules" / "@connectrpc" / "connect-node").is_dir():
-            return
-        done = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=CONNECT_JS_DIR,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, f"npm ci failed in clients/connect-js:\n{done.stderr}"
-    finally:
-        os.close(folder)  # and with it the lock
+    npm_ci_once(CONNECT_JS_DIR, CONNECT_JS_DIR / "node_modules" / "@connectrpc" / "connect-node")
 
 
 @pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")

@@ -27,24 +27,29 @@ NODE_DIR = Path(__file__).resolve().parents[2] / "clients" / "node"
 NO_NODE = shutil.which("node") is None or shutil.which("npm") is None
 
 
-def install_node_client() -> None:
-    """``npm ci`` in clients/node unless .ci/run (or a person) already did."""
+def npm_ci_once(folder: Path, installed: Path) -> None:
+    """``npm ci`` in ``folder`` unless ``installed`` (a package of its node_modules) shows that
+    .ci/run (or a person) already did."""
     # Test workers (pytest-xdist) may get here at once: one runs npm ci, the others wait.
-    folder = os.open(NODE_DIR, os.O_RDONLY)
+    handle = os.open(folder, os.O_RDONLY)
     try:
-        fcntl.flock(folder, fcntl.LOCK_EX)
-        if (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        if installed.is_dir():
             return
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=NODE_DIR,
+            cwd=folder,
             capture_output=True,
             text=True,
             timeout=300,
         )
-        assert done.returncode == 0, f"npm ci failed in clients/node:\n{done.stderr}"
+        assert done.returncode == 0, f"npm ci failed in {folder}:\n{done.stderr}"
     finally:
-        os.close(folder)  # and with it the lock
+        os.close(handle)  # and with it the lock
+
+
+def install_node_client() -> None:
+    npm_ci_once(NODE_DIR, NODE_DIR / "node_modules" / "@grpc" / "grpc-js")
 
 
 @pytest.mark.skipif(NO_NODE, reason="node and npm are not installed on this machine")
