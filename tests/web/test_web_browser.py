@@ -100,27 +100,51 @@ def _page(browser: Any, site: str, name: str, wire: bool = False) -> Any:
     return page
 
 
-# The moves and steps a table offers now, read in one go.
-OFFERED = """() => ({
-  moves: document.querySelectorAll('[data-move]').length,
-  steps: [...document.querySelectorAll('[data-step]')].map((b) => b.innerText),
-})"""
+# Walks a table's steps in one call, as _play_one and _play_shortest describe, drawing from the
+# numbers given; the index of the move to play, or -1 when the table offers none. The steps are
+# clicked here (their buttons only redraw the choices); the move is clicked like a person's.
+CHOOSE_MOVE = """([draws, preferred]) => {
+  for (const [coin, movePick, stepPick] of draws) {
+    const moves = document.querySelectorAll('[data-move]').length;
+    const steps = [...document.querySelectorAll('[data-step]')];
+    if (moves && (!steps.length || coin < 0.5)) return Math.floor(movePick * moves);
+    if (!steps.length) return -1;
+    const wanted = steps.findIndex((b) => preferred.includes(b.dataset.step));
+    steps[wanted >= 0 ? wanted : Math.floor(stepPick * steps.length)].click();
+  }
+  return -1;
+}"""
+
+
+def _click_move(
+    page: Any, draws: list[tuple[float, float, float]], preferred: tuple[str, ...]
+) -> bool:
+    chosen = page.evaluate(CHOOSE_MOVE, [draws, preferred])
+    if chosen < 0:
+        return False
+    page.locator("[data-move]").nth(chosen).click()
+    return True
 
 
 def _play_one(page: Any, rng: random.Random) -> bool:
-    """Pick a move by clicking its steps (sales first, to end the match sooner); False when
-    this page has no move to make."""
-    for _ in range(8):
-        offered = page.evaluate(OFFERED)
-        moves, texts = offered["moves"], offered["steps"]
-        if moves and (not texts or rng.random() < 0.5):
-            page.locator("[data-move]").nth(rng.randrange(moves)).click()
-            return True
-        if not texts:
-            return False
-        sells = [i for i, text in enumerate(texts) if text.startswith("sell")]
-        page.locator("[data-step]").nth(sells[0] if sells else rng.randrange(len(texts))).click()
-    return False
+    """Pick a move by clicking its steps (sales first, to end the match sooner): at each choice
+    a complete move if one is offered and a coin says so, else a step; False when this page has
+    no move to make."""
+    draws = [(rng.random(), rng.random(), rng.random()) for _ in range(8)]
+    return _click_move(page, draws, ("sell",))
+
+
+def _play_against_the_bot(page: Any, rng: random.Random, moves: int) -> int:
+    """Play up to ``moves`` moves on ``page`` (see _play_one), each once the table offers one,
+    that is once the bot has answered; fewer if the match ends first. Returns how many."""
+    played = 0
+    while played < moves:
+        page.wait_for_selector("[data-move], [data-step], .outcome")
+        if page.locator(".outcome").count():
+            break
+        assert _play_one(page, rng), "a move was offered, yet none was made"
+        played += 1
+    return played
 
 
 def _marks_the_move(page: Any, mover: str) -> bool:
@@ -273,16 +297,10 @@ TABLE_NOW = """() => ({
 
 def _play_shortest(page: Any) -> None:
     """One move on ``page`` by clicking its steps: a step of SHORTEST where one is offered, else
-    the last one."""
-    for _ in range(8):
-        steps = page.eval_on_selector_all("[data-step]", "bs => bs.map(b => b.dataset.step)")
-        if steps:
-            chosen = next((i for i, step in enumerate(steps) if step in SHORTEST), len(steps) - 1)
-            page.locator("[data-step]").nth(chosen).click()
-            continue
-        page.locator("[data-move]").first.click()
-        return
-    raise AssertionError(f"no move at the end of the steps: {page.inner_text('.moves')!r}")
+    the last one; then the first move."""
+    first_move_last_step = (1.0, 0.0, 0.999)
+    if not _click_move(page, [first_move_last_step] * 8, SHORTEST):
+        raise AssertionError(f"no move at the end of the steps: {page.inner_text('.moves')!r}")
 
 
 def _to_act(pages: dict[str, Any]) -> str | None:
@@ -402,10 +420,18 @@ def test_three_people_play_nile_to_the_end_and_come_back_after_a_reload_and_a_cl
     assert not any(errors), errors
 
 
+def _seeded(route: Any, seed: int) -> str:
+    """The request ``route`` holds (Connect's JSON) with ``seed`` added."""
+    return json.dumps({**json.loads(route.request.post_data), "seed": seed})
+
+
 def test_two_people_play_sobek_to_the_end(site: str, browser: Any) -> None:
     """Two browsers play Sobek to the end by clicking, each turn checked as in Nile's; the own
     hand and corruption pile are zones of their own, titled."""
     alice = _page(browser, site, "alice")
+    # The lobby asks for no seed; this one, added on the way, deals two characters face down
+    # into the market (about one deal in six deals none).
+    alice.route("**/CreateMatch", lambda route: route.continue_(post_data=_seeded(route, 0)))
     alice.click("[data-game=sobek] [data-action=create]")
     alice.wait_for_url("**#/m/**")
     match_id = alice.url.split("#/m/")[1]
@@ -436,14 +462,7 @@ def test_a_person_plays_against_the_random_bot(site: str, browser: Any, game: st
     page.click(f"[data-game={game}] [data-action=bot]")
     page.wait_for_url("**#/m/**")
     page.wait_for_selector(".zone")
-    played = 0
-    for _ in range(200):
-        if played >= 6 or page.locator(".outcome").count():
-            break
-        if _play_one(page, rng):
-            played += 1
-        page.wait_for_timeout(150)
-    assert played >= 6
+    assert _play_against_the_bot(page, rng, 6) == 6
     log = page.inner_text(".log")
     assert "random bot" in log and "dana" in log
     _shots(page, game)
@@ -533,13 +552,7 @@ def test_a_person_plays_jaipur_against_the_servers_greedy_bot(site: str, browser
     page.click("[data-game=jaipur] [data-action=bot]")
     page.wait_for_url("**#/m/**")
     page.wait_for_selector(".zone")
-    played = 0
-    for _ in range(200):
-        if played >= 5 or page.locator(".outcome").count():
-            break
-        if _play_one(page, rng):
-            played += 1
-        page.wait_for_timeout(150)
+    played = _play_against_the_bot(page, rng, 5)
     moved = "document.querySelector('.log').innerText.includes('greedy bot (seat 1): ')"
     page.wait_for_function(moved)  # the server's bot answered
     assert played >= 5 or page.locator(".outcome").count()
