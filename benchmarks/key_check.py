@@ -7,9 +7,9 @@ process keeps for half a second (so the store is read once per key per half seco
 trip a warm cache never makes, left out here). Timed with ``time.process_time`` over --calls
 calls, the best of --rounds; the store is a stand-in that answers from memory.
 
-Also the player-token check (serai.rpc.players: a JWT verified with PyJWT, HS256 with the key's
-secret, or RS256/ES256 with its public key), which JoinMatch, ReclaimSeat and ListMatches pay when
-they carry a player token (SubmitMove never does: the seat token stands for the player there);
+Also the player-token check (serai.rpc.player_tokens: a JWT verified with PyJWT, HS256 with the
+key's secret, or RS256/ES256 with its public key), which JoinMatch, ReclaimSeat and ListMatches pay
+when they carry a player token (SubmitMove never does: the seat token stands for the player there);
 and the figures issue 22's second round added on a SubmitMove's path: two timed Redis round trips
 (load and commit: two ``perf_counter`` reads and a histogram observation each) and the call
 counted for its API key. Example::
@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from serai.metrics import count_tenant_call, observe_call, observe_store
 from serai.rpc.auth import Authenticator
 from serai.rpc.context import CallContext
-from serai.rpc.players import PlayerTokens
+from serai.rpc.player_tokens import PlayerTokens
 from serai.store.api_keys import ApiKey, PlayerTokenRules, secret_hash
 
 SECRET = "x" * 43  # as long as secrets.token_urlsafe(32)

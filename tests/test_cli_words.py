@@ -52,6 +52,19 @@ def test_a_command_imports_only_its_own_module() -> None:
     assert all(name in listing.stdout for name in COMMANDS), listing.stdout
 
 
+def test_serve_loads_the_jwt_and_http_client_libraries_only_when_used() -> None:
+    """A server starts without PyJWT (for keys that take player tokens) or httpx (for the first
+    webhook sent): each cost every `serai serve` start a few dozen milliseconds."""
+    script = (
+        "import sys; import serai.commands.serve, serai.rpc.handlers\n"
+        "print(sorted(m for m in ('jwt', 'httpx', 'serai.rpc.player_tokens') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["[]"], done.stdout
+
+
 def test_games_says_2_players_not_2_2(capsys: pytest.CaptureFixture[str]) -> None:
     main(["games"])
     out = capsys.readouterr().out

@@ -1,7 +1,8 @@
 """Player tokens under hostile input (issue 32, items 11 and 14): a JWKS URL answering a huge
 body, junk or nothing is refused as UNAUTHENTICATED (never INTERNAL), read at most once per
 retry period, and never held whole in memory; a token whose ``exp`` is a numeric string is
-refused. The check of :mod:`serai.rpc.players` against a real HTTP server of the test's own."""
+refused. The check of :mod:`serai.rpc.player_tokens` against a real HTTP server of the test's
+own."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from serai.rpc.context import Principal
-from serai.rpc.players import MAX_JWKS_BYTES, PlayerTokens, player_of
+from serai.rpc.player_tokens import MAX_JWKS_BYTES, PlayerTokens
+from serai.rpc.players import player_of
 from serai.rpc.status import Code, RpcError
 from serai.store.redis.api_keys import PlayerTokenRules
 

@@ -36,7 +36,7 @@ import structlog
 
 from serai import logging as serai_logging
 from serai.commands.store_access import add_store_arguments, store_url
-from serai.rpc.players import public_key_algorithm
+from serai.rpc.player_tokens import public_key_algorithm
 from serai.store import StoreError
 from serai.store.api_keys import ApiKeyStore, KeyExists, PlayerTokenRules
 from serai.store.embedded import EmbeddedRedisError

@@ -22,15 +22,17 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from typing import NoReturn, Protocol
+from typing import TYPE_CHECKING, NoReturn, Protocol
 
 import structlog
 
 from serai.metrics import count_tenant_call
 from serai.rpc.context import CallContext, Principal
-from serai.rpc.players import PlayerTokens
 from serai.rpc.status import Code, RpcError
 from serai.store.api_keys import NAME, ApiKey, secret_hash, split_token
+
+if TYPE_CHECKING:
+    from serai.rpc.player_tokens import PlayerTokens
 
 # The methods a caller may use without a key: the catalogue of games, for a landing page.
 OPEN_METHODS = frozenset({"ListGames"})
@@ -192,6 +194,9 @@ class Authenticator:
             return None
         checker = self._players.get(key.name)
         if checker is None or checker.rules != rules:
+            # PyJWT and cryptography are loaded for the keys that take player tokens only.
+            from serai.rpc.player_tokens import PlayerTokens
+
             try:
                 checker = self._players[key.name] = PlayerTokens(rules)
             except ValueError:  # a PEM that `serai keys` would not have stored

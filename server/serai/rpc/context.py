@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from serai.rpc.limits import quota_key_of
 
 if TYPE_CHECKING:
-    from serai.rpc.players import PlayerTokens
+    from serai.rpc.player_tokens import PlayerTokens
 
 
 @dataclass(frozen=True, slots=True)

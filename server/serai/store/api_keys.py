@@ -6,7 +6,7 @@ A key is ``sk_<name>.<secret>``: the name says which key to read (one look-up, n
 secret is checked against the hash in constant time (see :mod:`serai.rpc.auth`). Revoking keeps
 the key, marked, so that a revoked name is never handed out again to another app.
 
-A key may also say how the app's *player tokens* are checked (see :mod:`serai.rpc.players`):
+A key may also say how the app's *player tokens* are checked (see :mod:`serai.rpc.player_tokens`):
 an HS256 signing secret serai made (stored as such: HMAC needs the secret itself to check a
 signature, unlike the key, whose hash is enough; shown once, like the key), or a PEM public key
 or JWKS URL (RS256/ES256), with the issuer and audience the tokens must carry. Example::

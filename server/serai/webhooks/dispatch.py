@@ -33,9 +33,8 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import structlog
 
 from serai.matches import replay
@@ -48,6 +47,9 @@ from serai.webhooks import payloads
 from serai.webhooks.payloads import Webhook
 from serai.webhooks.sending import SendLimits, Sent, new_client, send
 from serai.webhooks.urls import AllowedHosts, refuse_own_address
+
+if TYPE_CHECKING:
+    import httpx
 
 log = structlog.get_logger("serai.webhooks")
 

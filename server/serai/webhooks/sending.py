@@ -13,11 +13,14 @@ from __future__ import annotations
 import asyncio
 import datetime
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import httpx
 from standardwebhooks.webhooks import Webhook as Signer
 
 from serai.webhooks.payloads import Webhook
+
+if TYPE_CHECKING:
+    import httpx
 
 USER_AGENT = "serai-webhooks/1"
 
@@ -59,6 +62,8 @@ async def send(
     client: httpx.AsyncClient, url: str, secret: str, hook: Webhook, limits: SendLimits
 ) -> Sent:
     """POST ``hook`` to ``url``: whether a 2xx came within the limits."""
+    import httpx  # loaded with the first webhook (see new_client)
+
     body = hook.body()
     headers = signed_headers(secret, hook, body, datetime.datetime.now(datetime.UTC))
     try:
@@ -91,7 +96,10 @@ async def _read_at_most(response: httpx.Response, limit: int) -> None:
 def new_client() -> httpx.AsyncClient:
     """The process's client for webhooks: no proxy or certificate settings from the environment
     (trust_env off: an app's webhook must not travel through the operator's proxy unasked), no
-    redirects, a few connections per receiver."""
+    redirects, a few connections per receiver. httpx is loaded here, with the first webhook sent,
+    not by every server that starts."""
+    import httpx
+
     return httpx.AsyncClient(
         trust_env=False,
         follow_redirects=False,
