@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +14,7 @@ from serai.house_bots import local_target
 from serai_client import SeraiClient
 from serai_client.bots import play_seat, strategies_for
 from serai_client.bots.random_bot import RandomStrategy
+from waiting import wait_until
 
 
 def bots(address: str, body: object = None, method: str = "POST", key: str = "") -> tuple[int, Any]:
@@ -37,14 +37,6 @@ def running(address: str) -> int:
     status, listing = bots(address, method="GET")
     assert status == 200, listing
     return int(listing["running"])
-
-
-def wait_until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never: {what}")
-        time.sleep(0.1)
 
 
 def test_a_person_plays_jaipur_to_the_end_against_a_greedy_house_bot(
@@ -74,7 +66,7 @@ def test_a_person_plays_jaipur_to_the_end_against_a_greedy_house_bot(
         assert [seat.player_name for seat in final.proto.match.seats] == ["ada", "greedy bot"]
         movers = {e.proto.move.seat for e in client.watch(me) if e.kind == "move"}
         assert movers == {0, 1}
-    wait_until(lambda: running(server.http_address) == 0, "the bot stops after the match")
+    wait_until(lambda: running(server.http_address) == 0, "the bot stops after the match", 60)
     assert '"house bot done"' in server.log()
 
 
@@ -176,5 +168,5 @@ def test_a_search_bot_answers_and_stops_when_its_opponent_resigns(
                 break
             client.play(me, strategy.choose)
         client.resign(me)
-    wait_until(lambda: running(server.http_address) == 0, "the bot leaves the resigned match")
+    wait_until(lambda: running(server.http_address) == 0, "the bot leaves the resigned match", 60)
     assert '"house bot done"' in server.log()
