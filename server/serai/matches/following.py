@@ -66,6 +66,10 @@ class FollowedMatch:
         # The match as the shared read found it just after the events in ``inbox`` (the entry
         # itself when unchanged): what they are delivered with, no load needed.
         self.fed: Entry | MatchRecord | None = None
+        # The shared read brought events with no record, their push (which has it) on its way:
+        # delivered with the push's record, or loaded if it does not come soon (see hub).
+        self.awaiting_push = False
+        self.pushed = False  # a push followed its cursor: every later commit comes pushed
         self.task: asyncio.Task[None] | None = None
         self.active = time.monotonic()
 

@@ -73,6 +73,9 @@ _RECHECKS_PER_SECOND = 500  # ... and no more of them than this, however many ma
 _RETRY_SECONDS = 0.5  # after a failed shared read
 _ENDED_KEPT = 10_000  # matches followed to their end that the hub remembers (see _ended_after)
 _FED_ROUND_TRIP = 0.25  # seconds: what the nudge takes a round trip to be, with no load timed
+# How long events the shared read brought wait for their push (sent by the same commit, on
+# another connection) before they are delivered with a load.
+_PUSH_WAIT_SECONDS = 0.05
 _DIRECT_READS = 8  # catch-up reads at once: each holds a store connection while it runs
 _DELIVERY_READS = 16  # ... and deliveries' reads, apart: a burst of catch-ups or rechecks must
 # not hold up new events (on a slow link, 8 reads at once are 8 a round trip, for every match)
@@ -275,14 +278,23 @@ class WatchHub:
 
     def _take(self, shard: Shard, push: FeedPush) -> None:
         """A pushed commit: its events delivered with its record, unless it does not follow
-        the match's cursor (the shared read brings what was missed) or was read already."""
+        the match's cursor (the shared read brings what was missed); where the shared read
+        brought its events first, they are delivered with its record."""
         followed = shard.matches.get(push.match_id)
         if followed is None or event_id_after(push.after_event_id, followed.cursor):
             return
         new = [e for e in push.events if event_id_after(e.event_id, followed.cursor)]
         if not new:
+            if (
+                followed.awaiting_push
+                and push.events[-1:]
+                and (push.events[-1].event_id == followed.cursor)
+            ):  # the shared read brought these events first: this is their record
+                followed.fed, followed.awaiting_push = push.record, False
+                self._kick(followed)
             return
-        followed.fed = push.record
+        followed.pushed = True
+        followed.fed, followed.awaiting_push = push.record, False  # after all of the inbox
         followed.inbox.extend(new)
         followed.cursor = new[-1].event_id
         followed.active = time.monotonic()
@@ -292,7 +304,7 @@ class WatchHub:
         """The shard's reader: one shared read after another while it follows any match."""
         while shard.matches and not self.closing:
             after = {match_id: m.cursor for match_id, m in shard.matches.items()}
-            versions = {match_id: m.entry.record.version for match_id, m in shard.matches.items()}
+            versions = self._versions_held(shard)
             shard.stale = False
             try:
                 got = await self.feed.read(
@@ -323,11 +335,33 @@ class WatchHub:
                 followed.cursor = new[-1].event_id
                 followed.full = followed.full or len(events) >= _READ_COUNT
                 followed.active = now
+                if versions is None and not followed.full:  # the push brings their record
+                    followed.awaiting_push = True
+                    loop = asyncio.get_running_loop()
+                    loop.call_later(_PUSH_WAIT_SECONDS, self._push_late, followed, followed.cursor)
                 self._kick(followed)
             if got.events and len(after) > 2000:
                 # Each shared read names every followed stream: with many, let a few more
                 # events gather than re-read them all after each (at most 50 ms later).
                 await asyncio.sleep(min(0.05, len(after) / 500_000))
+
+    def _versions_held(self, shard: Shard) -> dict[str, int] | None:
+        """The versions the shared read is told, so that it brings each moved match's record
+        with its events; None once every followed match's commits come pushed with their
+        records (a push followed its cursor): the read is then the lossless path and brings
+        events alone, delivered with their push's record (or loaded, should the push not come:
+        :meth:`_push_late`), so that no commit's record is read twice (with every seat on Play
+        that was two record reads a move and doubled Redis's time)."""
+        if self.feed.pushes and all(m.pushed for m in shard.matches.values()):
+            return None
+        return {match_id: m.entry.record.version for match_id, m in shard.matches.items()}
+
+    def _push_late(self, followed: FollowedMatch, cursor: str) -> None:
+        """The push of the events the shared read brought up to ``cursor`` did not come (pub/sub
+        may drop one): deliver them with a load."""
+        if followed.awaiting_push and followed.cursor == cursor:
+            followed.awaiting_push = False
+            self._kick(followed)
 
     def _kick(self, followed: FollowedMatch) -> None:
         if followed.task is None or followed.task.done():
@@ -393,6 +427,8 @@ class WatchHub:
         """Whether the match waits for the shared read to bring its events up to the entry
         loaded ahead of them (see :meth:`_delivered`)."""
         ahead, inbox = followed.ahead, followed.inbox
+        if followed.awaiting_push and inbox and not followed.recheck:
+            return True
         return (
             ahead is not None
             and bool(inbox)
