@@ -626,9 +626,10 @@ def test_the_event_feed_reads_many_matches_and_waits_for_news(open_store: OpenSt
 
 
 def test_the_event_feed_reads_the_records_of_matches_that_moved(open_store: OpenStore) -> None:
-    """With the reader's versions, a feed read also answers the record of each match whose last
-    event moved on since the read's start, at least as new as the events it read (UNCHANGED at
-    the reader's version): the watch hub delivers with it, no load of its own."""
+    """With the reader's versions, a feed read also answers the record of each match it names
+    whose last event moved on since the read's start, at least as new as the events it read
+    (UNCHANGED at the reader's version): the watch hub delivers with it, no load of its own.
+    A match the versions leave out gets its events alone."""
 
     async def test(store: Store) -> None:
         feed = store.event_feed()
@@ -652,6 +653,12 @@ def test_the_event_feed_reads_the_records_of_matches_that_moved(open_store: Open
                 shard, {"s": "", "t": firsts["t"]}, block_ms=1000, count=10, versions={"s": 1}
             )
             assert list(again.events) == ["s"] and again.records == {"s": UNCHANGED}
+            # A match the versions do not name (its record comes pushed) gets its events alone.
+            await store.commit("t", 0, Commit(events=[NewEvent("started")]))
+            unnamed = await feed.read(
+                shard, {"s": "", "t": firsts["t"]}, block_ms=1000, count=10, versions={"s": 0}
+            )
+            assert sorted(unnamed.events) == ["s", "t"] and list(unnamed.records) == ["s"]
         finally:
             await feed.close()
 

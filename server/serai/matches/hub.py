@@ -337,7 +337,7 @@ class WatchHub:
                 followed.cursor = new[-1].event_id
                 followed.full = followed.full or len(events) >= _READ_COUNT
                 followed.active = now
-                if versions is None and not followed.full:  # the push brings their record
+                if fed is None and followed.pushed and not followed.full:  # the push has it
                     followed.awaiting_push = True
                     loop = asyncio.get_running_loop()
                     loop.call_later(_PUSH_WAIT_SECONDS, self._push_late, followed, followed.cursor)
@@ -349,14 +349,17 @@ class WatchHub:
 
     def _versions_held(self, shard: Shard) -> dict[str, int] | None:
         """The versions the shared read is told, so that it brings each moved match's record
-        with its events; None once every followed match's commits come pushed with their
-        records (a push followed its cursor): the read is then the lossless path and brings
-        events alone, delivered with their push's record (or loaded, should the push not come:
-        :meth:`_push_late`), so that no commit's record is read twice (with every seat on Play
-        that was two record reads a move and doubled Redis's time)."""
-        if self.feed.pushes and all(m.pushed for m in shard.matches.values()):
-            return None
-        return {match_id: m.entry.record.version for match_id, m in shard.matches.items()}
+        with its events: of the matches whose commits do not come pushed yet (no push has
+        followed their cursor). A pushed match's events come alone, delivered with their
+        push's record (or loaded, should the push not come: :meth:`_push_late`), so that no
+        commit's record is read twice (with every seat on Play that was two record reads a
+        move and doubled Redis's time); None, no record at all, once every match is pushed."""
+        versions = {
+            match_id: m.entry.record.version
+            for match_id, m in shard.matches.items()
+            if not (m.pushed and self.feed.pushes)
+        }
+        return versions or None
 
     def _push_late(self, followed: FollowedMatch, cursor: str) -> None:
         """The push of the events the shared read brought up to ``cursor`` did not come (pub/sub

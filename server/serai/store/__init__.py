@@ -96,8 +96,9 @@ class EventFeed(Protocol):
         """The events after each match's id in ``after`` (match id -> event id), waiting up to
         ``block_ms`` for one to come (or until :meth:`wake`); at most ``count`` per match.
         With ``versions`` (match id -> the version the reader holds), also the records of the
-        matches that moved on, in the same round trip (see :class:`FeedRead`): a delivery
-        needs no load of its own."""
+        matches it names that moved on, in the same round trip (see :class:`FeedRead`): a
+        delivery needs no load of its own. A match it does not name gets its events alone
+        (the reader has its record another way: pushed)."""
 
     async def wake(self, shard: str) -> bool:
         """End the shard's waiting read now (it answers as if it timed out); whether one was."""

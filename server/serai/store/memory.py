@@ -483,10 +483,10 @@ class MemoryFeed:
         if versions is None:
             return {}
         records: dict[str, MatchRecord | Unchanged] = {}
-        for match_id in events:
+        for match_id in events.keys() & versions.keys():
             match = self._store._live(match_id)
             if match is not None:
-                same = match.record.version == versions.get(match_id)
+                same = match.record.version == versions[match_id]
                 records[match_id] = UNCHANGED if same else match.record
         return records
 

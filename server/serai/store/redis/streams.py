@@ -289,7 +289,7 @@ def _news(reply: Any, ids: Sequence[str], waited: Mapping[str, list[StoredEvent]
         match_id, fields, entries = ids[int(reply[i]) - 1], reply[i + 1], reply[i + 2]
         if fields == b"unchanged":
             records[match_id] = UNCHANGED
-        elif fields != b"gone":
+        elif fields not in (b"gone", b"unasked"):
             records[match_id] = record_from_fields(match_id, joined(pairs(fields)))
         events[match_id] = [_event(text(event_id), flat) for event_id, flat in entries]
     return FeedRead(events, records)
