@@ -12,9 +12,10 @@ asyncio's Queue patterns (one reader task per source, bounded queues per consume
   with the events): a delivery half a round trip after the commit, where the shared read,
   one in flight and sent again only after its answer, can be up to a round trip later. A
   push that does not follow the hub's cursor (one was missed) is left to the shared read,
-  the lossless path; whichever brings an event first delivers it, once. Once every followed
-  match has been pushed, the shared read brings events alone, which wait for their push's
-  record (a commit's record is read once, not twice), loading only if it was lost;
+  the lossless path; whichever brings an event first delivers it, once. Once a push has
+  followed a match's cursor, the shared read brings that match's events alone, and they wait
+  for their push's record (a commit's record is read once, not twice), loading only if the
+  push was lost;
 - a match is followed from its first watcher to its last; the shared read brings each moved
   match's record with its new events (:class:`serai.store.FeedRead`: one round trip, no load
   of its own), the batch's snapshot is the match at its last event (:func:`read_to_entry`),
